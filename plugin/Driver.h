@@ -1,0 +1,39 @@
+//===- Driver.h - first pass: annotated loops to text edits -----*- C++ -*-===//
+#ifndef SOAVIEW_DRIVER_H
+#define SOAVIEW_DRIVER_H
+
+#include "Diagnostics.h"
+#include "EditBuffer.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace soaview {
+class AnnotationCollector;
+
+struct Options {
+  bool Remarks = false;
+  std::string DumpPath; ///< "-" for stdout
+};
+
+/// What the first pass hands to the real compile.
+struct PassResult {
+  std::unique_ptr<DiagStore> Diags;
+  /// Rewritten files by FileManager name; empty when nothing is rewritten.
+  std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;
+  std::string MainFile;
+  bool ParseFailed = false;
+  unsigned mapOffset(llvm::StringRef File, unsigned Offset) const;
+};
+
+void runFirstPass(clang::ASTContext &Ctx, const AnnotationCollector &C,
+                  const Options &Opts, PassResult &R);
+
+} // namespace soaview
+
+#endif

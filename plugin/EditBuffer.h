@@ -1,0 +1,59 @@
+//===- EditBuffer.h - text edits that keep user line numbers ---*- C++ -*-===//
+//
+// Collects replacements on one file and produces the rewritten text. When a
+// replacement spans lines, a #line directive (and indentation up to the
+// original column) follows it, so every character of user code keeps its
+// original line and column for diagnostics and debug info.
+// Tests: test/Rewrite/line-numbers.cpp.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_EDITBUFFER_H
+#define SOAVIEW_EDITBUFFER_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace soaview {
+
+class EditBuffer {
+public:
+  EditBuffer(std::string PresumedName, llvm::StringRef Original)
+      : Name(std::move(PresumedName)), Text(Original.str()) {}
+
+  /// Replaces [Begin, End) by Replacement. Insertions at the same offset keep
+  /// the order in which they were added. Returns false on overlap.
+  bool replace(unsigned Begin, unsigned End, std::string Replacement);
+  bool insert(unsigned At, std::string S) { return replace(At, At, std::move(S)); }
+
+  bool empty() const { return Edits.empty(); }
+  /// The rewritten text (computed once, after all edits were added).
+  const std::string &result();
+  /// Offset in result() of the character at Offset in the original.
+  unsigned mapOffset(unsigned Offset);
+
+  const std::string &original() const { return Text; }
+  const std::string &presumedName() const { return Name; }
+
+private:
+  struct Edit {
+    unsigned Begin, End;
+    std::string Text;
+    unsigned Seq;
+  };
+  struct Anchor {
+    unsigned OrigBegin, OrigEnd, NewBegin, NewEnd;
+  };
+  void lineCol(unsigned Offset, unsigned &Line, unsigned &Col) const;
+
+  std::string Name;
+  std::string Text;
+  std::vector<Edit> Edits;
+  std::vector<Anchor> Anchors;
+  std::string Result;
+  bool Done = false;
+};
+
+} // namespace soaview
+
+#endif

@@ -1,0 +1,36 @@
+//===- LoopForms.h - recognise the loop shapes soaview converts -*- C++ -*-===//
+#ifndef SOAVIEW_LOOPFORMS_H
+#define SOAVIEW_LOOPFORMS_H
+
+#include "Model.h"
+
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace soaview {
+
+class DiagStore;
+struct LoopAnnotation;
+
+/// Checks the loop's shape and fills a LoopForm; reports a located error and
+/// returns nullopt when the shape is not one soaview converts.
+std::optional<LoopForm> recogniseLoop(clang::ASTContext &Ctx,
+                                      const clang::Stmt *Loop,
+                                      const clang::FunctionDecl *Fn,
+                                      const LoopAnnotation &A,
+                                      DiagStore &Diags);
+
+/// The first expression in S that may modify one of Vars (assignment,
+/// increment, address taken, non-const reference or member call), or null.
+const clang::Expr *findWrite(const clang::Stmt *S,
+                             llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
+
+} // namespace soaview
+
+#endif

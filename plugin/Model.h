@@ -1,0 +1,103 @@
+//===- Model.h - what the analysis finds about one annotated loop -*- C++ -*-===//
+//
+// The data passed from analysis (Analysis.cpp) to planning and emission
+// (Emit.cpp). No behaviour here.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_MODEL_H
+#define SOAVIEW_MODEL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace soaview {
+
+struct LoopAnnotation;
+
+/// A chain of fields from the element: {kin, v} is `kin.v`.
+using FieldPath = std::vector<const clang::FieldDecl *>;
+
+std::string dotted(const FieldPath &P);
+
+struct LeafAccess {
+  bool Read = false;
+  bool Written = false;
+  clang::SourceLocation FirstUse;
+};
+
+/// The view of one element type for one loop: which leaves are read and
+/// written, which member functions are reached (per sub-object path) and so
+/// must exist on the proxy.
+struct ViewModel {
+  const clang::CXXRecordDecl *Element = nullptr;
+  clang::QualType ElementType;
+  std::map<FieldPath, LeafAccess> Leaves;
+  /// Record-typed fields used as a whole (copied, passed on, assigned).
+  std::map<FieldPath, LeafAccess> Wholes;
+  /// Member functions reached with `this` = the sub-object at the path.
+  std::map<FieldPath, llvm::SetVector<const clang::CXXMethodDecl *>> Methods;
+  /// Local variables (anywhere in analysed code) that alias the element:
+  /// their written element type must become the proxy type.
+  llvm::SetVector<const clang::VarDecl *> Aliases;
+
+  /// Folds leaves below whole records into the whole record.
+  void normalise();
+  /// Leaves in declaration order.
+  std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
+};
+
+/// A free function reached with at least one element argument.
+struct CalleeUse {
+  const clang::FunctionDecl *FD = nullptr;
+  std::vector<bool> ElementParams; ///< per parameter
+  /// False for template instantiations whose element parameter is dependent:
+  /// the template simply instantiates again with the proxy type.
+  bool NeedsClone = true;
+};
+
+enum class LoopFormKind { Range, Index };
+
+/// The recognised shape of an annotated loop.
+struct LoopForm {
+  LoopFormKind Kind = LoopFormKind::Range;
+  const clang::Stmt *Loop = nullptr;
+  const clang::Stmt *Body = nullptr;
+  const clang::FunctionDecl *Function = nullptr; ///< function holding the loop
+  const clang::CXXRecordDecl *Element = nullptr;
+  clang::QualType ElementType;
+
+  // Range form.
+  const clang::VarDecl *LoopVar = nullptr;
+  bool VarIsPointer = false; ///< `auto *p` (else a reference or a copy)
+  bool VarIsCopy = false;    ///< `Particle p` : no scatter
+  bool VarIsConst = false;
+  bool YieldsPointers = false; ///< container of pointers
+  const clang::Expr *RangeInit = nullptr;
+
+  // Index form.
+  const clang::VarDecl *IndexVar = nullptr;
+  const clang::Expr *Lo = nullptr;
+  const clang::Expr *Hi = nullptr;
+  const clang::NamedDecl *Target = nullptr;
+  std::string TargetName;
+  std::vector<const clang::Expr *> TargetUses; ///< the `buf[i]` expressions
+};
+
+/// Everything needed to rewrite one annotated loop (one instantiation).
+struct LoopPlan {
+  const LoopAnnotation *Annotation = nullptr;
+  LoopForm Form;
+  ViewModel View;
+  std::vector<CalleeUse> Callees;
+  bool InTemplate = false;
+};
+
+} // namespace soaview
+
+#endif

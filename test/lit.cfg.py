@@ -1,0 +1,33 @@
+# lit configuration of the soaview test suite (see docs/testing.md).
+import os
+import lit.formats
+
+config.name = "soaview"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "Unit", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.soaview_obj_root, "test")
+
+bin_dir = os.path.join(config.soaview_obj_root, "bin")
+lib_dir = os.path.join(config.soaview_obj_root, "lib")
+plugin = os.path.join(lib_dir, "soaview.so")
+inc = os.path.join(config.soaview_src_root, "runtime", "include")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, bin_dir, config.environment.get("PATH", "")])
+
+# %clangxx: plain clang++-19. %soaviewxx: the wrapper. %soaview_cc1: a
+# syntax-only compile with the plugin, for -verify and dumps.
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%soaviewxx", os.path.join(bin_dir, "soaview-clang++")))
+config.substitutions.append(("%soaview-translate", os.path.join(bin_dir, "soaview-translate")))
+config.substitutions.append(
+    ("%soaview_verify",
+     "%s -fsyntax-only -fplugin=%s -isystem %s -Xclang -verify" % (config.clangxx, plugin, inc)))
+config.substitutions.append(
+    ("%soaview_dump",
+     "%s -fsyntax-only -fplugin=%s -isystem %s -fplugin-arg-soaview-dump=-" % (config.clangxx, plugin, inc)))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%examples", os.path.join(config.soaview_src_root, "examples")))
+config.substitutions.append(("%compare", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-compare.py")))

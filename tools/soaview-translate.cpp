@@ -1,0 +1,136 @@
+//===- soaview-translate.cpp - write the converted source -----------------===//
+//
+//   soaview-translate FILE [-o OUT] [--remarks] -- <compile flags>
+//
+// Runs soaview's first pass and writes the rewritten translation unit, for
+// sites whose production compiler cannot load plugins. The output includes
+// <soaview/soaview.h>: compile it with -I<runtime include> and link the
+// soaview runtime. Diagnostics are printed clang-style; the exit status is 1
+// when a loop was refused.
+// Tests: test/Rewrite/translate.cpp.
+//===----------------------------------------------------------------------===//
+#include "Action.h"
+#include "Annotations.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace {
+
+int usage() {
+  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] -- "
+                  "<compile flags>\n";
+  return 2;
+}
+
+/// Runs the first pass and keeps the AST's source manager alive long enough
+/// to print diagnostics.
+class TranslateAction : public soaview::FirstPassAction {
+public:
+  TranslateAction(soaview::Options O, soaview::PassResult &R)
+      : FirstPassAction(std::move(O), R), Result(R) {}
+  void EndSourceFileAction() override {
+    CompilerInstance &CI = getCompilerInstance();
+    if (Result.Diags) {
+      // Positions are in the original files, which this compiler still has.
+      Result.Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
+                           CI.getFileManager(),
+                           [](StringRef, unsigned O) { return O; });
+    }
+  }
+
+private:
+  soaview::PassResult &Result;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(soaview::Options O, soaview::PassResult &R) : Opts(O), R(R) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<TranslateAction>(Opts, R);
+  }
+
+private:
+  soaview::Options Opts;
+  soaview::PassResult &R;
+};
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  soaview::registerAttributes();
+  std::string File, Out = "-";
+  soaview::Options Opts;
+  std::vector<std::string> Flags;
+  bool SawDashes = false;
+  for (int I = 1; I < argc; ++I) {
+    StringRef A(argv[I]);
+    if (SawDashes) {
+      Flags.push_back(A.str());
+    } else if (A == "--") {
+      SawDashes = true;
+    } else if (A == "-o" && I + 1 < argc) {
+      Out = argv[++I];
+    } else if (A == "--remarks") {
+      Opts.Remarks = true;
+    } else if (A == "-h" || A == "--help") {
+      usage();
+      return 0;
+    } else if (!A.starts_with("-") && File.empty()) {
+      File = A.str();
+    } else {
+      return usage();
+    }
+  }
+  if (File.empty())
+    return usage();
+  Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
+  Flags.push_back("-isystem" SOAVIEW_RUNTIME_INCLUDE);
+  Flags.push_back("-Wno-unknown-attributes");
+  tooling::FixedCompilationDatabase DB(".", Flags);
+  tooling::ClangTool Tool(DB, {File});
+  soaview::PassResult R;
+  Factory F(Opts, R);
+  int Rc = Tool.run(&F);
+  if (Rc != 0 || R.ParseFailed)
+    return 1;
+  if (R.Diags && R.Diags->hasErrors())
+    return 1;
+  std::string Text;
+  auto It = R.Buffers.find(R.MainFile);
+  if (It != R.Buffers.end())
+    Text = It->second->result();
+  else {
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (!Buf) {
+      llvm::errs() << "soaview-translate: cannot read " << File << "\n";
+      return 1;
+    }
+    Text = (*Buf)->getBuffer().str();
+  }
+  for (auto &[Name, B] : R.Buffers)
+    if (Name != R.MainFile) {
+      llvm::errs() << "soaview-translate: error: " << Name
+                   << " holds converted code too; soaview-translate writes "
+                      "only the main file. Compile with soaview-clang++, or "
+                      "move the annotated loop into the main file\n";
+      return 1;
+    }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Out, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    llvm::errs() << "soaview-translate: cannot write " << Out << ": "
+                 << EC.message() << "\n";
+    return 1;
+  }
+  OS << Text;
+  return 0;
+}
