@@ -26,6 +26,10 @@ public:
       return;
     }
     runFirstPass(Ctx, Collector, Opts, Result);
+    if (Opts.ReportInFirstPass && Result.Diags)
+      Result.Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
+                           CI.getFileManager(),
+                           [](StringRef, unsigned O) { return O; });
   }
 
 private:

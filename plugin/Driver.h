@@ -19,6 +19,9 @@ class AnnotationCollector;
 struct Options {
   bool Remarks = false;
   std::string DumpPath; ///< "-" for stdout
+  /// Report diagnostics from the first pass itself (soaview-translate), not
+  /// by replay in a later compile (the plugin).
+  bool ReportInFirstPass = false;
 };
 
 /// What the first pass hands to the real compile.

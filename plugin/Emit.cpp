@@ -112,6 +112,15 @@ CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
   return {};
 }
 
+/// Name of the SoA buffer of a leaf: the path joined with '_' (identifiers
+/// stay valid; nothing is stripped, so `p` and `p_` stay distinct).
+std::string bufName(const FieldPath &P) {
+  std::string S;
+  for (const FieldDecl *F : P)
+    S += (S.empty() ? "" : "_") + F->getName().str();
+  return S;
+}
+
 struct ProxyNode {
   const FieldDecl *Field = nullptr; // null for the root
   FieldPath Path;
@@ -214,6 +223,7 @@ public:
     llvm::raw_string_ostream OS(S);
     PrintingPolicy PP = Policy;
     PP.FullyQualifiedName = false;
+    PP.SuppressScope = true;
     P.View.ElementType.print(OS, PP);
     return sanitize(OS.str());
   }
@@ -478,7 +488,7 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
     // Private or protected: a member pointer obtained through explicit
     // instantiation, where access is not checked ([temp.spec.general]).
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
-    std::string Tag = viewName(P) + "_" + sanitize(dotted(Sub)) + "_tag";
+    std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
     QualType MPT = Ctx.getMemberPointerType(
         F->getType(), Ctx.getRecordType(F->getParent()).getTypePtr());
     std::string MPTs = typeName(MPT);
@@ -577,11 +587,20 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
             Ed.push_back({RT, QView});
         }
     std::string Full = withEdits(CR, Ed);
+    // Inside the reopened namespace the declaration is unqualified
+    // (`void phys::kick(...)` becomes `void kick(...)`).
+    auto Unq = Ed;
+    if (FD->getQualifierLoc())
+      Unq.push_back({CharSourceRange::getCharRange(
+                         FD->getQualifierLoc().getBeginLoc(),
+                         FD->getNameInfo().getBeginLoc()),
+                     ""});
+    std::string FullUnq = withEdits(CR, Unq);
     // Declaration: everything up to the body.
     CharSourceRange SigR = CharSourceRange::getCharRange(
         R.getBegin(), FD->getBody()->getBeginLoc());
     std::vector<std::pair<CharSourceRange, std::string>> SigEd;
-    for (auto &E : Ed)
+    for (auto &E : Unq)
       if (SM.isBeforeInTranslationUnit(E.first.getBegin(),
                                        FD->getBody()->getBeginLoc()))
         SigEd.push_back(E);
@@ -592,14 +611,14 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
                                     FD->getQualifiedNameAsString() +
                                     "' for the view\n" + Sig + ";\n");
     PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
-    std::string Def = "#line " + std::to_string(PL.getLine()) + " \"" +
-                      PL.getFilename() + "\"\n" +
-                      std::string(PL.getColumn() - 1, ' ') + Full + "\n";
+    std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
+                       PL.getFilename() + "\"\n" +
+                       std::string(PL.getColumn() - 1, ' ');
     SourceLocation End = SM.getFileLoc(CR.getEnd());
     if (SM.isBeforeInTranslationUnit(End, AtLoc))
-      EarlyDefs.push_back({namespaceOf(FD), Def});
+      EarlyDefs.push_back({namespaceOf(FD), Line + FullUnq + "\n"});
     else
-      LateDefs.push_back({End, "\n" + Def});
+      LateDefs.push_back({End, "\n" + Line + Full + "\n"});
   }
 
   // The proxy, private-member access tags, and the spec.
@@ -623,7 +642,7 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
   for (auto &[Path, A] : Leaves)
     Spec += "    " +
             declare(Ctx.getPointerType(Path.back()->getType()),
-                    sanitize(dotted(Path))) +
+                    bufName(Path)) +
             ";\n";
   Spec += "  };\n";
   Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
@@ -633,12 +652,12 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
   Spec += ";\n  }\n";
   Spec += "  static void carve(soa &s, ::soaview::arena &a, std::size_t n) {\n";
   for (auto &[Path, A] : Leaves)
-    Spec += "    s." + sanitize(dotted(Path)) + " = a.take<" +
+    Spec += "    s." + bufName(Path) + " = a.take<" +
             typeName(Path.back()->getType()) + ">(n);\n";
   Spec += "  }\n";
   Spec += "  static void gather(soa &s, std::size_t i, const element &e) {\n";
   for (auto &[Path, A] : Leaves) {
-    std::string Buf = "s." + sanitize(dotted(Path)) + "[i]";
+    std::string Buf = "s." + bufName(Path) + "[i]";
     std::string Src = accessPath(P, Path, "e", Tags);
     if (Path.back()->getType()->isScalarType())
       Spec += "    " + Buf + " = " + Src + ";\n";
@@ -651,7 +670,7 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
   for (auto &[Path, A] : Leaves) {
     if (!A.Written)
       continue;
-    std::string Buf = "s." + sanitize(dotted(Path)) + "[i]";
+    std::string Buf = "s." + bufName(Path) + "[i]";
     std::string Dst = accessPath(P, Path, "e", Tags);
     if (Path.back()->getType()->isScalarType())
       Spec += "    " + Dst + " = " + Buf + ";\n";
@@ -668,7 +687,7 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
         for (auto &K : N.Kids) {
           S += First ? "" : ", ";
           First = false;
-          S += K->Leaf ? "s." + sanitize(dotted(K->Path)) + "[i]" : Init(*K);
+          S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K);
         }
         return S + "}";
       };

@@ -14,6 +14,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -42,8 +43,44 @@ public:
       : Vars(Vars) {}
   const Expr *Found = nullptr;
 
+  /// The variable an lvalue is part of, looking through element selection
+  /// (`v[i]`, `v.front()`) but not into the elements' own fields.
+  static const Expr *root(const Expr *E) {
+    while (E) {
+      E = strip(E);
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+        if (OC->getOperator() == OO_Subscript) {
+          E = OC->getArg(0);
+          continue;
+        }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+        if (isAccessor(MC)) {
+          E = MC->getImplicitObjectArgument();
+          continue;
+        }
+      return E;
+    }
+    return E;
+  }
+  /// Non-const member functions of standard containers that do not change
+  /// the container (only give access to its elements).
+  static bool isAccessor(const CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!MD || !MD->getParent()->isInStdNamespace() || !MD->getIdentifier())
+      return false;
+    return llvm::StringSwitch<bool>(MD->getName())
+        .Cases("front", "back", "at", "data", "begin", "end", true)
+        .Cases("rbegin", "rend", "find", "lower_bound", "upper_bound", true)
+        .Cases("equal_range", "count", "size", "empty", true)
+        .Default(false);
+  }
+
   bool check(const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E));
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(root(E));
     if (DRE && Vars.count(DRE->getDecl()) && !Found)
       Found = DRE;
     return true;
@@ -77,7 +114,7 @@ public:
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
     if (const auto *MD = C->getMethodDecl())
-      if (!MD->isConst())
+      if (!MD->isConst() && !isAccessor(C))
         check(C->getImplicitObjectArgument());
     return true;
   }

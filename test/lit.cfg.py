@@ -28,6 +28,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%soaview_dump",
      "%s -fsyntax-only -fplugin=%s -isystem %s -fplugin-arg-soaview-dump=-" % (config.clangxx, plugin, inc)))
+# Dumps of a test file contain its own CHECK lines: drop them before FileCheck.
+config.substitutions.append(("%nochecks", "grep -v -e CHECK -e RUN:"))
+config.substitutions.append(("%soaview_libdir", lib_dir))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.soaview_src_root, "examples")))
 config.substitutions.append(("%compare", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-compare.py")))

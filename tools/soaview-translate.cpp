@@ -31,31 +31,11 @@ int usage() {
   return 2;
 }
 
-/// Runs the first pass and keeps the AST's source manager alive long enough
-/// to print diagnostics.
-class TranslateAction : public soaview::FirstPassAction {
-public:
-  TranslateAction(soaview::Options O, soaview::PassResult &R)
-      : FirstPassAction(std::move(O), R), Result(R) {}
-  void EndSourceFileAction() override {
-    CompilerInstance &CI = getCompilerInstance();
-    if (Result.Diags) {
-      // Positions are in the original files, which this compiler still has.
-      Result.Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
-                           CI.getFileManager(),
-                           [](StringRef, unsigned O) { return O; });
-    }
-  }
-
-private:
-  soaview::PassResult &Result;
-};
-
 class Factory : public tooling::FrontendActionFactory {
 public:
   Factory(soaview::Options O, soaview::PassResult &R) : Opts(O), R(R) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TranslateAction>(Opts, R);
+    return std::make_unique<soaview::FirstPassAction>(Opts, R);
   }
 
 private:
@@ -69,6 +49,7 @@ int main(int argc, const char **argv) {
   soaview::registerAttributes();
   std::string File, Out = "-";
   soaview::Options Opts;
+  Opts.ReportInFirstPass = true;
   std::vector<std::string> Flags;
   bool SawDashes = false;
   for (int I = 1; I < argc; ++I) {

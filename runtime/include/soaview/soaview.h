@@ -144,10 +144,13 @@ template <class I, class H> std::size_t trip_count(I lo, H hi) noexcept {
 
 /// First element of an index-loop target: T* itself, T[N], or a container
 /// with data().
-template <class T> T *data_of(T *p) noexcept { return p; }
-template <class T, std::size_t N> T *data_of(T (&a)[N]) noexcept { return a; }
-template <class C> auto data_of(C &c) noexcept -> decltype(c.data()) {
-  return c.data();
+template <class T> auto data_of(T &t) noexcept {
+  if constexpr (std::is_pointer_v<T>)
+    return t;
+  else if constexpr (std::is_array_v<T>)
+    return &t[0];
+  else
+    return t.data();
 }
 
 template <class T>

@@ -1,0 +1,16 @@
+// A by-value loop variable is a copy: the view is gathered but never
+// scattered back.
+// RUN: %soaview_dump %s | %nochecks | FileCheck %s
+#include <array>
+struct P { double x; };
+double sum(std::array<P, 4> &a) {
+  double s = 0;
+  [[clang::soa_conversion]]
+  for (P p : a) {
+    p.x *= 2;
+    s += p.x;
+  }
+  return s;
+}
+// CHECK: ::soaview::frame<::__soaview_P_copies_cpp_9_3_spec, false>
+// CHECK: auto &p = __sv9_3_view;

@@ -1,0 +1,41 @@
+// Leaves of nested structs by dotted path; a whole array field; a member
+// function of the nested struct copied into the nested proxy.
+// RUN: %soaview_dump %s | %nochecks | FileCheck %s
+// RUN: %soaview_verify -fplugin-arg-soaview-remarks %s
+#include <list>
+
+struct Vec3 {
+  double c[3];
+  double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
+};
+struct Body {
+  int id;
+  struct {
+    double v;
+    double e;
+  } kin;
+  Vec3 pos;
+  Vec3 acc;
+};
+
+double energy(std::list<Body *> &bs) {
+  double s = 0;
+  [[clang::soa_conversion]]
+  for (Body *b : bs) { // expected-remark {{soaview: view of 'Body' in {kin.v, pos.c} out {kin.e} (gather 40 B, scatter 8 B per element)}}
+    b->kin.e = 0.5 * b->kin.v * b->kin.v;
+    s += b->pos.norm2();
+  }
+  return s;
+}
+
+// CHECK-LABEL: struct __soaview_Body_nested_fields_cpp_24_3 {
+// CHECK-NEXT: struct __soaview_kin_proxy {
+// CHECK-NEXT:   double &v;
+// CHECK-NEXT:   double &e;
+// CHECK-NEXT: } kin;
+// CHECK-NEXT: struct __soaview_pos_proxy {
+// CHECK-NEXT:   double (&c)[3];
+// CHECK: double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
+// CHECK: } pos;
+// CHECK-NOT: acc
+// CHECK: std::memcpy(&s.pos_c[i], &e.pos.c, sizeof s.pos_c[i]);

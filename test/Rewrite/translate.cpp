@@ -1,0 +1,20 @@
+// soaview-translate writes a converted file that a plain compiler builds.
+// RUN: %soaview-translate %s -o %t.cpp -- -std=c++17
+// RUN: FileCheck %s < %t.cpp
+// RUN: %clangxx -O1 -isystem %S/../../runtime/include %t.cpp -o %t.exe -L%soaview_libdir -lsoaview_rt -Wl,-rpath,%soaview_libdir
+// RUN: %t.exe | FileCheck %s --check-prefix=EXE
+// RUN: not %soaview-translate %S/../Sema/refusals.cpp -o %t.bad -- -std=c++17 2>&1 | FileCheck %s --check-prefix=BAD
+#include <cstdio>
+#include <vector>
+struct P { double x, y; };
+int main() {
+  std::vector<P> v(4, P{1, 2});
+  [[clang::soa_conversion]]
+  for (auto &p : v)
+    p.x += p.y;
+  std::printf("%g\n", v[3].x);
+}
+// CHECK: #include <soaview/soaview.h>
+// CHECK: struct __soaview_P_translate_cpp_12_3_spec
+// EXE: 3
+// BAD: refusals.cpp:{{[0-9]+}}:{{[0-9]+}}: error: soaview: cannot convert loop

@@ -1,0 +1,65 @@
+// Loop shapes soaview does not convert: each gets the expected form.
+// RUN: %soaview_verify %s
+
+#include <map>
+#include <vector>
+struct P { double x, y; };
+
+void whileLike(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i <= n; ++i) // expected-error {{unsupported loop form: the condition must be 'index < bound'}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+    buf[i].x = 0;
+}
+
+void decrement(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < n; i += 2) // expected-error {{the increment must be '++index', 'index++' or 'index += 1'}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+    buf[i].x = 0;
+}
+
+void noTarget(P *buf, int n) {
+  [[clang::soa_conversion]]
+  for (int i = 0; i < n; ++i) // expected-error {{unsupported loop form: an index loop needs soa_conversion_target}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+    buf[i].x = 0;
+}
+
+void notStructs(std::vector<double> &v) {
+  [[clang::soa_conversion]]
+  for (double &d : v) // expected-error {{cannot convert a loop whose elements are not structs}} expected-note {{the loop variable has type 'double &'}}
+    d = 0;
+}
+
+void indexModified(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < n; ++i) { // expected-note {{a converted index loop must run exactly}}
+    buf[i].x = 0;
+    i++; // expected-error {{the loop index or bound is modified in the loop body}}
+  }
+}
+
+void boundModified(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < n; ++i) { // expected-note {{a converted index loop must run exactly}}
+    buf[i].x = 0;
+    n -= 1; // expected-error {{the loop index or bound is modified in the loop body}}
+  }
+}
+
+void otherIndex(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < n - 1; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
+    buf[i].x = buf[i + 1].x; // expected-error {{target 'buf' is used other than as 'buf[i]'}}
+}
+
+void notArray(P &one, int n) {
+  [[clang::soa_conversion_target("one")]] // expected-error {{target 'one' is not an array of structs}}
+  for (int i = 0; i < n; ++i)
+    one.x += i;
+  // expected-note@-4 {{expected T*, T[N] or std::vector<T>}}
+}
+
+void bindings(std::map<int, P> &m) {
+  [[clang::soa_conversion]]
+  for (auto &[k, p] : m) // expected-error {{unsupported loop form: structured bindings or an init-statement}} expected-note {{expected 'for (auto &e : range)'}}
+    p.x = k;
+}

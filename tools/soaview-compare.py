@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Build a program with plain clang++-19 and with soaview-clang++, run both on
+the same arguments, and require byte-identical output.
+
+  soaview-compare.py --plain CXX --soaview SOAVIEWXX [--flags "-O2"]
+                     [--views N] [--run "ARGS"]... [--time] SOURCE
+
+--views N checks that the soaview build converted exactly N loops (counted
+from its remarks), so a comparison cannot pass because nothing was converted.
+Exit status 0 only when every run matched. Used by test/Exec and the demo.
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def build(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(" ".join(cmd) + "\n" + r.stderr)
+        sys.exit(f"build failed: {cmd[0]}")
+    return r.stderr
+
+
+def run(exe, args):
+    t0 = time.perf_counter()
+    r = subprocess.run([exe] + shlex.split(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        sys.exit(f"{exe} {args}: exit status {r.returncode}")
+    return r.stdout, dt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plain", required=True)
+    ap.add_argument("--soaview", required=True)
+    ap.add_argument("--flags", default="-O2")
+    ap.add_argument("--views", type=int)
+    ap.add_argument("--run", action="append", default=[])
+    ap.add_argument("--time", action="store_true")
+    ap.add_argument("--out", default=None, help="directory for binaries")
+    ap.add_argument("source")
+    a = ap.parse_args()
+    out = a.out or tempfile.mkdtemp(prefix="soaview-compare-")
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(a.source))[0]
+    flags = shlex.split(a.flags)
+    plain = os.path.join(out, stem + ".plain")
+    sv = os.path.join(out, stem + ".soaview")
+    build([a.plain] + flags + ["-Wno-unknown-attributes", a.source, "-o", plain])
+    log = build([a.soaview] + flags + ["-fplugin-arg-soaview-remarks", a.source, "-o", sv])
+    views = log.count("remark: soaview: view of")
+    if a.views is not None and views != a.views:
+        sys.stderr.write(log)
+        sys.exit(f"{stem}: expected {a.views} converted loop(s), soaview reported {views}")
+    ok = True
+    for args in a.run or [""]:
+        po, pt = run(plain, args)
+        so, st = run(sv, args)
+        same = po == so and po != ""
+        ok &= same
+        line = f"{stem} [{args}] {'PASS' if same else 'FAIL'}"
+        if a.time:
+            line += f"  plain {pt*1e3:9.1f} ms  soaview {st*1e3:9.1f} ms  speedup {pt/st:5.2f}x"
+        print(line)
+        if not same:
+            sys.stderr.write("--- plain\n" + po + "--- soaview\n" + so)
+    print(f"{stem}: {views} loop(s) converted, {'all runs identical' if ok else 'MISMATCH'}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
