@@ -634,7 +634,9 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                          cast<ImplicitCastExpr>(PP)->getCastKind() == CK_NoOp)))
             PP = PM.getParent(const_cast<Stmt *>(PP));
           const auto *Next = dyn_cast_or_null<MemberExpr>(PP);
-          if (Next) {
+          // Library types (std::array, std::string, ...) are never taken
+          // apart: they are leaves, copied whole.
+          if (Next && !SM.isInSystemHeader(FR->getLocation())) {
             B.Path = NP;
             K = Kind::Lvalue;
             Cur = ME;
@@ -644,7 +646,8 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
             return refuse(ME->getMemberLoc(),
                           "field '" + FD->getName() +
                               "' is used as a whole but is not trivially "
-                              "copyable");
+                              "copyable",
+                          FD->getLocation(), "views copy fields with memcpy");
           leaf(ME, NP, /*Whole=*/true, PM);
           return;
         }

@@ -92,6 +92,8 @@ unsigned enclosingLoops(ASTContext &Ctx, const Stmt *S) {
 bool insideOpenMP(ASTContext &Ctx, const Stmt *S) {
   DynTypedNodeList Parents = Ctx.getParents(*S);
   for (int Depth = 0; !Parents.empty() && Depth < 3; ++Depth) {
+    if (Parents[0].get<CapturedDecl>())
+      return true; // the body of an OpenMP construct
     const Stmt *P = Parents[0].get<Stmt>();
     if (!P)
       return false;

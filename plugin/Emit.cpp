@@ -631,7 +631,8 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
     Writes |= A.Written;
     (void)GatherBytes;
   }
-  Spec += "// soaview: buffers of the view of '" + ElemName + "' at " +
+  std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
+  Spec += "// soaview: buffers of the view of '" + ElemShown + "' at " +
           siteWhere(P) + "\n";
   Spec += "struct " + SName + " {\n";
   Spec += "  using element = " + ElemName + ";\n";
@@ -699,7 +700,7 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
             " *);\n";
 
   std::string Body;
-  Body += "// soaview: view of '" + ElemName + "' for the loop at " +
+  Body += "// soaview: view of '" + ElemShown + "' for the loop at " +
           siteWhere(P) + "\n";
   Body += viewStruct(P, Root, VName, 0) + ";\n";
   if (!Tags.empty())

@@ -1,0 +1,91 @@
+// More refusals: escapes, calls soaview cannot follow, OpenMP, and fields
+// that cannot live in a view.
+// RUN: %soaview_verify -fopenmp %s
+
+#include <cstdarg>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct P {
+  double x, y;
+  std::string name; // expected-note {{views copy fields with memcpy}}
+};
+
+struct Solver {
+  void apply(P &p) { p.x = 0; } // expected-note {{soaview follows elements into free functions}}
+};
+
+template <class T> void scaleBy(P &p, T f) { p.x *= f; } // expected-note {{make the parameter's type a template parameter}}
+void logf(const char *fmt, ...);
+
+P *firstBig(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    if (p->x > 1)
+      return p; // expected-error {{the element escapes through a return statement}} expected-note {{a view element exists only during its iteration}}
+  }
+  return nullptr;
+}
+
+void lambdaEscapes(std::vector<P *> &v, std::vector<double (*)(P *)> &) {
+  std::vector<std::pair<int, int>> keep;
+  [[clang::soa_conversion]]
+  for (auto *p : v) {
+    auto f = [p] { return p->x; }; // fine: a local, called below
+    p->y = f();
+    keep.emplace_back(0, [p] { return 1; }()); // fine: called at once
+  }
+  // expected-error@+4 {{a lambda capturing the element may outlive the iteration}}
+  // expected-note@+3 {{call the lambda directly or keep it in a local variable}}
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    (void)std::make_pair(0, [p] { return p->x; });
+}
+
+void memberCallee(std::vector<P *> &v, Solver &s) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    s.apply(*p); // expected-error {{the element is passed to member function 'Solver::apply'}}
+}
+
+void nonDependentTemplate(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    scaleBy(*p, 2.0); // expected-error {{function template 'scaleBy' takes the element as a non-dependent parameter}}
+}
+
+void variadic(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    logf("%p", p); // expected-error {{the element is passed to a variadic function}}
+}
+
+void systemCallee(std::vector<P *> &v, P &other) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    p->x = 1;
+    std::swap(*p, other); // expected-error {{the element is passed to 'std::swap' from a system header}} expected-note@* {{a function receiving the element must be user code}}
+  }
+}
+
+void localCopy(std::vector<P *> &v, double &s) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    P copy = *p; // expected-error {{cannot convert loop: the element is copied}} expected-note {{bind the element by reference instead}}
+    s += copy.x;
+  }
+}
+
+void notTriviallyCopyable(std::vector<P *> &v, std::size_t &n) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    n += p->name.size(); // expected-error {{field 'name' is used as a whole but is not trivially copyable}}
+}
+
+void openmp(std::vector<P> &v) {
+  #pragma omp parallel for
+  [[clang::soa_conversion]]
+  for (auto &p : v) // expected-error {{cannot convert loop: it is associated with an OpenMP directive}} expected-note {{put the OpenMP directive on a loop around it}}
+    p.x = 0;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole soaview test suite: runtime unit tests
+# (ctest, plus the pool stress test under ThreadSanitizer) and the lit suite
+# (Sema, Rewrite, Exec). Ends with one line "N passed, M failed".
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build"
+bash "$root/tools/setup.sh" "$build" || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0; failed=0
+count() { if [ "$1" -eq 0 ]; then passed=$((passed + $2)); else failed=$((failed + ${3:-1})); fi; }
+
+echo "== runtime unit tests (ctest)"
+(cd "$build" && ctest --output-on-failure) ; rc=$?
+n=$(cd "$build" && ctest -N | sed -n 's/Total Tests: //p'); count $rc "${n:-1}"
+
+echo "== runtime pool stress test under ThreadSanitizer"
+tsan="$build/pool_test.tsan"
+clang++-19 -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+  "$root/test/Unit/pool_test.cpp" "$root/runtime/src/pool.cpp" -o "$tsan" &&
+  TSAN_OPTIONS=halt_on_error=1 "$tsan"
+count $? 1
+
+echo "== lit suite"
+lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
+out=$(python3 "$lit" -sv "$build/test" 2>&1); rc=$?
+echo "$out" | tail -n 30
+lp=$(echo "$out" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
+lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
+passed=$((passed + lp)); failed=$((failed + lf))
+[ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
