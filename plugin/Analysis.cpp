@@ -109,6 +109,7 @@ namespace {
 enum class Kind { Pointer, Lvalue };
 
 struct Binding {
+  int View = 0; ///< which loop of the nest the element belongs to
   FieldPath Path;
 };
 
@@ -123,7 +124,7 @@ struct Env {
 /// Pre-order list of the nodes the analysis looks at in one body.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  llvm::DenseSet<const Expr *> ExtraRoots;
+  llvm::DenseMap<const Expr *, int> ExtraRoots; ///< `buf[i]` -> view
   std::vector<const Expr *> Roots; // DeclRefExpr, CXXThisExpr, extra roots
   std::vector<const MemberExpr *> Members;
   std::vector<const CallExpr *> Calls;
@@ -164,9 +165,8 @@ public:
 
 class Analyzer {
 public:
-  Analyzer(ASTContext &Ctx, DiagStore &Diags, LoopPlan &Plan)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), Plan(Plan),
-        View(Plan.View) {}
+  Analyzer(ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), Nest(Nest) {}
 
   bool run();
 
@@ -176,10 +176,11 @@ private:
     Env E;
   };
 
-  void analyse(const Stmt *Body, Env &E,
-               llvm::ArrayRef<const Expr *> ExtraRoots = {});
+  void analyse(const Stmt *Body, Env &E);
   void element(const Expr *Root, Kind K, Binding B, Env &E, ParentMap &PM);
-  void leaf(const Expr *LE, const FieldPath &Path, bool Whole, ParentMap &PM);
+  void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
+  bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
+  void checkAliasing();
   std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM);
   bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
             Env &E, const Expr *&Result, Kind &ResultKind);
@@ -187,7 +188,9 @@ private:
   bool checkField(const FieldDecl *FD, SourceLocation Use);
   bool visible(const FunctionDecl *FD, SourceLocation Use, StringRef What);
   void enqueue(const FunctionDecl *FD, Env E, const std::string &Key);
+  bool isRecordOf(const RecordDecl *RD, int V) const;
   bool isElementRecord(const RecordDecl *RD) const;
+  ViewModel &view(const Binding &B) { return Nest.Loops[B.View].View; }
   void checkForeign();
 
   void refuse(SourceLocation L, const Twine &Msg, SourceLocation NoteL = {},
@@ -198,14 +201,15 @@ private:
     StoredDiag &D = Diags.error(L, "cannot convert loop: " + Msg.str());
     if (!Note.isTriviallyEmpty())
       Diags.note(D, NoteL.isValid() ? NoteL : L, Note.str());
-    Diags.note(D, Plan.Form.Loop->getBeginLoc(), "in the loop annotated here");
+    Diags.note(D, Nest.Loops[CurView].Form.Loop->getBeginLoc(),
+               "in the loop annotated here");
   }
 
   ASTContext &Ctx;
   SourceManager &SM;
   DiagStore &Diags;
-  LoopPlan &Plan;
-  ViewModel &View;
+  NestPlan &Nest;
+  int CurView = 0; ///< the view being followed, for "in the loop" notes
   bool Failed = false;
 
   llvm::DenseSet<const Expr *> Handled;      // member exprs of the view
@@ -214,22 +218,32 @@ private:
     SourceLocation Loc;
     const FieldDecl *FD; ///< null: the whole object
     bool Write;
+    const RecordDecl *Record;
   };
+  llvm::DenseMap<const Expr *, int> ExtraRootViews;
   llvm::DenseSet<const Expr *> BoundWholes;
   std::vector<Foreign> Foreigns;
   std::set<std::string> Seen;
   std::deque<Work> Queue;
-  std::map<const FunctionDecl *, size_t> CalleeIndex;
+  std::map<std::pair<const FunctionDecl *, std::vector<int>>, size_t>
+      CalleeIndex;
 };
 
-bool Analyzer::isElementRecord(const RecordDecl *RD) const {
+bool Analyzer::isRecordOf(const RecordDecl *RD, int V) const {
   if (!RD)
     return false;
-  const RecordDecl *E = View.Element;
-  if (RD == E || RD->getCanonicalDecl() == E->getCanonicalDecl())
+  const CXXRecordDecl *E = Nest.Loops[V].View.Element;
+  if (RD->getCanonicalDecl() == E->getCanonicalDecl())
     return true;
   if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
-    if (View.Element->isDerivedFrom(CRD))
+    if (E->isDerivedFrom(CRD))
+      return true;
+  return false;
+}
+
+bool Analyzer::isElementRecord(const RecordDecl *RD) const {
+  for (size_t V = 0; V < Nest.Loops.size(); ++V)
+    if (isRecordOf(RD, (int)V))
       return true;
   return false;
 }
@@ -240,12 +254,14 @@ static std::string keyOf(const FunctionDecl *FD, const Env &E) {
   std::vector<std::pair<unsigned, std::string>> Vars;
   for (auto &V : E.Vars)
     if (const auto *P = dyn_cast<ParmVarDecl>(V.first))
-      Vars.push_back({P->getFunctionScopeIndex(), dotted(V.second.first.Path)});
+      Vars.push_back({P->getFunctionScopeIndex(),
+                      std::to_string(V.second.first.View) + "/" +
+                          dotted(V.second.first.Path)});
   llvm::sort(Vars);
   for (auto &V : Vars)
     K += "|" + std::to_string(V.first) + ":" + V.second;
   if (E.HasThis)
-    K += "|this:" + dotted(E.This.Path);
+    K += "|this:" + std::to_string(E.This.View) + "/" + dotted(E.This.Path);
   return K;
 }
 
@@ -336,11 +352,65 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
     return;
   }
   const auto *MDef = cast<CXXMethodDecl>(Def);
-  View.Methods[B.Path].insert(MDef);
+  view(B).Methods[B.Path].insert(MDef);
   Env E;
   E.HasThis = true;
   E.This = B;
   enqueue(MDef, E, keyOf(MDef, E));
+}
+
+/// The binding of an expression that denotes a whole element (the loop
+/// variable, `*p`, `&e`, `this`), or false.
+bool Analyzer::evalElement(const Expr *E, const Env &En, Binding &B, Kind &K) {
+  E = E->IgnoreParens();
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+    switch (IC->getCastKind()) {
+    case CK_NoOp:
+    case CK_LValueToRValue:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      return evalElement(IC->getSubExpr(), En, B, K);
+    default:
+      return false;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (!evalElement(U->getSubExpr(), En, B, K))
+      return false;
+    if (U->getOpcode() == UO_Deref && K == Kind::Pointer)
+      return K = Kind::Lvalue, true;
+    if (U->getOpcode() == UO_AddrOf && K == Kind::Lvalue)
+      return K = Kind::Pointer, true;
+    return false;
+  }
+  if (isa<CXXThisExpr>(E)) {
+    if (!En.HasThis)
+      return false;
+    B = En.This;
+    K = Kind::Pointer;
+    return B.Path.empty();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    auto It = V ? En.Vars.find(V) : En.Vars.end();
+    if (It == En.Vars.end())
+      return false;
+    B = It->second.first;
+    K = It->second.second;
+    return B.Path.empty();
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+      auto It = ExtraRootViews.find(OC);
+      if (It != ExtraRootViews.end())
+        return B = Binding{It->second, {}}, K = Kind::Lvalue, true;
+    }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    auto It = ExtraRootViews.find(AS);
+    if (It != ExtraRootViews.end())
+      return B = Binding{It->second, {}}, K = Kind::Lvalue, true;
+  }
+  return false;
 }
 
 bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
@@ -364,10 +434,10 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   for (; ArgIdx < C->getNumArgs(); ++ArgIdx)
     if (C->getArg(ArgIdx) == Arg)
       break;
-  BoundCalls.insert(C);
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   if (OC && MD && ArgIdx == 0) { // member operator on the element
+    BoundCalls.insert(C);
     if (K != Kind::Lvalue) {
       refuse(Arg->getExprLoc(), "unsupported use of the element pointer");
       return false;
@@ -375,7 +445,7 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
     method(MD, B, C->getExprLoc());
     QualType RT = MD->getReturnType();
     if ((RT->isReferenceType() || RT->isPointerType()) &&
-        isElementRecord(RT->getPointeeType()->getAsRecordDecl())) {
+        isRecordOf(RT->getPointeeType()->getAsRecordDecl(), B.View)) {
       Result = C;
       ResultKind = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
     }
@@ -390,7 +460,8 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
            "templates and the element's own member functions");
     return false;
   }
-  unsigned ParamIdx = ArgIdx - (OC && MD ? 1 : 0);
+  unsigned Shift = OC && MD ? 1 : 0;
+  unsigned ParamIdx = ArgIdx - Shift;
   if (ParamIdx >= FD->getNumParams()) {
     refuse(Arg->getExprLoc(), "the element is passed to a variadic function");
     return false;
@@ -405,7 +476,8 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
     return false;
   }
   const RecordDecl *PR = PT->getPointeeType()->getAsRecordDecl();
-  if (!PR || PR->getCanonicalDecl() != View.Element->getCanonicalDecl()) {
+  if (!PR || PR->getCanonicalDecl() !=
+                 view(B).Element->getCanonicalDecl()) {
     refuse(Arg->getExprLoc(),
            "the element is passed as '" + PT.getAsString() + "' to '" +
                FD->getQualifiedNameAsString() + "'",
@@ -414,6 +486,10 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
            "type");
     return false;
   }
+  // Every argument of this call is bound at once (per-argument binding:
+  // `Density(local, active)` binds parameter 0 to one view and 1 to another).
+  if (!BoundCalls.insert(C).second)
+    return true;
   if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
     return false;
   const FunctionDecl *Def = nullptr;
@@ -423,46 +499,63 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
                                 "' is defined by a macro and cannot be cloned");
     return false;
   }
+  std::vector<int> ParamViews(Def->getNumParams(), -1);
+  Env CE;
+  for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
+    unsigned PI = I - Shift;
+    Binding AB;
+    Kind AK;
+    if (PI >= Def->getNumParams() || !evalElement(C->getArg(I), E, AB, AK))
+      continue;
+    QualType APT = Def->getParamDecl(PI)->getType();
+    if (!APT->isReferenceType() && !APT->isPointerType())
+      continue; // refused when that argument's own root is followed
+    ParamViews[PI] = AB.View;
+    CE.Vars[Def->getParamDecl(PI)] = {
+        AB, APT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
+  }
+  ParamViews[ParamIdx] = B.View;
+  CE.Vars[Def->getParamDecl(ParamIdx)] = {
+      B, PT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
   bool NeedsClone = true;
   if (const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern()) {
     if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
       refuse(C->getExprLoc(), "explicit specializations are not supported");
       return false;
     }
-    NeedsClone = !Pattern->getParamDecl(ParamIdx)->getType()->isDependentType();
-    if (NeedsClone) {
-      refuse(C->getExprLoc(),
-             "function template '" + FD->getQualifiedNameAsString() +
-                 "' takes the element as a non-dependent parameter",
-             Pattern->getParamDecl(ParamIdx)->getLocation(),
-             "make the parameter's type a template parameter");
-      return false;
-    }
+    for (unsigned PI = 0; PI < ParamViews.size(); ++PI)
+      if (ParamViews[PI] >= 0 &&
+          !Pattern->getParamDecl(PI)->getType()->isDependentType()) {
+        refuse(C->getExprLoc(),
+               "function template '" + FD->getQualifiedNameAsString() +
+                   "' takes the element as a non-dependent parameter",
+               Pattern->getParamDecl(PI)->getLocation(),
+               "make the parameter's type a template parameter");
+        return false;
+      }
+    NeedsClone = false;
   } else if (Def->isTemplated()) {
     refuse(C->getExprLoc(), "member of a class template is not supported");
     return false;
   }
-  auto It = CalleeIndex.find(Def);
-  if (It == CalleeIndex.end()) {
-    It = CalleeIndex.insert({Def, Plan.Callees.size()}).first;
+  auto Key = std::make_pair(Def, ParamViews);
+  if (!CalleeIndex.count(Key)) {
+    CalleeIndex[Key] = Nest.Callees.size();
     CalleeUse U;
     U.FD = Def;
-    U.ElementParams.assign(Def->getNumParams(), false);
+    U.ParamViews = ParamViews;
     U.NeedsClone = NeedsClone;
-    Plan.Callees.push_back(U);
+    Nest.Callees.push_back(U);
   }
-  Plan.Callees[It->second].ElementParams[ParamIdx] = true;
-  Env CE;
-  CE.Vars[Def->getParamDecl(ParamIdx)] = {
-      B, PT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
   enqueue(Def, CE, keyOf(Def, CE));
   return true;
 }
 
-void Analyzer::leaf(const Expr *LE, const FieldPath &Path, bool Whole,
+void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
                     ParentMap &PM) {
   auto [Read, Write] = classifyUse(LE, PM);
-  LeafAccess &A = Whole ? View.Wholes[Path] : View.Leaves[Path];
+  ViewModel &V = view(B);
+  LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
   if (A.FirstUse.isInvalid())
     A.FirstUse = LE->getExprLoc();
   A.Read |= Read;
@@ -576,6 +669,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                        ParentMap &PM) {
   const Expr *Cur = Root;
   bool RootIsThis = isa<CXXThisExpr>(Root);
+  CurView = B.View;
   while (!Failed) {
     const Stmt *P = PM.getParent(const_cast<Expr *>(Cur));
     if (!P)
@@ -595,7 +689,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
         continue;
       case CK_PointerToBoolean:
         return refuse(L, "the element pointer is tested for null",
-                      Plan.Form.Loop->getBeginLoc(),
+                      Nest.Loops[B.View].Form.Loop->getBeginLoc(),
                       "the view reads every element before the loop starts, "
                       "so null elements cannot be skipped inside it");
       default:
@@ -648,7 +742,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                               "' is used as a whole but is not trivially "
                               "copyable",
                           FD->getLocation(), "views copy fields with memcpy");
-          leaf(ME, NP, /*Whole=*/true, PM);
+          leaf(ME, Binding{B.View, NP}, /*Whole=*/true, PM);
           return;
         }
         if (!FT.isTriviallyCopyableType(Ctx))
@@ -656,7 +750,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                         "field '" + FD->getName() +
                             "' is not trivially copyable",
                         FD->getLocation(), "views copy fields with memcpy");
-        leaf(ME, NP, /*Whole=*/FR != nullptr, PM);
+        leaf(ME, Binding{B.View, NP}, /*Whole=*/FR != nullptr, PM);
         return;
       }
       if (const auto *MD = dyn_cast<CXXMethodDecl>(M)) {
@@ -671,7 +765,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
         method(MD, B, ME->getMemberLoc());
         QualType RT = MD->getReturnType();
         if ((RT->isReferenceType() || RT->isPointerType()) &&
-            isElementRecord(RT->getPointeeType()->getAsRecordDecl())) {
+            isRecordOf(RT->getPointeeType()->getAsRecordDecl(), B.View)) {
           if (!B.Path.empty())
             return refuse(ME->getMemberLoc(),
                           "member function returning a sub-object reference");
@@ -710,7 +804,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
         if ((Ptr ? Kind::Pointer : Kind::Lvalue) != K)
           return refuse(V->getLocation(), "unsupported alias of the element");
         E.Vars[V] = {B, K};
-        View.Aliases.insert(V);
+        view(B).Aliases.insert(V);
         return;
       }
       return refuse(L, "unsupported declaration using the element");
@@ -730,11 +824,16 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
     if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
       if (BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)
         return;
+      if (BO->isComparisonOp() && K == Kind::Pointer && B.Path.empty()) {
+        // Compared by the address of the original object, which the proxy
+        // keeps: `p != q` becomes `identity(p) != identity(q)`.
+        Nest.Loops[B.View].Identities.push_back(Cur);
+        return;
+      }
       if (BO->isComparisonOp())
         return refuse(L, "element addresses are compared",
                       BO->getOperatorLoc(),
-                      "a view element has its own address; compare an id "
-                      "field instead");
+                      "only pointers to whole elements can be compared");
       if (BO->isAssignmentOp())
         return refuse(L, "the element or its address is assigned",
                       BO->getOperatorLoc(),
@@ -765,18 +864,17 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
   }
 }
 
-void Analyzer::analyse(const Stmt *Body, Env &E,
-                       llvm::ArrayRef<const Expr *> ExtraRoots) {
+void Analyzer::analyse(const Stmt *Body, Env &E) {
   Collector C;
-  for (const Expr *R : ExtraRoots)
-    C.ExtraRoots.insert(R);
+  C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));
   ParentMap PM(const_cast<Stmt *>(Body));
   for (const Expr *R : C.Roots) {
     if (Failed)
       return;
-    if (C.ExtraRoots.count(R)) {
-      element(R, Kind::Lvalue, Binding{}, E, PM);
+    auto XR = C.ExtraRoots.find(R);
+    if (XR != C.ExtraRoots.end()) {
+      element(R, Kind::Lvalue, Binding{XR->second, {}}, E, PM);
       continue;
     }
     if (isa<CXXThisExpr>(R)) {
@@ -797,7 +895,8 @@ void Analyzer::analyse(const Stmt *Body, Env &E,
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD || !isElementRecord(FD->getParent()))
       continue;
-    Foreigns.push_back({ME->getMemberLoc(), FD, classifyUse(ME, PM).second});
+    Foreigns.push_back(
+        {ME->getMemberLoc(), FD, classifyUse(ME, PM).second, FD->getParent()});
   }
   // Whole-object copies and assignments of other elements.
   for (const Expr *W : C.Wholes) {
@@ -807,7 +906,7 @@ void Analyzer::analyse(const Stmt *Body, Env &E,
     if (!isElementRecord(RD))
       continue;
     bool IsWrite = isa<CXXOperatorCallExpr>(W);
-    Foreigns.push_back({W->getExprLoc(), nullptr, IsWrite});
+    Foreigns.push_back({W->getExprLoc(), nullptr, IsWrite, RD});
   }
   for (const CallExpr *CE : C.Calls) {
     if (BoundCalls.count(CE))
@@ -827,58 +926,104 @@ void Analyzer::analyse(const Stmt *Body, Env &E,
 
 void Analyzer::checkForeign() {
   for (const Foreign &F : Foreigns) {
-    for (auto &[Path, A] : View.Leaves) {
-      if (F.FD && std::find(Path.begin(), Path.end(), F.FD) == Path.end())
+    for (size_t VI = 0; VI < Nest.Loops.size(); ++VI) {
+      if (!isRecordOf(F.Record, (int)VI))
         continue;
-      if (!A.Written && !F.Write)
-        continue;
-      refuse(F.Loc,
-             "field '" + dotted(Path) + "' is " +
-                 (F.Write ? "written" : "read") +
-                 " through another object of the element type while the "
-                 "loop " + (A.Written ? "writes" : "reads") + " it through "
-                 "the view",
-             A.FirstUse,
-             "the view works on a copy of the field, so the two accesses "
-             "could see different values");
-      return;
+      for (auto &[Path, A] : Nest.Loops[VI].View.Leaves) {
+        if (F.FD && std::find(Path.begin(), Path.end(), F.FD) == Path.end())
+          continue;
+        if (!A.Written && !F.Write)
+          continue;
+        CurView = (int)VI;
+        refuse(F.Loc,
+               "field '" + dotted(Path) + "' is " +
+                   (F.Write ? "written" : "read") +
+                   " through another object of the element type while the "
+                   "loop " + (A.Written ? "writes" : "reads") +
+                   " it through the view",
+               A.FirstUse,
+               "the view works on a copy of the field, so the two accesses "
+               "could see different values");
+        return;
+      }
     }
   }
 }
 
+static bool overlaps(const FieldPath &A, const FieldPath &B) {
+  size_t N = std::min(A.size(), B.size());
+  return std::equal(A.begin(), A.begin() + N, B.begin());
+}
+
+/// Two views of the same element type in one nest may hold the same objects
+/// (the active set contains the local one). That is safe only when no field
+/// written through one view is held by the other (paper section 3.3).
+void Analyzer::checkAliasing() {
+  for (size_t I = 0; I < Nest.Loops.size(); ++I)
+    for (size_t J = I + 1; J < Nest.Loops.size(); ++J) {
+      const ViewModel &VI = Nest.Loops[I].View, &VJ = Nest.Loops[J].View;
+      if (!isRecordOf(VJ.Element, (int)I) && !isRecordOf(VI.Element, (int)J))
+        continue;
+      for (auto &[PI, AI] : VI.Leaves)
+        for (auto &[PJ, AJ] : VJ.Leaves) {
+          if (!overlaps(PI, PJ) || (!AI.Written && !AJ.Written))
+            continue;
+          const LoopPlan &W = AI.Written ? Nest.Loops[I] : Nest.Loops[J];
+          const LoopPlan &O = AI.Written ? Nest.Loops[J] : Nest.Loops[I];
+          StoredDiag &D = Diags.error(
+              (AI.Written ? AI : AJ).FirstUse,
+              "cannot convert loops: field '" +
+                  dotted(AI.Written ? PI : PJ) + "' is written through the "
+                  "view of one loop and held by the view of another loop "
+                  "over the same element type");
+          Diags.note(D, W.Form.Loop->getBeginLoc(), "the loop writing it");
+          Diags.note(D, O.Form.Loop->getBeginLoc(),
+                     "the loop holding it; its containers may share elements, "
+                     "so the views could disagree");
+          Failed = true;
+          return;
+        }
+    }
+}
+
 bool Analyzer::run() {
-  const LoopForm &F = Plan.Form;
   Env Top;
   Top.IsLoopBody = true;
-  Top.Fn = F.Function;
-  std::vector<const Expr *> Extra;
-  if (F.Kind == LoopFormKind::Range) {
-    Top.Vars[F.LoopVar] = {Binding{},
-                           F.VarIsPointer ? Kind::Pointer : Kind::Lvalue};
-  } else {
-    Extra = F.TargetUses;
+  Top.Fn = Nest.Loops[0].Form.Function;
+  for (size_t I = 0; I < Nest.Loops.size(); ++I) {
+    const LoopForm &F = Nest.Loops[I].Form;
+    Binding B{(int)I, {}};
+    if (F.Kind == LoopFormKind::Range)
+      Top.Vars[F.LoopVar] = {B, F.VarIsPointer ? Kind::Pointer : Kind::Lvalue};
+    else
+      for (const Expr *U : F.TargetUses)
+        ExtraRootViews[U] = (int)I;
   }
-  analyse(F.Body, Top, Extra);
+  analyse(Nest.Root ? Nest.Root : Nest.Loops[0].Form.Body, Top);
   while (!Queue.empty() && !Failed) {
     Work W = std::move(Queue.front());
     Queue.pop_front();
-    const Stmt *Body = W.FD->getBody();
-    if (Body)
+    if (const Stmt *Body = W.FD->getBody())
       analyse(Body, W.E);
   }
   if (Failed)
     return false;
-  View.normalise();
+  for (LoopPlan &L : Nest.Loops)
+    L.View.normalise();
   checkForeign();
+  if (!Failed)
+    checkAliasing();
   return !Failed;
 }
 
 } // namespace
 
-bool analyseLoop(ASTContext &Ctx, DiagStore &Diags, LoopPlan &Plan) {
-  Plan.View.Element = Plan.Form.Element;
-  Plan.View.ElementType = Plan.Form.ElementType;
-  Analyzer A(Ctx, Diags, Plan);
+bool analyseNest(ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest) {
+  for (LoopPlan &L : Nest.Loops) {
+    L.View.Element = L.Form.Element;
+    L.View.ElementType = L.Form.ElementType;
+  }
+  Analyzer A(Ctx, Diags, Nest);
   return A.run();
 }
 

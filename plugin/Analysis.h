@@ -11,9 +11,9 @@ class ASTContext;
 namespace soaview {
 class DiagStore;
 
-/// Fills Plan.View and Plan.Callees from Plan.Form. Returns false after
-/// reporting why the loop cannot be converted.
-bool analyseLoop(clang::ASTContext &Ctx, DiagStore &Diags, LoopPlan &Plan);
+/// Fills each loop's View and the nest's Callees from the loops' Forms.
+/// Returns false after reporting why the nest cannot be converted.
+bool analyseNest(clang::ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest);
 
 } // namespace soaview
 

@@ -19,6 +19,8 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <set>
+
 using namespace clang;
 
 namespace soaview {
@@ -74,19 +76,78 @@ private:
   std::vector<const FunctionDecl *> Stack;
 };
 
-unsigned enclosingLoops(ASTContext &Ctx, const Stmt *S) {
-  unsigned N = 0;
+/// The loop statements around S in its function, innermost first.
+std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
+  std::vector<const Stmt *> R;
   DynTypedNodeList Parents = Ctx.getParents(*S);
   while (!Parents.empty()) {
     const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
+    if (!P || isa<LambdaExpr>(P))
       break;
     if (isa<ForStmt>(P) || isa<CXXForRangeStmt>(P) || isa<WhileStmt>(P) ||
         isa<DoStmt>(P))
-      ++N;
+      R.push_back(P);
     Parents = Ctx.getParents(*P);
   }
-  return N;
+  return R;
+}
+
+/// Hoisting builds the view before an enclosing loop: everything the view is
+/// built from must exist there and stay unchanged while that loop runs.
+bool checkHoist(ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const LoopForm &F = P.Form;
+  std::vector<const Expr *> Inputs;
+  if (F.Kind == LoopFormKind::Range)
+    Inputs.push_back(F.RangeInit);
+  else
+    Inputs = {F.Lo, F.Hi};
+  llvm::SmallPtrSet<const ValueDecl *, 8> Vars;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SmallPtrSetImpl<const ValueDecl *> &S;
+    std::vector<const DeclRefExpr *> All;
+    explicit Refs(llvm::SmallPtrSetImpl<const ValueDecl *> &S) : S(S) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl())) {
+        S.insert(E->getDecl());
+        All.push_back(E);
+      }
+      return true;
+    }
+  } R(Vars);
+  for (const Expr *E : Inputs)
+    R.TraverseStmt(const_cast<Expr *>(E));
+  if (F.Kind == LoopFormKind::Index && F.Target)
+    if (const auto *VD = dyn_cast<VarDecl>(F.Target))
+      Vars.insert(VD);
+  for (const ValueDecl *V : Vars) {
+    const auto *VD = cast<VarDecl>(V);
+    if (VD->isLocalVarDecl() &&
+        !SM.isBeforeInTranslationUnit(VD->getLocation(),
+                                      P.HoistTo->getBeginLoc())) {
+      StoredDiag &D = Diags.error(
+          P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+          "cannot hoist the conversion: the loop's elements depend on '" +
+              VD->getName().str() + "', declared inside the loop it would "
+              "move out of");
+      Diags.note(D, VD->getLocation(), "declared here");
+      Diags.note(D, P.HoistTo->getBeginLoc(),
+                 "the view would be built before this loop");
+      return false;
+    }
+  }
+  if (const Expr *W = findWrite(P.HoistTo, Vars)) {
+    StoredDiag &D = Diags.error(
+        W->getExprLoc(),
+        "cannot hoist the conversion: what the hoisted view is built from "
+        "may change inside the loop it moves out of");
+    Diags.note(D, P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+               "hoisting requested here");
+    Diags.note(D, P.HoistTo->getBeginLoc(),
+               "the view would be built once, before this loop");
+    return false;
+  }
+  return true;
 }
 
 bool insideOpenMP(ASTContext &Ctx, const Stmt *S) {
@@ -145,26 +206,66 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
     return SM.isBeforeInTranslationUnit(A->ForLoc, B->ForLoc);
   });
 
+  // Group annotated loop instances into nests: per function (instantiation),
+  // every annotated loop belongs to the outermost annotated loop around it.
+  struct Instance {
+    const LoopAnnotation *A;
+    FoundLoop L;
+  };
+  std::vector<Instance> All;
   for (const LoopAnnotation *A : Order) {
     auto It = LF.Loops.find(A->ForLoc.getRawEncoding());
     if (It == LF.Loops.end())
       continue; // uninstantiated template: nothing to convert
-    std::vector<LoopPlan> Plans;
+    for (const FoundLoop &FL : It->second)
+      All.push_back({A, FL});
+  }
+  auto Contains = [&](const Stmt *Outer, const Stmt *Inner) {
+    return Outer != Inner &&
+           !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(),
+                                         Outer->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Outer->getEndLoc(),
+                                         Inner->getEndLoc());
+  };
+  std::vector<std::vector<const Instance *>> Nests;
+  for (const Instance &I : All) {
+    bool Nested = false;
+    for (const Instance &O : All)
+      if (O.L.Fn == I.L.Fn && Contains(O.L.Loop, I.L.Loop))
+        Nested = true;
+    if (Nested)
+      continue;
+    std::vector<const Instance *> N{&I};
+    for (const Instance &J : All)
+      if (J.L.Fn == I.L.Fn && Contains(I.L.Loop, J.L.Loop))
+        N.push_back(&J);
+    Nests.push_back(std::move(N));
+  }
+
+  std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
+  for (auto &N : Nests) {
+    NestPlan Nest;
     bool OK = true;
-    for (const FoundLoop &FL : It->second) {
+    for (const Instance *I : N) {
+      const LoopAnnotation *A = I->A;
+      const FoundLoop &FL = I->L;
+      LoopPlan P;
+      P.Annotation = A;
       if (const AttrUse *H = A->get(AttrKind::Hoist)) {
-        unsigned Depth = enclosingLoops(Ctx, FL.Loop);
-        if ((uint64_t)H->Hoist > Depth) {
+        std::vector<const Stmt *> Outer = enclosingLoops(Ctx, FL.Loop);
+        if ((uint64_t)H->Hoist > Outer.size()) {
           StoredDiag &D = Diags.error(
               H->Range.getBegin(),
               "cannot hoist the conversion " + std::to_string(H->Hoist) +
-                  " loop level(s) out: the loop has " + std::to_string(Depth) +
-                  " enclosing loop(s)");
+                  " loop level(s) out: the loop has " +
+                  std::to_string(Outer.size()) + " enclosing loop(s)");
           Diags.note(D, A->ForLoc, "hoisting moves the gather and scatter "
                                    "out of enclosing loops");
           OK = false;
           break;
         }
+        P.HoistTo = Outer[H->Hoist - 1];
+        P.HoistLevels = (unsigned)H->Hoist;
       }
       if (insideOpenMP(Ctx, FL.Loop)) {
         StoredDiag &D = Diags.error(
@@ -198,51 +299,61 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
             break;
           }
         }
-      LoopPlan P;
-      P.Annotation = A;
       P.Form = *F;
-      P.InTemplate = FL.Fn->getTemplateInstantiationPattern() != nullptr ||
-                     FL.Fn->isTemplateInstantiation();
-      if (!analyseLoop(Ctx, Diags, P)) {
+      if (P.HoistTo && !checkHoist(Ctx, P, Diags)) {
         OK = false;
         break;
       }
-      Plans.push_back(std::move(P));
+      P.InTemplate = FL.Fn->getTemplateInstantiationPattern() != nullptr ||
+                     FL.Fn->isTemplateInstantiation();
+      Nest.InTemplate = P.InTemplate;
+      Nest.Loops.push_back(std::move(P));
     }
-    if (!OK || Plans.empty())
+    if (!OK)
       continue;
-    bool Empty = true;
-    for (LoopPlan &P : Plans)
-      Empty &= P.View.Leaves.empty();
-    if (Empty) {
-      StoredDiag &D = Diags.report(
-          Severity::Warning, A->ForLoc,
-          "loop uses no field of '" +
-              Plans[0].View.Element->getNameAsString() +
-              "'; it is left unconverted");
-      Diags.note(D, A->ForLoc, "there is nothing to gather into a view");
+    for (const LoopPlan &P : Nest.Loops)
+      if (P.HoistTo && (!Nest.Root || Contains(P.HoistTo, Nest.Root)) &&
+          Contains(P.HoistTo, Nest.Loops[0].Form.Loop))
+        Nest.Root = P.HoistTo;
+    if (!analyseNest(Ctx, Diags, Nest))
       continue;
-    }
-    bool Emitted = true;
-    for (LoopPlan &P : Plans)
-      Emitted &= Em.emitView(P);
-    Emitted = Emitted && Em.emitLoop(Plans[0]);
-    if (!Emitted)
+    bool Empty = false;
+    for (LoopPlan &P : Nest.Loops)
+      if (P.View.Leaves.empty()) {
+        StoredDiag &D = Diags.report(
+            Severity::Warning, P.Annotation->ForLoc,
+            "loop uses no field of '" + P.View.Element->getNameAsString() +
+                "'; it is left unconverted");
+        Diags.note(D, P.Annotation->ForLoc,
+                   "there is nothing to gather into a view");
+        Empty = true;
+      }
+    if (Empty)
+      continue; // a nest converts whole or not at all
+    if (!Em.emitNest(Nest))
       continue;
+    for (LoopPlan &P : Nest.Loops)
+      if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
+        Em.emitLoop(P);
     AnyRewrite = true;
     if (Opts.Remarks)
-      for (LoopPlan &P : Plans) {
+      for (LoopPlan &P : Nest.Loops) {
         std::string Msg = Em.remark(P);
-        if (A->has(AttrKind::Hoist))
-          Msg += "; hoisting is not applied yet, the view is built on every "
-                 "entry";
-        if (A->has(AttrKind::Offload))
+        if (P.HoistLevels)
+          Msg += "; built " + std::to_string(P.HoistLevels) +
+                 " loop level(s) out";
+        if (P.Annotation->has(AttrKind::Offload))
           Msg += "; offload is not available in this build, the loop runs on "
                  "the host";
-        Diags.report(Severity::Remark, A->ForLoc, Msg);
+        Diags.report(Severity::Remark, P.Annotation->ForLoc, Msg);
       }
   }
 
+  for (auto &[Name, B] : Em.buffers())
+    if (B->conflicts())
+      Diags.error(SM.getLocForStartOfFile(SM.getMainFileID()),
+                  "internal error: overlapping edits in " + Name +
+                      "; please report this with the source file");
   if (Diags.hasErrors() || !AnyRewrite)
     return;
   // The runtime header goes first in the main file.

@@ -5,13 +5,16 @@
 
 namespace soaview {
 
-bool EditBuffer::replace(unsigned Begin, unsigned End, std::string R) {
+bool EditBuffer::replace(unsigned Begin, unsigned End, std::string R,
+                         int Priority) {
   for (const Edit &E : Edits) {
     bool Overlap = Begin < E.End && E.Begin < End;
-    if (Overlap)
+    if (Overlap) {
+      ++Conflicts;
       return false;
+    }
   }
-  Edits.push_back({Begin, End, std::move(R), (unsigned)Edits.size()});
+  Edits.push_back({Begin, End, std::move(R), Priority, (unsigned)Edits.size()});
   Done = false;
   return true;
 }
@@ -46,6 +49,8 @@ const std::string &EditBuffer::result() {
                    [](const Edit &A, const Edit &B) {
                      if (A.Begin != B.Begin)
                        return A.Begin < B.Begin;
+                     if (A.Priority != B.Priority)
+                       return A.Priority < B.Priority;
                      return A.Seq < B.Seq;
                    });
   Result.clear();

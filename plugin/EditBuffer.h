@@ -23,10 +23,17 @@ public:
 
   /// Replaces [Begin, End) by Replacement. Insertions at the same offset keep
   /// the order in which they were added. Returns false on overlap.
-  bool replace(unsigned Begin, unsigned End, std::string Replacement);
-  bool insert(unsigned At, std::string S) { return replace(At, At, std::move(S)); }
+  /// Insertions at one offset are ordered by Priority (lower first), then by
+  /// the order they were added.
+  bool replace(unsigned Begin, unsigned End, std::string Replacement,
+               int Priority = 0);
+  bool insert(unsigned At, std::string S, int Priority = 0) {
+    return replace(At, At, std::move(S), Priority);
+  }
 
   bool empty() const { return Edits.empty(); }
+  /// Edits refused because they overlapped an earlier one (a soaview bug).
+  unsigned conflicts() const { return Conflicts; }
   /// The rewritten text (computed once, after all edits were added).
   const std::string &result();
   /// Offset in result() of the character at Offset in the original.
@@ -39,6 +46,7 @@ private:
   struct Edit {
     unsigned Begin, End;
     std::string Text;
+    int Priority;
     unsigned Seq;
   };
   struct Anchor {
@@ -52,6 +60,7 @@ private:
   std::vector<Anchor> Anchors;
   std::string Result;
   bool Done = false;
+  unsigned Conflicts = 0;
 };
 
 } // namespace soaview

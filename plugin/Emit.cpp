@@ -139,6 +139,10 @@ public:
     }
     Items.push_back({NS, std::move(Text)});
   }
+  void append(const Chunks &O) {
+    for (auto &[NS, T] : O.Items)
+      add(NS, T);
+  }
   std::string render(const DeclContext *Here) const {
     std::string Out;
     auto Here_ = openers(Here);
@@ -251,8 +255,13 @@ public:
                          StringRef Obj, std::string &Tags);
   std::string withEdits(CharSourceRange R,
                         std::vector<std::pair<CharSourceRange, std::string>> Ed);
-  bool emitView(const LoopPlan &P);
+  bool viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main);
+  bool emitNest(const NestPlan &N);
   bool emitLoop(const LoopPlan &P);
+  void identityEdits(CharSourceRange R,
+                     std::vector<std::pair<CharSourceRange, std::string>> &Ed,
+                     const std::vector<const Expr *> &Which);
+  std::vector<const Expr *> Identities; ///< of the nest being emitted
 };
 
 const Decl *Emitter::Impl::insertionDecl(const LoopPlan &P) {
@@ -349,6 +358,7 @@ std::string Emitter::Impl::methodText(const LoopPlan &P,
         if (RT.isValid())
           Ed.push_back({RT, ProxyName});
       }
+  identityEdits(CR, Ed, Identities);
   PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
   std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
                      std::string(PL.getFilename()) + "\"\n";
@@ -461,6 +471,8 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
              " " + KName + ";\n";
     }
   }
+  if (!N.Field) // the top proxy remembers its original element
+    Out += In + "  const void *__soaview_address;\n";
   auto MIt = P.View.Methods.find(N.Path);
   if (MIt != P.View.Methods.end()) {
     std::vector<const CXXMethodDecl *> Ms(MIt->second.begin(),
@@ -504,29 +516,27 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
   return X;
 }
 
-bool Emitter::Impl::emitView(const LoopPlan &P) {
+/// Identity wraps (`::soaview::identity(p)`) for comparisons inside R.
+void Emitter::Impl::identityEdits(
+    CharSourceRange R, std::vector<std::pair<CharSourceRange, std::string>> &Ed,
+    const std::vector<const Expr *> &Which) {
+  for (const Expr *E : Which) {
+    SourceLocation B = SM.getFileLoc(E->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(B, R.getBegin()) ||
+        !SM.isBeforeInTranslationUnit(B, R.getEnd()))
+      continue;
+    CharSourceRange ER = CharSourceRange::getCharRange(
+        B, Lexer::getLocForEndOfToken(SM.getFileLoc(E->getEndLoc()), 0, SM, LO));
+    Ed.push_back({ER, "::soaview::identity(" + text(ER) + ")"});
+  }
+}
+
+bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   std::string VName = viewName(P);
   if (!DoneSpecs.insert(VName).second)
     return true;
-  const Decl *At = insertionDecl(P);
-  SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
   const CXXRecordDecl *Elem = P.View.Element;
-  if (!SM.isBeforeInTranslationUnit(Elem->getSourceRange().getEnd(), AtLoc)) {
-    StoredDiag &D = Diags.error(P.Annotation->ForLoc,
-                                "cannot convert loop: element type '" +
-                                    Elem->getNameAsString() +
-                                    "' is not defined at namespace scope "
-                                    "before the function holding the loop");
-    Diags.note(D, Elem->getLocation(), "defined here");
-    return false;
-  }
-  if (SM.isInSystemHeader(AtLoc)) {
-    Diags.error(P.Annotation->ForLoc,
-                "cannot convert loop: its views would go into a system header");
-    return false;
-  }
   const DeclContext *ElemNS = namespaceOf(Elem);
-  std::string QView = qualifiedView(P);
 
   // Proxy tree from the ordered leaves.
   ProxyNode Root;
@@ -548,89 +558,15 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
       N = Next;
     }
   }
+  Fwd.add(ElemNS, "struct " + VName + ";\n");
 
-  Chunks Before; // at the insertion point
   std::string ElemName = typeName(P.View.ElementType);
-  Before.add(ElemNS, "struct " + VName + ";\n");
-
-  // Clones of free functions that receive the element.
-  std::vector<std::pair<SourceLocation, std::string>> LateDefs;
-  std::vector<std::pair<const DeclContext *, std::string>> EarlyDefs;
-  for (const CalleeUse &U : P.Callees) {
-    if (!U.NeedsClone)
-      continue;
-    const FunctionDecl *FD = U.FD;
-    SourceRange R = FD->getSourceRange();
-    CharSourceRange CR = CharSourceRange::getCharRange(
-        R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
-    std::vector<std::pair<CharSourceRange, std::string>> Ed;
-    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-      if (!U.ElementParams[I])
-        continue;
-      TypeSourceInfo *TSI = FD->getParamDecl(I)->getTypeSourceInfo();
-      CharSourceRange RT =
-          TSI ? recordTypeRange(TSI->getTypeLoc(), Elem, SM, LO)
-              : CharSourceRange();
-      if (RT.isInvalid()) {
-        Diags.error(FD->getParamDecl(I)->getLocation(),
-                    "cannot convert loop: cannot rewrite the type of this "
-                    "parameter for the view");
-        return false;
-      }
-      Ed.push_back({RT, QView});
-    }
-    for (const VarDecl *V : P.View.Aliases)
-      if (V->getParentFunctionOrMethod() == FD)
-        if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
-          CharSourceRange RT = recordTypeRange(TSI->getTypeLoc(), Elem, SM, LO);
-          if (RT.isValid())
-            Ed.push_back({RT, QView});
-        }
-    std::string Full = withEdits(CR, Ed);
-    // Inside the reopened namespace the declaration is unqualified
-    // (`void phys::kick(...)` becomes `void kick(...)`).
-    auto Unq = Ed;
-    if (FD->getQualifierLoc())
-      Unq.push_back({CharSourceRange::getCharRange(
-                         FD->getQualifierLoc().getBeginLoc(),
-                         FD->getNameInfo().getBeginLoc()),
-                     ""});
-    std::string FullUnq = withEdits(CR, Unq);
-    // Declaration: everything up to the body.
-    CharSourceRange SigR = CharSourceRange::getCharRange(
-        R.getBegin(), FD->getBody()->getBeginLoc());
-    std::vector<std::pair<CharSourceRange, std::string>> SigEd;
-    for (auto &E : Unq)
-      if (SM.isBeforeInTranslationUnit(E.first.getBegin(),
-                                       FD->getBody()->getBeginLoc()))
-        SigEd.push_back(E);
-    std::string Sig = withEdits(SigR, SigEd);
-    while (!Sig.empty() && isWhitespace(Sig.back()))
-      Sig.pop_back();
-    Before.add(namespaceOf(FD), "// soaview: clone of '" +
-                                    FD->getQualifiedNameAsString() +
-                                    "' for the view\n" + Sig + ";\n");
-    PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
-    std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
-                       PL.getFilename() + "\"\n" +
-                       std::string(PL.getColumn() - 1, ' ');
-    SourceLocation End = SM.getFileLoc(CR.getEnd());
-    if (SM.isBeforeInTranslationUnit(End, AtLoc))
-      EarlyDefs.push_back({namespaceOf(FD), Line + FullUnq + "\n"});
-    else
-      LateDefs.push_back({End, "\n" + Line + Full + "\n"});
-  }
-
-  // The proxy, private-member access tags, and the spec.
   std::string Tags;
   std::string Spec;
   std::string SName = VName + "_spec";
   bool Writes = false;
-  size_t GatherBytes = 0;
-  for (auto &[Path, A] : Leaves) {
+  for (auto &[Path, A] : Leaves)
     Writes |= A.Written;
-    (void)GatherBytes;
-  }
   std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
   Spec += "// soaview: buffers of the view of '" + ElemShown + "' at " +
           siteWhere(P) + "\n";
@@ -642,9 +578,9 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
   Spec += "  struct soa {\n";
   for (auto &[Path, A] : Leaves)
     Spec += "    " +
-            declare(Ctx.getPointerType(Path.back()->getType()),
-                    bufName(Path)) +
+            declare(Ctx.getPointerType(Path.back()->getType()), bufName(Path)) +
             ";\n";
+  Spec += "    const void *const *__soaview_address;\n";
   Spec += "  };\n";
   Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
   for (auto &[Path, A] : Leaves)
@@ -680,20 +616,21 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
               ");\n";
   }
   Spec += "  }\n";
-  // at(): aggregate initialisation in proxy member order.
-  std::function<std::string(const ProxyNode &)> Init =
-      [&](const ProxyNode &N) {
+  std::function<std::string(const ProxyNode &, bool)> Init =
+      [&](const ProxyNode &N, bool Top) {
         std::string S = "{";
         bool First = true;
         for (auto &K : N.Kids) {
           S += First ? "" : ", ";
           First = false;
-          S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K);
+          S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K, false);
         }
+        if (Top)
+          S += std::string(First ? "" : ", ") + "s.__soaview_address[i]";
         return S + "}";
       };
   Spec += "  static view at(const soa &s, std::size_t i) {\n    return view" +
-          Init(Root) + ";\n  }\n";
+          Init(Root, true) + ";\n  }\n";
   Spec += "};\n";
   if (P.InTemplate)
     Spec += SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +
@@ -708,15 +645,117 @@ bool Emitter::Impl::emitView(const LoopPlan &P) {
            "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
-  Before.add(ElemNS, Tags + Body + Spec);
-  for (auto &[NS, Def] : EarlyDefs)
-    Before.add(NS, Def);
+  Main.add(ElemNS, Tags + Body + Spec);
+  return true;
+}
 
+bool Emitter::Impl::emitNest(const NestPlan &N) {
+  const LoopPlan &P0 = N.Loops[0];
+  Identities.clear();
+  for (const LoopPlan &L : N.Loops)
+    Identities.insert(Identities.end(), L.Identities.begin(),
+                      L.Identities.end());
+  const Decl *At = insertionDecl(P0);
+  SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
+  if (SM.isInSystemHeader(AtLoc)) {
+    Diags.error(P0.Annotation->ForLoc,
+                "cannot convert loop: its views would go into a system header");
+    return false;
+  }
+  for (const LoopPlan &P : N.Loops) {
+    const CXXRecordDecl *Elem = P.View.Element;
+    if (!SM.isBeforeInTranslationUnit(Elem->getSourceRange().getEnd(), AtLoc)) {
+      StoredDiag &D = Diags.error(P.Annotation->ForLoc,
+                                  "cannot convert loop: element type '" +
+                                      Elem->getNameAsString() +
+                                      "' is not defined at namespace scope "
+                                      "before the function holding the loop");
+      Diags.note(D, Elem->getLocation(), "defined here");
+      return false;
+    }
+  }
+  Chunks Fwd, Decls, Main, Early;
+  for (const LoopPlan &P : N.Loops)
+    viewChunks(P, Fwd, Main);
+
+  // Clones of free functions receiving elements, one per binding.
+  std::vector<std::pair<SourceLocation, std::string>> LateDefs;
+  for (const CalleeUse &U : N.Callees) {
+    if (!U.NeedsClone)
+      continue;
+    const FunctionDecl *FD = U.FD;
+    SourceRange R = FD->getSourceRange();
+    CharSourceRange CR = CharSourceRange::getCharRange(
+        R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+    std::vector<std::pair<CharSourceRange, std::string>> Ed;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      if (U.ParamViews[I] < 0)
+        continue;
+      const LoopPlan &VP = N.Loops[U.ParamViews[I]];
+      TypeSourceInfo *TSI = FD->getParamDecl(I)->getTypeSourceInfo();
+      CharSourceRange RT =
+          TSI ? recordTypeRange(TSI->getTypeLoc(), VP.View.Element, SM, LO)
+              : CharSourceRange();
+      if (RT.isInvalid()) {
+        Diags.error(FD->getParamDecl(I)->getLocation(),
+                    "cannot convert loop: cannot rewrite the type of this "
+                    "parameter for the view");
+        return false;
+      }
+      Ed.push_back({RT, qualifiedView(VP)});
+    }
+    for (const LoopPlan &VP : N.Loops)
+      for (const VarDecl *V : VP.View.Aliases)
+        if (V->getParentFunctionOrMethod() == FD)
+          if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
+            CharSourceRange RT =
+                recordTypeRange(TSI->getTypeLoc(), VP.View.Element, SM, LO);
+            if (RT.isValid())
+              Ed.push_back({RT, qualifiedView(VP)});
+          }
+    identityEdits(CR, Ed, Identities);
+    std::string Full = withEdits(CR, Ed);
+    // Inside the reopened namespace the declaration is unqualified
+    // (`void phys::kick(...)` becomes `void kick(...)`).
+    auto Unq = Ed;
+    if (FD->getQualifierLoc())
+      Unq.push_back({CharSourceRange::getCharRange(
+                         FD->getQualifierLoc().getBeginLoc(),
+                         FD->getNameInfo().getBeginLoc()),
+                     ""});
+    std::string FullUnq = withEdits(CR, Unq);
+    CharSourceRange SigR = CharSourceRange::getCharRange(
+        R.getBegin(), FD->getBody()->getBeginLoc());
+    std::vector<std::pair<CharSourceRange, std::string>> SigEd;
+    for (auto &E : Unq)
+      if (SM.isBeforeInTranslationUnit(E.first.getBegin(),
+                                       FD->getBody()->getBeginLoc()))
+        SigEd.push_back(E);
+    std::string Sig = withEdits(SigR, SigEd);
+    while (!Sig.empty() && isWhitespace(Sig.back()))
+      Sig.pop_back();
+    Decls.add(namespaceOf(FD), "// soaview: clone of '" +
+                                   FD->getQualifiedNameAsString() +
+                                   "' for the view\n" + Sig + ";\n");
+    PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
+    std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
+                       PL.getFilename() + "\"\n" +
+                       std::string(PL.getColumn() - 1, ' ');
+    SourceLocation End = SM.getFileLoc(CR.getEnd());
+    if (SM.isBeforeInTranslationUnit(End, AtLoc))
+      Early.add(namespaceOf(FD), Line + FullUnq + "\n");
+    else
+      LateDefs.push_back({End, "\n" + Line + Full + "\n"});
+  }
+
+  Chunks All;
+  for (Chunks *C : {&Fwd, &Decls, &Main, &Early})
+    All.append(*C);
   EditBuffer *EB = E.bufferFor(AtLoc);
   if (!EB)
     return false;
   EB->insert(SM.getFileOffset(AtLoc),
-             Before.render(At->getLexicalDeclContext()) + "\n");
+             All.render(At->getLexicalDeclContext()) + "\n");
   for (auto &[Loc, Def] : LateDefs) {
     EditBuffer *LB = E.bufferFor(Loc);
     if (!LB)
@@ -814,18 +853,44 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
                 "lo)); ::soaview::index_shadow<decltype(" + Px + "view)> " +
                 F.TargetName + "{" + Px + "view};";
   }
-  EB->insert(SM.getFileOffset(A.ForLoc), Pro);
+  // A hoisted view is built before the loop n levels out and lives until
+  // that loop ends; its block opens before (and closes after) the blocks of
+  // the loops in between.
+  int Levels = (int)P.HoistLevels;
+  SourceLocation ProAt = A.ForLoc;
+  if (P.HoistTo) {
+    ProAt = SM.getFileLoc(P.HoistTo->getBeginLoc());
+    Pro = "{ // soaview: hoisted " + std::to_string(Levels) +
+          " level(s) out of the loop at " + siteWhere(P) + "\n" +
+          Pro.substr(Pro.find('\n') + 1);
+  }
+  EB->insert(SM.getFileOffset(ProAt), Pro, -Levels);
 
   // 3. Proxy declarations at the top of the body.
   const Stmt *Body = F.Body;
   SourceLocation BodyEnd = afterStmt(Body, SM, LO);
+  std::string Close = P.HoistTo ? "" : " }";
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
     EB->insert(SM.getFileOffset(CS->getLBracLoc()) + 1, BodyDecls);
-    EB->insert(SM.getFileOffset(BodyEnd), " }");
+    if (!Close.empty())
+      EB->insert(SM.getFileOffset(BodyEnd), Close);
   } else {
     EB->insert(SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
                "{" + BodyDecls + " ");
-    EB->insert(SM.getFileOffset(BodyEnd), " } }");
+    EB->insert(SM.getFileOffset(BodyEnd), " }" + Close);
+  }
+  if (P.HoistTo)
+    EB->insert(SM.getFileOffset(afterStmt(P.HoistTo, SM, LO)), " }", Levels);
+
+  // Element addresses compared in the body: compare the originals.
+  {
+    std::vector<std::pair<CharSourceRange, std::string>> Ed;
+    identityEdits(CharSourceRange::getCharRange(Body->getBeginLoc(), BodyEnd),
+                  Ed, P.Identities);
+    for (auto &[R, T] : Ed) {
+      EB->insert(SM.getFileOffset(R.getBegin()), "::soaview::identity(");
+      EB->insert(SM.getFileOffset(R.getEnd()), ")");
+    }
   }
 
   // 4. Local aliases of the element in the loop body: `Particle &q = *p`
@@ -850,7 +915,7 @@ Emitter::Emitter(ASTContext &Ctx, DiagStore &Diags)
     : P(std::make_unique<Impl>(Ctx, Diags, *this)) {}
 Emitter::~Emitter() = default;
 
-bool Emitter::emitView(const LoopPlan &Plan) { return P->emitView(Plan); }
+bool Emitter::emitNest(const NestPlan &Nest) { return P->emitNest(Nest); }
 bool Emitter::emitLoop(const LoopPlan &Plan) { return P->emitLoop(Plan); }
 std::string Emitter::specName(const LoopPlan &Plan) const {
   return P->viewName(Plan);

@@ -29,9 +29,10 @@ public:
   Emitter(clang::ASTContext &Ctx, DiagStore &Diags);
   ~Emitter();
 
-  /// Emits the spec struct and clones of one analysed instantiation.
-  bool emitView(const LoopPlan &Plan);
-  /// Rewrites the loop itself (once per loop, shared by instantiations).
+  /// Emits the views of a nest's loops and the clones of its callees.
+  bool emitNest(const NestPlan &Nest);
+  /// Rewrites one loop (once per loop, shared by instantiations); call after
+  /// emitNest of a nest holding it.
   bool emitLoop(const LoopPlan &Plan);
 
   /// The edited files, keyed by the FileManager's name.

@@ -55,7 +55,9 @@ struct ViewModel {
 /// A free function reached with at least one element argument.
 struct CalleeUse {
   const clang::FunctionDecl *FD = nullptr;
-  std::vector<bool> ElementParams; ///< per parameter
+  /// Per parameter: index of the view (loop of the nest) whose element it
+  /// receives, or -1. Two calls binding differently get two clones.
+  std::vector<int> ParamViews;
   /// False for template instantiations whose element parameter is dependent:
   /// the template simply instantiates again with the proxy type.
   bool NeedsClone = true;
@@ -94,8 +96,27 @@ struct LoopPlan {
   const LoopAnnotation *Annotation = nullptr;
   LoopForm Form;
   ViewModel View;
+  bool InTemplate = false;
+  /// soa_conversion_hoist(n): the loop statement n levels out before which
+  /// the view is built (null: the loop itself).
+  const clang::Stmt *HoistTo = nullptr;
+  unsigned HoistLevels = 0;
+  /// Comparisons of element addresses, rewritten to compare the original
+  /// objects' addresses: the operand expressions to wrap.
+  std::vector<const clang::Expr *> Identities;
+};
+
+/// Annotated loops nested in one another in one function (one
+/// instantiation): analysed together, since one call can receive elements of
+/// several of them (`Density(local, active)`).
+struct NestPlan {
+  std::vector<LoopPlan> Loops; ///< outermost first
   std::vector<CalleeUse> Callees;
   bool InTemplate = false;
+  /// What the analysis walks: the outermost loop's body, or the body of an
+  /// enclosing loop a view is hoisted out of (code there could change the
+  /// hoisted view's fields).
+  const clang::Stmt *Root = nullptr;
 };
 
 } // namespace soaview

@@ -66,14 +66,6 @@ void nullCheck(std::vector<P *> &v) {
   }
 }
 
-void compared(std::vector<P *> &v, P *special) {
-  [[clang::soa_conversion]]
-  for (auto *p : v) { // expected-note {{in the loop annotated here}}
-    if (p == special) // expected-error {{element addresses are compared}} expected-note {{compare an id field instead}}
-      p->x = 0;
-  }
-}
-
 void escapes(std::vector<P *> &v) {
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}

@@ -70,6 +70,7 @@ struct P {
 };
 struct PView {
   double &x;
+  const void *__soaview_address;
 };
 struct PSpec {
   using element = P;
@@ -77,6 +78,7 @@ struct PSpec {
   static constexpr bool writes = true;
   struct soa {
     double *x;
+    const void *const *__soaview_address;
   };
   static std::size_t bytes_for(std::size_t n) {
     return soaview::arena::round_up(sizeof(double) * n);
@@ -86,7 +88,9 @@ struct PSpec {
   }
   static void gather(soa &s, std::size_t i, const element &e) { s.x[i] = e.x; }
   static void scatter(const soa &s, std::size_t i, element &e) { e.x = s.x[i]; }
-  static view at(const soa &s, std::size_t i) { return view{s.x[i]}; }
+  static view at(const soa &s, std::size_t i) {
+    return view{s.x[i], s.__soaview_address[i]};
+  }
 };
 
 static void frame_with_duplicates() {
@@ -98,6 +102,7 @@ static void frame_with_duplicates() {
     for (std::size_t i = 0; i < f.size(); ++i) {
       auto v = f.at(i);
       v.x += 10; // a is seen twice: must accumulate like the original
+      CHECK(soaview::identity(&v) == (i == 1 ? &b : &a));
     }
   }
   CHECK(a.x == 21 && b.x == 12);

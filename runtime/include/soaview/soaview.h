@@ -193,6 +193,7 @@ public:
     arena a(lease_.data());
     elems_ = a.take<element *>(n_);
     Spec::carve(soa_, a, n_);
+    soa_.__soaview_address = reinterpret_cast<const void *const *>(elems_);
     std::size_t i = 0;
     for (auto &&e : r) {
       element *p = address(e);
@@ -237,6 +238,12 @@ private:
   const std::size_t *remap_ = nullptr;
   typename Spec::soa soa_{};
 };
+
+/// The address of the original element behind a view: generated code
+/// compares element addresses through it (`p != q` between two views).
+template <class V> const void *identity(const V *v) noexcept {
+  return v->__soaview_address;
+}
 
 } // namespace soaview
 
