@@ -18,6 +18,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 #include <set>
 
@@ -336,6 +337,27 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
         Em.emitLoop(P);
     AnyRewrite = true;
+    for (LoopPlan &P : Nest.Loops) {
+      ReportRow Row;
+      PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+      Row.Where = llvm::sys::path::filename(PL.getFilename()).str() + ":" +
+                  std::to_string(PL.getLine()) + ":" +
+                  std::to_string(PL.getColumn());
+      PrintingPolicy PP(Ctx.getLangOpts());
+      PP.SuppressTagKeyword = true;
+      Row.Element = P.View.ElementType.getAsString(PP);
+      for (auto &[Path, A] : P.View.Leaves) {
+        uint64_t B =
+            Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
+        if (A.Read)
+          Row.InFields++, Row.InBytes += B;
+        if (A.Written)
+          Row.OutFields++, Row.OutBytes += B;
+      }
+      Row.Hoist = P.HoistLevels;
+      Row.Offload = P.Annotation->has(AttrKind::Offload);
+      R.Report.push_back(Row);
+    }
     if (Opts.Remarks)
       for (LoopPlan &P : Nest.Loops) {
         std::string Msg = Em.remark(P);

@@ -24,8 +24,18 @@ struct Options {
   bool ReportInFirstPass = false;
 };
 
+/// One converted loop, in the shape of the paper's Table 1.
+struct ReportRow {
+  std::string Where, Element;
+  unsigned InFields = 0, OutFields = 0;
+  uint64_t InBytes = 0, OutBytes = 0;
+  unsigned Hoist = 0;
+  bool Offload = false;
+};
+
 /// What the first pass hands to the real compile.
 struct PassResult {
+  std::vector<ReportRow> Report;
   std::unique_ptr<DiagStore> Diags;
   /// Rewritten files by FileManager name; empty when nothing is rewritten.
   std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;

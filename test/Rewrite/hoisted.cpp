@@ -1,0 +1,26 @@
+// A hoisted inner view is built before the outer loop (outside the outer
+// view's block) and written back after it; clones take one view per argument.
+// RUN: %soaview_dump %s | %nochecks | FileCheck %s
+#include <list>
+struct P { double x, m, rho; };
+void density(P &l, const P &a) { l.rho += a.m * (l.x - a.x); }
+void pairs(std::list<P *> &local, std::list<P *> &active) {
+  [[clang::soa_conversion]]
+  for (auto *l : local) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *a : active)
+      density(*l, *a);
+  }
+}
+// CHECK: void density(::[[L:__soaview_P_hoisted_cpp_9_3]] &l, const ::[[A:__soaview_P_hoisted_cpp_11_5]] &a);
+// CHECK-LABEL: void pairs(
+// CHECK-NEXT: /*clang::soa_conversion*/
+// CHECK-NEXT: { // soaview: hoisted 1 level(s) out of the loop at hoisted.cpp:11:5
+// CHECK-NEXT: auto &&[[AR:__sv11_5_]]range = active;
+// CHECK: ::soaview::frame<::[[A]]_spec> [[AR]]frame(
+// CHECK: { // soaview: view of 'P' in {x, rho} out {rho}
+// CHECK: ::soaview::frame<::[[L]]_spec> __sv9_3_frame(
+// CHECK: for (std::size_t __sv9_3_i = 0;
+// CHECK: for (std::size_t [[AR]]i = 0; [[AR]]i < [[AR]]frame.size(); ++[[AR]]i)
+// CHECK-NEXT: { auto [[AR]]view = {{.*}}; auto *a = &[[AR]]view; density(*l, *a); }
+// CHECK-NEXT: } } }
