@@ -158,8 +158,10 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     if (E->getConstructor()->isCopyOrMoveConstructor())
       Wholes.push_back(E);
+    Ctors.push_back(E);
     return true;
   }
+  std::vector<const CXXConstructExpr *> Ctors;
   std::vector<const Expr *> Wholes; // element copies / assignments
 };
 
@@ -181,7 +183,8 @@ private:
   void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
   bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
   void checkAliasing();
-  std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM);
+  std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
+                                    const CallExpr **RefCall = nullptr);
   bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
             Env &E, const Expr *&Result, Kind &ResultKind);
   void method(const CXXMethodDecl *MD, const Binding &B, SourceLocation Use);
@@ -553,7 +556,25 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
 
 void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
                     ParentMap &PM) {
-  auto [Read, Write] = classifyUse(LE, PM);
+  const CallExpr *RefCall = nullptr;
+  auto [Read, Write] = classifyUse(LE, PM, &RefCall);
+  if (RefCall) {
+    // A field passed by non-const reference or pointer: the callee must be
+    // visible (it may keep the address; it must at least be seen).
+    const FunctionDecl *FD = RefCall->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || (!FD->hasBody(Def) && !SM.isInSystemHeader(FD->getLocation()))) {
+      refuse(LE->getExprLoc(),
+             "a reference to field '" + dotted(B.Path) + "' is passed to " +
+                 (FD ? "'" + FD->getQualifiedNameAsString() + "'"
+                     : std::string("an indirect call")) +
+                 " whose definition is not visible",
+             FD ? FD->getLocation() : LE->getExprLoc(),
+             "the field lives in a view buffer during the loop; soaview must "
+             "see what the callee does with its address");
+      return;
+    }
+  }
   ViewModel &V = view(B);
   LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
   if (A.FirstUse.isInvalid())
@@ -564,7 +585,8 @@ void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
 
 /// Whether the value of an lvalue is read, written, or both. Anything not
 /// recognised counts as both, which is always safe (gathered and scattered).
-std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM) {
+std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM,
+                                            const CallExpr **RefCall) {
   bool Read = false, Write = false;
   const Expr *Cur = LE;
   while (true) {
@@ -638,8 +660,11 @@ std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM) {
         if (PT->isReferenceType() &&
             PT.getNonReferenceType().isConstQualified())
           Read = true;
-        else
+        else {
           Read = Write = true;
+          if (RefCall && (PT->isReferenceType() || PT->isPointerType()))
+            *RefCall = CE;
+        }
       } else
         Read = Write = true;
       break;
@@ -840,6 +865,13 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                       "a view element exists only during its iteration");
       return refuse(L, "unsupported operation on the element");
     }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+      if (!CE->getConstructor()->isCopyOrMoveConstructor())
+        return refuse(L, "the element is passed to a constructor of '" +
+                             CE->getType().getAsString() + "'",
+                      CE->getConstructor()->getLocation(),
+                      "an object built from the element could keep it "
+                      "beyond the iteration");
     if (isa<CXXConstructExpr>(P))
       return BoundWholes.insert(cast<Expr>(P)), refuse(L, "the element is copied", L,
                     "a view holds only the fields the loop uses; bind the "
@@ -919,6 +951,14 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
       if (MD->getParent()->isLambda())
         continue; // lambda bodies are analysed where they are written
+    Env CE2;
+    enqueue(Def, CE2, keyOf(Def, CE2));
+  }
+  for (const CXXConstructExpr *CE : C.Ctors) {
+    const FunctionDecl *Def = nullptr;
+    const CXXConstructorDecl *CD = CE->getConstructor();
+    if (!CD->hasBody(Def) || !Def || SM.isInSystemHeader(Def->getLocation()))
+      continue;
     Env CE2;
     enqueue(Def, CE2, keyOf(Def, CE2));
   }

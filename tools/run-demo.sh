@@ -20,6 +20,7 @@ run --views 1 --run "1 200000 20" "$root/examples/small/particles.cpp"
 run --views 3 --run "1 2000000 20" "$root/examples/small/index_loops.cpp"
 run --views 2 --run "1 200000 20" "$root/examples/small/templates.cpp"
 run --views 4 --run "1 400000 1" "$root/examples/small/containers.cpp"
+run --views 2 --run "1 256 20" "$root/examples/small/pairs.cpp"
 echo
 if [ $status -eq 0 ]; then echo "all converted programs reproduce the plain results exactly"; else echo "MISMATCH: see above"; fi
 exit $status

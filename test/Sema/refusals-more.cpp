@@ -1,0 +1,57 @@
+// Remaining refusals: field references to unseen functions, constructors
+// taking the element, callees soaview cannot clone, loop-form corner cases.
+// RUN: %soaview_verify %s
+#include <vector>
+
+struct P {
+  double x, y;
+};
+void update(double &v); // expected-note {{soaview must see what the callee does with its address}}
+struct Holder {
+  explicit Holder(P &p) : p(p) {} // expected-note {{an object built from the element could keep it}}
+  P &p;
+};
+#define DEFINE_SCALE void scale(P &p) { p.x *= 2; }
+DEFINE_SCALE
+
+void fieldToUnseen(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    update(p->x); // expected-error {{a reference to field 'x' is passed to 'update' whose definition is not visible}}
+}
+
+void intoConstructor(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    Holder h(*p); // expected-error {{the element is passed to a constructor of 'Holder'}}
+    h.p.y = 1;
+  }
+}
+
+void macroCallee(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    scale(*p); // expected-error {{'scale' is defined by a macro and cannot be cloned}}
+}
+
+void refToPointer(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (P *&p : v) // expected-error {{cannot convert a loop whose variable is a reference to a pointer}} expected-note {{iterate by value: 'auto *p'}}
+    p->x = 0;
+}
+
+int next();
+void sideEffects(P *buf) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < next(); ++i) // expected-error {{the loop bounds must not have side effects}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+    buf[i].x = 0;
+}
+
+struct Grid {
+  P cells[16];
+  void clear() {
+    [[clang::soa_conversion_target("cells")]]
+    for (int i = 0; i < 16; ++i)
+      this->cells[i].x = 0; // expected-error {{the target must be named unqualified}} expected-note {{write 'cells[i]' instead of an explicit member access}}
+  }
+};
