@@ -183,6 +183,7 @@ private:
   void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
   bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
   void checkAliasing();
+  void bindLambdaParams(const class Collector &C, Env &E);
   std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
                                     const CallExpr **RefCall = nullptr);
   bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
@@ -224,6 +225,7 @@ private:
     const RecordDecl *Record;
   };
   llvm::DenseMap<const Expr *, int> ExtraRootViews;
+  std::set<const ParmVarDecl *> LambdaParams;
   llvm::DenseSet<const Expr *> BoundWholes;
   std::vector<Foreign> Foreigns;
   std::set<std::string> Seen;
@@ -416,6 +418,43 @@ bool Analyzer::evalElement(const Expr *E, const Env &En, Binding &B, Kind &K) {
   return false;
 }
 
+/// A lambda written in analysed code and called with elements: its element
+/// parameters are bound to the view when every call passes an element of the
+/// same view (they are rewritten to `auto`, so the lambda takes the proxy).
+void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
+  std::map<const ParmVarDecl *, std::pair<Binding, Kind>> Found;
+  std::set<const ParmVarDecl *> Mixed;
+  for (const CallExpr *CE : C.Calls) {
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+    if (!OC || !MD || !MD->getParent()->isLambda())
+      continue;
+    for (unsigned I = 1; I < CE->getNumArgs() && I - 1 < MD->getNumParams();
+         ++I) {
+      const ParmVarDecl *PD = MD->getParamDecl(I - 1);
+      QualType PT = PD->getType();
+      if (!PT->isReferenceType() && !PT->isPointerType())
+        continue;
+      Binding B;
+      Kind K;
+      if (!evalElement(CE->getArg(I), E, B, K)) {
+        Mixed.insert(PD);
+        continue;
+      }
+      auto [It, New] = Found.insert({PD, {B, PT->isPointerType() ? Kind::Pointer
+                                                                  : Kind::Lvalue}});
+      if (!New && It->second.first.View != B.View)
+        Mixed.insert(PD);
+    }
+  }
+  for (auto &[PD, BK] : Found)
+    if (!Mixed.count(PD) && !E.Vars.count(PD)) {
+      E.Vars[PD] = BK;
+      LambdaParams.insert(PD);
+      view(BK.first).Aliases.insert(PD);
+    }
+}
+
 bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
                     const Binding &B, Env &E, const Expr *&Result,
                     Kind &ResultKind) {
@@ -453,6 +492,19 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
       ResultKind = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
     }
     return !Failed;
+  }
+  if (MD && MD->getParent()->isLambda() && ArgIdx >= 1 &&
+      ArgIdx - 1 < MD->getNumParams() &&
+      LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
+    BoundCalls.insert(C);
+    return true; // the lambda's body is analysed where it is written
+  }
+  if (MD && MD->getParent()->isLambda()) {
+    refuse(Arg->getExprLoc(),
+           "a lambda receiving the element is also called with other objects",
+           MD->getLocation(),
+           "call it only with elements of this loop, or make it a function");
+    return false;
   }
   if (MD && !MD->isStatic()) {
     refuse(Arg->getExprLoc(),
@@ -901,6 +953,7 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
   C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));
   ParentMap PM(const_cast<Stmt *>(Body));
+  bindLambdaParams(C, E);
   for (const Expr *R : C.Roots) {
     if (Failed)
       return;

@@ -351,7 +351,8 @@ std::string Emitter::Impl::methodText(const LoopPlan &P,
         Ed.push_back({RT, ProxyName});
     }
   for (const VarDecl *V : P.View.Aliases)
-    if (V->getParentFunctionOrMethod() == MD)
+    if (!SM.isBeforeInTranslationUnit(V->getLocation(), CR.getBegin()) &&
+        SM.isBeforeInTranslationUnit(V->getLocation(), CR.getEnd()))
       if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
         CharSourceRange RT =
             recordTypeRange(TSI->getTypeLoc(), MD->getParent(), SM, LO);
@@ -706,7 +707,8 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
     }
     for (const LoopPlan &VP : N.Loops)
       for (const VarDecl *V : VP.View.Aliases)
-        if (V->getParentFunctionOrMethod() == FD)
+        if (!SM.isBeforeInTranslationUnit(V->getLocation(), CR.getBegin()) &&
+            SM.isBeforeInTranslationUnit(V->getLocation(), CR.getEnd()))
           if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
             CharSourceRange RT =
                 recordTypeRange(TSI->getTypeLoc(), VP.View.Element, SM, LO);
@@ -896,8 +898,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   // 4. Local aliases of the element in the loop body: `Particle &q = *p`
   //    becomes `auto &q = *p`.
   for (const VarDecl *V : P.View.Aliases) {
-    if (V->getParentFunctionOrMethod() != F.Function ||
-        !SM.isBeforeInTranslationUnit(Body->getBeginLoc(), V->getLocation()) ||
+    if (!SM.isBeforeInTranslationUnit(Body->getBeginLoc(), V->getLocation()) ||
         !SM.isBeforeInTranslationUnit(V->getLocation(), BodyEnd))
       continue;
     if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {

@@ -80,7 +80,14 @@ public:
   }
 
   bool check(const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(root(E));
+    const Expr *R = root(E);
+    // Writing an element object reached through the container (`buf[i]`
+    // passed by reference, a method called on it) changes the element, not
+    // the container; writing a pointer slot (`v[k] = q`) changes the
+    // container.
+    if (E && R != strip(E) && E->getType()->isRecordType())
+      return true;
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(R);
     if (DRE && Vars.count(DRE->getDecl()) && !Found)
       Found = DRE;
     return true;

@@ -5,7 +5,7 @@ import lit.formats
 config.name = "soaview"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "Unit", "lit.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "Unit", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.soaview_obj_root, "test")
 
@@ -21,6 +21,7 @@ config.environment["PATH"] = os.pathsep.join(
 # syntax-only compile with the plugin, for -verify and dumps.
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%soaviewxx", os.path.join(bin_dir, "soaview-clang++")))
+config.substitutions.append(("%soaview-fuzz", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-fuzz.py") + " --soaview " + os.path.join(bin_dir, "soaview-clang++")))
 config.substitutions.append(("%soaview-translate", os.path.join(bin_dir, "soaview-translate")))
 config.substitutions.append(
     ("%soaview_verify",

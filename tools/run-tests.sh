@@ -30,5 +30,11 @@ lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
 passed=$((passed + lp)); failed=$((failed + lf))
 [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
 
+echo "== differential fuzzing: 200 random programs, plain vs soaview"
+fuzz=$(python3 "$root/tools/soaview-fuzz.py" --count 200 --seed 20261121 \
+  --soaview "$build/bin/soaview-clang++" 2>&1); rc=$?
+echo "$fuzz" | tail -n 4
+count $rc 1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -55,6 +55,8 @@ double sweep(std::vector<Cell *> &cells, int depth) {
   for (Cell *c : cells) {
     auto bump = [&](double d) { c->a += d; };
     bump(0.25);
+    auto halve = [](Cell &q) { q.b *= 0.5; }; // takes the element: becomes auto &
+    halve(*c);
     spread(*c, depth);
     ping(*c, depth + 1);
     level2(*c);

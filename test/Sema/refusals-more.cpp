@@ -55,3 +55,12 @@ struct Grid {
       this->cells[i].x = 0; // expected-error {{the target must be named unqualified}} expected-note {{write 'cells[i]' instead of an explicit member access}}
   }
 };
+
+void lambdaMixed(std::vector<P *> &v, P &other) {
+  auto reset = [](P &q) { q.y = 0; }; // expected-note {{call it only with elements of this loop, or make it a function}}
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    reset(*p); // expected-error {{a lambda receiving the element is also called with other objects}}
+    reset(other);
+  }
+}

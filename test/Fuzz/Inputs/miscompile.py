@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+"""A deliberately wrong "soaview" for testing soaview-fuzz itself: it turns
+every '* 0.5 +' into '* 0.25 +' and compiles with clang++-19."""
+import subprocess, sys
+args = []
+for a in sys.argv[1:]:
+    if a.endswith(".cpp"):
+        src = open(a).read().replace("* 0.5 +", "* 0.25 +")
+        a = a + ".bad.cpp"
+        open(a, "w").write(src)
+    args.append(a)
+sys.exit(subprocess.call(["clang++-19", "-Wno-unknown-attributes"] + args))

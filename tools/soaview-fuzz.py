@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""soaview-fuzz: differential testing of the whole compiler.
+
+  soaview-fuzz --count N --seed S [--jobs J] [--keep DIR] [--save-failures DIR]
+
+Generates N random valid C++ programs (structs of 2-40 mixed fields, nested
+structs, fixed-size arrays, containers of values and pointers with repeated
+elements, annotated loops whose bodies read, write and compound-assign random
+fields under conditions, with continue/break, through chains of free
+functions, methods, getters/setters and templates, nested pair loops with
+hoisting), builds each with plain clang++-19 and with soaview-clang++, runs
+both and compares their output.
+
+A failure is: different output, a crash or hang of either build, a compiler
+crash, or a converted build that fails although the plain build compiled --
+unless soaview refused a loop with a located diagnostic, which is counted as a
+refusal. Failures are reduced (statement by statement) and saved as lit tests.
+The last line is exactly "N programs, M mismatches".
+"""
+import argparse
+import concurrent.futures as cf
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def stable_hash(text):
+    """A hash that does not change between runs (str hash is salted)."""
+    h = 0
+    for ch in text:
+        h = (h * 131 + ord(ch)) % 1000003
+    return h
+
+
+# --------------------------------------------------------------------------
+# Program generation. Every statement that may be removed by the reducer sits
+# on its own line ending in "// @r".
+
+class Field:
+    def __init__(self, name, kind, n=0, sub=None):
+        self.name, self.kind, self.n, self.sub = name, kind, n, sub
+
+
+NUM_KINDS = ["double", "float", "int", "long", "unsigned"]
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.lines = []
+
+    def pick(self, xs):
+        return self.r.choice(xs)
+
+    # ---- struct -----------------------------------------------------------
+    def make_struct(self):
+        r = self.r
+        fields = []
+        nf = r.randint(2, 40)
+        inner = None
+        for i in range(nf):
+            k = r.random()
+            if k < 0.55:
+                fields.append(Field(f"f{i}", self.pick(NUM_KINDS)))
+            elif k < 0.7:
+                fields.append(Field(f"a{i}", self.pick(["double", "int", "float"]), n=r.randint(1, 4)))
+            elif k < 0.8:
+                fields.append(Field(f"c{i}", "char", n=r.randint(1, 9)))
+            elif k < 0.92 and inner is None:
+                inner = [Field("x", "double"), Field("y", self.pick(NUM_KINDS)),
+                         Field("z", "int", n=2)]
+                fields.append(Field(f"in{i}", "inner", sub=inner))
+            else:
+                fields.append(Field(f"p{i}", "char"))  # padding-ish
+        if not any(f.kind in NUM_KINDS for f in fields):
+            fields.append(Field("f_last", "double"))
+        self.fields = fields
+        self.inner = inner
+
+    def scalars(self):
+        """Numeric lvalue paths: (expr suffix, kind)."""
+        out = []
+        for f in self.fields:
+            if f.kind in NUM_KINDS and not f.n:
+                out.append((f.name, f.kind))
+            if f.n and f.kind in ("double", "int", "float"):
+                for k in range(f.n):
+                    out.append((f"{f.name}[{k}]", f.kind))
+            if f.kind == "inner":
+                for s in f.sub:
+                    if s.n:
+                        for k in range(s.n):
+                            out.append((f"{f.name}.{s.name}[{k}]", s.kind))
+                    else:
+                        out.append((f"{f.name}.{s.name}", s.kind))
+        return out
+
+    def chars(self):
+        return [(f"{f.name}[{k}]", "char") for f in self.fields
+                if f.kind == "char" and f.n for k in range(f.n)]
+
+    # ---- expressions -------------------------------------------------------
+    def update(self, obj, arrow):
+        """One statement updating a field of obj, bounded, without UB."""
+        acc = "->" if arrow else "."
+        r = self.r
+        if self.chars() and r.random() < 0.1:
+            c, _ = self.pick(self.chars())
+            return f"{obj}{acc}{c} = (char)('a' + ({obj}{acc}{c} - 'a' + 1 + 26) % 26);"
+        lhs, kind = self.pick(self.scalars())
+        rhs, rk = self.pick(self.scalars())
+        L = f"{obj}{acc}{lhs}"
+        R = f"{obj}{acc}{rhs}"
+        if kind in ("double", "float"):
+            c = round(r.uniform(-2, 2), 3)
+            form = r.randint(0, 3)
+            if form == 0:
+                return f"{L} = {L} * 0.5 + {c};"
+            if form == 1:
+                return f"{L} += 0.25 * ({R} > 0 ? 1 : -1);"
+            if form == 2:
+                return f"{L} = ({L} + {R}) * 0.5;"
+            return f"{L} -= {c} * 0.125;"
+        # integers stay in [0, 1000)
+        form = r.randint(0, 2)
+        if form == 0:
+            return f"{L} = ({L} * 3 + 1) % 1000;"
+        if form == 1:
+            return f"{L} = ({L} + ({R} > 0 ? 7 : 3)) % 1000;"
+        return f"{L} = {L} / 2 + 1;"
+
+    def cond(self, obj, arrow):
+        acc = "->" if arrow else "."
+        lhs, kind = self.pick(self.scalars())
+        if kind in ("double", "float"):
+            return f"{obj}{acc}{lhs} > {round(self.r.uniform(-1, 1), 2)}"
+        return f"{obj}{acc}{lhs} % {self.r.randint(2, 7)} == 0"
+
+    # ---- program -----------------------------------------------------------
+    def program(self):
+        r = self.r
+        self.make_struct()
+        L = []
+        w = L.append
+        w("#include <cstdio>")
+        w("#include <deque>")
+        w("#include <list>")
+        w("#include <vector>")
+        w("")
+        if self.inner:
+            w("struct Inner {")
+            for s in self.inner:
+                w(f"  {s.kind} {s.name}" + (f"[{s.n}]" if s.n else "") + ";")
+            w("};")
+        w("struct S {")
+        for f in self.fields:
+            t = "Inner" if f.kind == "inner" else f.kind
+            w(f"  {t} {f.name}" + (f"[{f.n}]" if f.n else "") + ";")
+        # methods: getters, setters, an updater
+        sc = self.scalars()
+        getters = []
+        for i in range(r.randint(0, 3)):
+            path, kind = self.pick(sc)
+            if "[" in path or "." in path or path in [g for g, _ in getters]:
+                continue
+            w(f"  {kind} get_{path}() const {{ return {path}; }}")
+            w(f"  void set_{path}({kind} v) {{ {path} = v; }}")
+            getters.append((path, kind))
+        w("  void step(double t) {")
+        for _ in range(r.randint(1, 3)):
+            w("    " + self.update("this", True).replace("this->", "") + " // @r")
+        w("    (void)t;")
+        w("  }")
+        w("};")
+        w("")
+        # free function chain and a template
+        nfun = r.randint(1, 3)
+        for j in reversed(range(nfun)):
+            ptr = r.random() < 0.5
+            p = "S *s" if ptr else "S &s"
+            w(f"static void fn{j}({p}, int depth) {{")
+            for _ in range(r.randint(1, 3)):
+                w("  " + self.update("s", ptr) + " // @r")
+            if j + 1 < nfun:
+                call = f"fn{j+1}({'s' if ptr == self.fnptr.get(j+1, False) else ('*s' if ptr else '&s')}, depth);"
+                w(f"  if (depth > 0) {call} // @r")
+            w("}")
+            self.fnptr[j] = ptr
+        w("template <class T> void tfn(T &s) {")
+        for _ in range(r.randint(1, 2)):
+            w("  " + self.update("s", False) + " // @r")
+        w("}")
+        w("")
+        return L, getters
+
+    def body(self, var, arrow, getters, depth=1):
+        r = self.r
+        acc = "->" if arrow else "."
+        ref = f"*{var}" if arrow else var
+        ptr = var if arrow else f"&{var}"
+        out = []
+        for _ in range(r.randint(2, 7)):
+            k = r.random()
+            if k < 0.35:
+                out.append(self.update(var, arrow))
+            elif k < 0.45:
+                out.append(f"if ({self.cond(var, arrow)}) continue;")
+            elif k < 0.5:
+                out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) break;")
+            elif k < 0.6:
+                out.append(f"if ({self.cond(var, arrow)}) {{ {self.update(var, arrow)} }} else {{ {self.update(var, arrow)} }}")
+            elif k < 0.7:
+                j = r.randint(0, len(self.fnptr) - 1)
+                arg = ptr if self.fnptr[j] else ref
+                out.append(f"fn{j}({arg}, {r.randint(0, 2)});")
+            elif k < 0.77:
+                out.append(f"tfn({ref});")
+            elif k < 0.84:
+                out.append(f"{var}{acc}step(0.5);")
+            elif k < 0.9 and getters:
+                path, kind = self.pick(getters)
+                out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
+            elif k < 0.93:
+                out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) return acc;")
+            elif k < 0.96:
+                upd = self.update("q", False)
+                out.append(f"{{ auto &q = {ref}; {upd} }}")
+            elif k < 0.98:
+                upd = self.update("q", False)
+                out.append(f"{{ auto bump = [&](S &q) {{ {upd} }}; bump({ref}); {self.update(var, arrow)} }}")
+            else:
+                lhs, _ = self.pick(self.scalars())
+                out.append(f"acc += {var}{acc}{lhs};")
+        return [s + " // @r" for s in out]
+
+    def generate(self):
+        r = self.r
+        self.fnptr = {}
+        L, getters = self.program()
+        w = L.append
+        sc = self.scalars()
+        # init and print
+        w("static void init(S &s, unsigned k) {")
+        for path, kind in sc:
+            if kind in ("double", "float"):
+                w(f"  s.{path} = (({kind})((k * 7919u + {stable_hash(path) % 97}u) % 2000u) - 1000) / 500;")
+            else:
+                w(f"  s.{path} = ({kind})((k * 31u + {stable_hash(path) % 89}u) % 1000u);")
+        for c, _ in self.chars():
+            w(f"  s.{c} = (char)('a' + (k + {stable_hash(c) % 26}) % 26);")
+        w("}")
+        w("static void dump(const S &s) {")
+        for path, kind in sc:
+            if kind in ("double", "float"):
+                w(f'  std::printf("%a ", (double)s.{path});')
+            else:
+                w(f'  std::printf("%ld ", (long)s.{path});')
+        for c, _ in self.chars():
+            w(f'  std::printf("%c", s.{c});')
+        w('  std::printf("\\n");')
+        w("}")
+        w("")
+        # kernels
+        kernels = []
+        nk = r.randint(1, 3)
+        for k in range(nk):
+            kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
+                              "vindex", "tmpl", "pair"])
+            name = f"kernel{k}"
+            kernels.append((name, kind))
+            if kind == "vecval":
+                w(f"double {name}(std::vector<S> &c) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (auto &e : c) {")
+                L.extend("    " + s for s in self.body("e", False, getters))
+            elif kind in ("vecptr", "listptr"):
+                ct = "std::vector<S *>" if kind == "vecptr" else "std::list<S *>"
+                w(f"double {name}({ct} &c) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (S *e : c) {")
+                L.extend("    " + s for s in self.body("e", True, getters))
+            elif kind == "deque":
+                w(f"double {name}(std::deque<S> &c) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (S &e : c) {")
+                L.extend("    " + s for s in self.body("e", False, getters))
+            elif kind == "array":
+                w(f"double {name}(S (&c)[17]) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (auto &e : c) {")
+                L.extend("    " + s for s in self.body("e", False, getters))
+            elif kind == "tmpl":
+                w(f"template <class C> double {name}(C &c) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (auto *e : c) {")
+                L.extend("    " + s for s in self.body("e", True, getters))
+            elif kind == "vindex":
+                w(f"double {name}(std::vector<S> &buf) {{")
+                w("  double acc = 0;")
+                w('  [[clang::soa_conversion_target("buf")]]')
+                w("  for (std::size_t i = 0; i < buf.size(); i++) {")
+                L.extend("    " + s for s in self.body("buf[i]", False, getters))
+            elif kind == "index":
+                w(f"double {name}(S *buf, int n) {{")
+                w("  double acc = 0;")
+                lo = r.randint(0, 2)
+                w('  [[clang::soa_conversion_target("buf")]]')
+                w(f"  for (int i = {lo}; i < n; ++i) {{")
+                body = self.body("buf[i]", False, getters)
+                L.extend("    " + s for s in body)
+            else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
+                # Split by top-level field, so the views share no leaf.
+                tops = sorted({p.split('.')[0].split('[')[0] for p, _ in sc})
+                half = max(1, len(tops) // 2)
+                out_tops = set(tops[:half])
+                outs = [x for x in sc if x[0].split('.')[0].split('[')[0] in out_tops]
+                ins = [x for x in sc if x[0].split('.')[0].split('[')[0] not in out_tops] or outs
+                w(f"double {name}(std::list<S *> &local, std::list<S *> &active) {{")
+                w("  double acc = 0;")
+                w("  [[clang::soa_conversion]]")
+                w("  for (S *l : local) {")
+                w(f"    [[clang::soa_conversion_hoist({1})]]")
+                w("    for (S *a : active) {")
+                for _ in range(r.randint(1, 3)):
+                    o, ok = self.pick(outs)
+                    i2, ik = self.pick(ins)
+                    if ok in ("double", "float"):
+                        w(f"      if (l != a) l->{o} = l->{o} * 0.75 + 0.125 * (a->{i2} > 0 ? 1 : -1); // @r")
+                    else:
+                        w(f"      if (l != a) l->{o} = (l->{o} + (a->{i2} > 0 ? 1 : 2)) % 1000; // @r")
+                    w(f"      acc += a->{i2}; // @r")
+                w("    }")
+            w("  }")
+            w("  return acc;")
+            w("}")
+            w("")
+        # main
+        n = r.randint(0, 40)
+        w("int main() {")
+        w(f"  const int n = {n};")
+        w("  std::vector<S> store(n + 17);")
+        w("  for (int k = 0; k < n + 17; ++k) init(store[k], k);")
+        w("  std::vector<S *> ptrs; std::list<S *> lst, act;")
+        w("  for (int k = 0; k < n; ++k) { ptrs.push_back(&store[(k * 7) % n]); lst.push_back(&store[k]); }")
+        dup = r.random() < 0.5
+        if dup:
+            w("  if (n > 2) { ptrs.push_back(&store[1]); lst.push_back(&store[0]); }")
+        w("  for (int k = 0; k < n + 17; ++k) act.push_back(&store[k]);")
+        w("  std::deque<S> dq(store.begin(), store.begin() + n);")
+        w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
+        w("  double acc = 0;")
+        reps = r.randint(1, 3)
+        w(f"  for (int rep = 0; rep < {reps}; ++rep) {{")
+        for name, kind in kernels:
+            arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
+                   "array": "arr", "index": "store.data(), n", "pair": "lst, act",
+                   "vindex": "store", "tmpl": "ptrs"}[kind]
+            w(f"    acc += {name}({arg});")
+        w("  }")
+        w('  std::printf("%a\\n", acc);')
+        w("  for (auto &s : store) dump(s);")
+        w("  for (auto &s : dq) dump(s);")
+        w("  for (auto &s : arr) dump(s);")
+        w("  return 0;")
+        w("}")
+        return "\n".join(L) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Building and comparing.
+
+def run(cmd, timeout, cwd=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=timeout, cwd=cwd)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", "", ""
+
+
+def check(src, work, plain, soaview, flags):
+    """Returns (verdict, detail): ok, refused, or a failure kind."""
+    path = os.path.join(work, "prog.cpp")
+    with open(path, "w") as f:
+        f.write(src)
+    pexe, sexe = os.path.join(work, "plain"), os.path.join(work, "sv")
+    rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
+    if rc != 0:
+        return "generator", "plain build failed: " + err[:2000]
+    rc, _, err = run([soaview] + flags + [path, "-o", sexe], 120)
+    if rc == "timeout":
+        return "compiler-hang", ""
+    if rc != 0:
+        if re.search(r"prog\.cpp:\d+:\d+: error: soaview: ", err) and "internal error" not in err \
+                and not re.search(r"error: (?!soaview)", err):
+            return "refused", err
+        if rc < 0 or "PLEASE submit a bug report" in err or "Stack dump" in err:
+            return "compiler-crash", err[:4000]
+        return "converted-build-failed", err[:4000]
+    rc1, out1, _ = run([pexe], 30)
+    rc2, out2, err2 = run([sexe], 30)
+    if rc1 != 0:
+        return "generator", f"plain program exit {rc1}"
+    if rc2 == "timeout":
+        return "hang", ""
+    if rc2 != 0:
+        return "crash", f"exit {rc2}: {err2[:2000]}"
+    if out1 != out2:
+        return "mismatch", ""
+    return "ok", ""
+
+
+def reduce(src, kind, work, plain, soaview, flags):
+    """Drops removable statements while the failure keeps its kind."""
+    lines = src.split("\n")
+    removable = [i for i, l in enumerate(lines) if l.rstrip().endswith("// @r")]
+    chunk = max(1, len(removable) // 2)
+    while chunk >= 1:
+        i = 0
+        changed = False
+        while i < len(removable):
+            trial = set(removable[i:i + chunk])
+            cand = "\n".join(l for j, l in enumerate(lines) if j not in trial)
+            if check(cand, work, plain, soaview, flags)[0] == kind:
+                lines = [l for j, l in enumerate(lines) if j not in trial]
+                removable = [j for j, l in enumerate(lines) if l.rstrip().endswith("// @r")]
+                changed = True
+            else:
+                i += chunk
+        if not changed:
+            chunk //= 2
+    return "\n".join(lines)
+
+
+def one(args):
+    seed, plain, soaview, flags, keep = args
+    src = Gen(seed).generate()
+    work = tempfile.mkdtemp(prefix=f"soaview-fuzz-{seed}-")
+    try:
+        verdict, detail = check(src, work, plain, soaview, flags)
+        if keep:
+            shutil.copy(os.path.join(work, "prog.cpp"), os.path.join(keep, f"fuzz-{seed}.cpp"))
+        return seed, verdict, detail, src
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--plain", default="clang++-19")
+    ap.add_argument("--soaview", default=os.path.join(HERE, "soaview-clang++"))
+    ap.add_argument("--flags", default="-O1")
+    ap.add_argument("--keep", help="directory to keep every generated program")
+    ap.add_argument("--save-failures", help="directory for reduced lit tests of failures")
+    ap.add_argument("--show-refusals", action="store_true")
+    ap.add_argument("--print", type=int, help="print the program of one seed and exit")
+    a = ap.parse_args()
+    if a.print is not None:
+        sys.stdout.write(Gen(a.print).generate())
+        return 0
+    flags = a.flags.split()
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+    seeds = range(a.seed, a.seed + a.count)
+    counts = {}
+    failures = []
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        for seed, verdict, detail, src in ex.map(
+                one, [(s, a.plain, a.soaview, flags, a.keep) for s in seeds]):
+            counts[verdict] = counts.get(verdict, 0) + 1
+            if verdict == "refused" and a.show_refusals:
+                print(f"seed {seed}: refused\n{detail}", file=sys.stderr)
+            if verdict not in ("ok", "refused"):
+                failures.append((seed, verdict, detail, src))
+                print(f"seed {seed}: {verdict}\n{detail}", file=sys.stderr)
+    for seed, verdict, detail, src in failures:
+        if not a.save_failures or verdict == "generator":
+            continue
+        os.makedirs(a.save_failures, exist_ok=True)
+        work = tempfile.mkdtemp(prefix="soaview-reduce-")
+        small = reduce(src, verdict, work, a.plain, a.soaview, flags)
+        shutil.rmtree(work, ignore_errors=True)
+        out = os.path.join(a.save_failures, f"fuzz-{seed}.cpp")
+        with open(out, "w") as f:
+            f.write(f"// Reduced by soaview-fuzz from seed {seed}: {verdict}.\n")
+            f.write("// RUN: %clangxx -O1 -Wno-unknown-attributes %s -o %t.plain\n")
+            f.write("// RUN: %soaviewxx -O1 %s -o %t.sv\n")
+            f.write("// RUN: %t.plain > %t.plain.out && %t.sv > %t.sv.out\n")
+            f.write("// RUN: diff %t.plain.out %t.sv.out\n")
+            f.write(small)
+        print(f"saved {out}", file=sys.stderr)
+    mism = sum(v for k, v in counts.items() if k not in ("ok", "refused"))
+    refused = counts.get("refused", 0)
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    print(f"{refused} refused ({100.0 * refused / max(1, a.count):.1f}%); {summary}")
+    print(f"{a.count} programs, {mism} mismatches")
+    return 1 if mism else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
