@@ -14,6 +14,16 @@ lib_dir = os.path.join(config.soaview_obj_root, "lib")
 plugin = os.path.join(lib_dir, "soaview.so")
 inc = os.path.join(config.soaview_src_root, "runtime", "include")
 
+# A sanitizer build (-DSOAVIEW_SANITIZE=ON): the stock clang loads an
+# instrumented plugin and converted programs link an instrumented runtime, so
+# the ASan/UBSan runtime is preloaded into every process of the suite.
+if config.sanitize:
+    rt = os.path.join(config.resource_dir, "lib", "linux", "libclang_rt.asan-x86_64.so")
+    config.environment["LD_PRELOAD"] = rt
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:halt_on_error=1:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+    config.available_features.add("sanitizer")
+
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, bin_dir, config.environment.get("PATH", "")])
 

@@ -30,6 +30,21 @@ lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
 passed=$((passed + lp)); failed=$((failed + lf))
 [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
 
+echo "== lit suite with plugin and runtime built with ASan + UBSan"
+asan="$root/build-asan"
+if [ ! -f "$asan/build.ninja" ]; then
+  launcher=(); command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++-19 -DSOAVIEW_SANITIZE=ON "${launcher[@]}" >/dev/null
+fi
+if cmake --build "$asan" -- -j"$(nproc)" >/dev/null; then
+  out=$(python3 "$lit" -s "$asan/test" 2>&1); rc=$?
+  echo "$out" | tail -n 4
+  count $rc 1
+else
+  echo "sanitizer build failed"; count 1 1
+fi
+
 echo "== differential fuzzing: 200 random programs, plain vs soaview"
 fuzz=$(python3 "$root/tools/soaview-fuzz.py" --count 200 --seed 20261121 \
   --soaview "$build/bin/soaview-clang++" 2>&1); rc=$?
