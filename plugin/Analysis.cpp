@@ -15,224 +15,12 @@
 // Tests: test/Rewrite/*, test/Sema/refusals.cpp.
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"
+#include "AnalysisImpl.h"
 
-#include "Diagnostics.h"
-
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
-#include "clang/Basic/SourceManager.h"
-
-#include <deque>
-#include <set>
-
-using namespace clang;
 
 namespace soaview {
-
-std::string dotted(const FieldPath &P) {
-  std::string S;
-  for (const FieldDecl *F : P) {
-    if (!S.empty())
-      S += '.';
-    S += F->getName();
-  }
-  return S;
-}
-
-static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
-  return Pre.size() <= P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
-}
-
-void ViewModel::normalise() {
-  // Outermost whole records win.
-  for (auto It = Wholes.begin(); It != Wholes.end();) {
-    LeafAccess *Outer = nullptr;
-    for (auto &W : Wholes)
-      if (W.first != It->first && isPrefix(W.first, It->first))
-        Outer = &W.second;
-    if (Outer) {
-      Outer->Read |= It->second.Read;
-      Outer->Written |= It->second.Written;
-      It = Wholes.erase(It);
-    } else
-      ++It;
-  }
-  for (auto &W : Wholes) {
-    for (auto It = Leaves.begin(); It != Leaves.end();) {
-      if (isPrefix(W.first, It->first)) {
-        W.second.Read |= It->second.Read;
-        W.second.Written |= It->second.Written;
-        It = Leaves.erase(It);
-      } else
-        ++It;
-    }
-    for (auto It = Methods.begin(); It != Methods.end();) {
-      if (!It->first.empty() && isPrefix(W.first, It->first))
-        It = Methods.erase(It);
-      else
-        ++It;
-    }
-    Leaves[W.first] = W.second;
-  }
-  Wholes.clear();
-}
-
-std::vector<std::pair<FieldPath, LeafAccess>>
-ViewModel::orderedLeaves() const {
-  std::vector<std::pair<FieldPath, LeafAccess>> V(Leaves.begin(),
-                                                  Leaves.end());
-  auto Key = [](const FieldDecl *F) {
-    return F->getLocation().getRawEncoding();
-  };
-  // Declaration order: fields of one record compare by index, fields of
-  // different records (bases) by position in the file.
-  std::stable_sort(V.begin(), V.end(), [&](const auto &A, const auto &B) {
-    for (size_t I = 0; I < A.first.size() && I < B.first.size(); ++I) {
-      const FieldDecl *X = A.first[I], *Y = B.first[I];
-      if (X == Y)
-        continue;
-      if (X->getParent() == Y->getParent())
-        return X->getFieldIndex() < Y->getFieldIndex();
-      return Key(X) < Key(Y);
-    }
-    return A.first.size() < B.first.size();
-  });
-  return V;
-}
-
-namespace {
-
-enum class Kind { Pointer, Lvalue };
-
-struct Binding {
-  int View = 0; ///< which loop of the nest the element belongs to
-  FieldPath Path;
-};
-
-struct Env {
-  llvm::DenseMap<const VarDecl *, std::pair<Binding, Kind>> Vars;
-  bool HasThis = false;
-  Binding This;
-  const FunctionDecl *Fn = nullptr;
-  bool IsLoopBody = false;
-};
-
-/// Pre-order list of the nodes the analysis looks at in one body.
-class Collector : public RecursiveASTVisitor<Collector> {
-public:
-  llvm::DenseMap<const Expr *, int> ExtraRoots; ///< `buf[i]` -> view
-  std::vector<const Expr *> Roots; // DeclRefExpr, CXXThisExpr, extra roots
-  std::vector<const MemberExpr *> Members;
-  std::vector<const CallExpr *> Calls;
-  std::vector<const LambdaExpr *> Lambdas;
-
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (isa<VarDecl>(E->getDecl()))
-      Roots.push_back(E);
-    return true;
-  }
-  bool VisitCXXThisExpr(CXXThisExpr *E) {
-    Roots.push_back(E);
-    return true;
-  }
-  bool VisitExpr(Expr *E) {
-    if (ExtraRoots.count(E))
-      Roots.push_back(E);
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *E) {
-    Members.push_back(E);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *E) {
-    Calls.push_back(E);
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-      if (OC->getOperator() == OO_Equal)
-        Wholes.push_back(E);
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    if (E->getConstructor()->isCopyOrMoveConstructor())
-      Wholes.push_back(E);
-    Ctors.push_back(E);
-    return true;
-  }
-  std::vector<const CXXConstructExpr *> Ctors;
-  std::vector<const Expr *> Wholes; // element copies / assignments
-};
-
-class Analyzer {
-public:
-  Analyzer(ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), Nest(Nest) {}
-
-  bool run();
-
-private:
-  struct Work {
-    const FunctionDecl *FD;
-    Env E;
-  };
-
-  void analyse(const Stmt *Body, Env &E);
-  void element(const Expr *Root, Kind K, Binding B, Env &E, ParentMap &PM);
-  void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
-  bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
-  void checkAliasing();
-  void bindLambdaParams(const class Collector &C, Env &E);
-  std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
-                                    const CallExpr **RefCall = nullptr);
-  bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
-            Env &E, const Expr *&Result, Kind &ResultKind);
-  void method(const CXXMethodDecl *MD, const Binding &B, SourceLocation Use);
-  bool checkField(const FieldDecl *FD, SourceLocation Use);
-  bool visible(const FunctionDecl *FD, SourceLocation Use, StringRef What);
-  void enqueue(const FunctionDecl *FD, Env E, const std::string &Key);
-  bool isRecordOf(const RecordDecl *RD, int V) const;
-  bool isElementRecord(const RecordDecl *RD) const;
-  ViewModel &view(const Binding &B) { return Nest.Loops[B.View].View; }
-  void checkForeign();
-
-  void refuse(SourceLocation L, const Twine &Msg, SourceLocation NoteL = {},
-              const Twine &Note = "") {
-    if (Failed)
-      return;
-    Failed = true;
-    StoredDiag &D = Diags.error(L, "cannot convert loop: " + Msg.str());
-    if (!Note.isTriviallyEmpty())
-      Diags.note(D, NoteL.isValid() ? NoteL : L, Note.str());
-    Diags.note(D, Nest.Loops[CurView].Form.Loop->getBeginLoc(),
-               "in the loop annotated here");
-  }
-
-  ASTContext &Ctx;
-  SourceManager &SM;
-  DiagStore &Diags;
-  NestPlan &Nest;
-  int CurView = 0; ///< the view being followed, for "in the loop" notes
-  bool Failed = false;
-
-  llvm::DenseSet<const Expr *> Handled;      // member exprs of the view
-  llvm::DenseSet<const CallExpr *> BoundCalls; // calls given an element
-  struct Foreign {
-    SourceLocation Loc;
-    const FieldDecl *FD; ///< null: the whole object
-    bool Write;
-    const RecordDecl *Record;
-  };
-  llvm::DenseMap<const Expr *, int> ExtraRootViews;
-  std::set<const ParmVarDecl *> LambdaParams;
-  llvm::DenseSet<const Expr *> BoundWholes;
-  std::vector<Foreign> Foreigns;
-  std::set<std::string> Seen;
-  std::deque<Work> Queue;
-  std::map<std::pair<const FunctionDecl *, std::vector<int>>, size_t>
-      CalleeIndex;
-};
+namespace detail {
 
 bool Analyzer::isRecordOf(const RecordDecl *RD, int V) const {
   if (!RD)
@@ -253,7 +41,7 @@ bool Analyzer::isElementRecord(const RecordDecl *RD) const {
   return false;
 }
 
-static std::string keyOf(const FunctionDecl *FD, const Env &E) {
+std::string keyOf(const FunctionDecl *FD, const Env &E) {
   std::string K = std::to_string(reinterpret_cast<uintptr_t>(FD));
   // Deterministic within a run; never leaves the process.
   std::vector<std::pair<unsigned, std::string>> Vars;
@@ -275,56 +63,6 @@ void Analyzer::enqueue(const FunctionDecl *FD, Env E, const std::string &Key) {
     return;
   E.Fn = FD;
   Queue.push_back({FD, std::move(E)});
-}
-
-bool Analyzer::visible(const FunctionDecl *FD, SourceLocation Use,
-                       StringRef What) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def) {
-    refuse(Use,
-           "the element is passed to '" + FD->getQualifiedNameAsString() +
-               "' whose definition is not visible",
-           FD->getLocation(),
-           "soaview must see every function that receives the element; "
-           "define it in this translation unit (for example in a header)");
-    return false;
-  }
-  if (SM.isInSystemHeader(Def->getLocation())) {
-    refuse(Use,
-           "the element is passed to '" + FD->getQualifiedNameAsString() +
-               "' from a system header",
-           FD->getLocation(),
-           (What + " must be user code that soaview can rewrite").str());
-    return false;
-  }
-  return true;
-}
-
-bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
-  auto Bad = [&](const Twine &Why, const Twine &Note) {
-    refuse(Use, "field '" + FD->getName() + "' " + Why, FD->getLocation(),
-           Note);
-    return false;
-  };
-  if (FD->isBitField())
-    return Bad("is a bit-field",
-               "a view stores each field in an array and cannot refer to "
-               "bit-fields; make it a plain integer");
-  if (FD->getType()->isReferenceType())
-    return Bad("is a reference", "views copy field values; reference "
-                                 "members cannot be copied");
-  if (FD->getDeclName().isEmpty() || FD->isAnonymousStructOrUnion())
-    return Bad("is an anonymous struct or union",
-               "give the member a name");
-  if (FD->getType().isVolatileQualified() || FD->getType()->isAtomicType())
-    return Bad("is volatile or atomic",
-               "a view works on a temporary copy; concurrent access to the "
-               "original would not see it");
-  QualType T = FD->getType();
-  if (!T.isTriviallyCopyableType(Ctx) && !T->isRecordType())
-    return Bad("is not trivially copyable",
-               "views copy fields with memcpy");
-  return true;
 }
 
 void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
@@ -606,142 +344,6 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   return true;
 }
 
-void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
-                    ParentMap &PM) {
-  const CallExpr *RefCall = nullptr;
-  auto [Read, Write] = classifyUse(LE, PM, &RefCall);
-  if (RefCall) {
-    // A field passed by non-const reference or pointer: the callee must be
-    // visible (it may keep the address; it must at least be seen).
-    const FunctionDecl *FD = RefCall->getDirectCallee();
-    const FunctionDecl *Def = nullptr;
-    if (!FD || (!FD->hasBody(Def) && !SM.isInSystemHeader(FD->getLocation()))) {
-      refuse(LE->getExprLoc(),
-             "a reference to field '" + dotted(B.Path) + "' is passed to " +
-                 (FD ? "'" + FD->getQualifiedNameAsString() + "'"
-                     : std::string("an indirect call")) +
-                 " whose definition is not visible",
-             FD ? FD->getLocation() : LE->getExprLoc(),
-             "the field lives in a view buffer during the loop; soaview must "
-             "see what the callee does with its address");
-      return;
-    }
-  }
-  ViewModel &V = view(B);
-  LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
-  if (A.FirstUse.isInvalid())
-    A.FirstUse = LE->getExprLoc();
-  A.Read |= Read;
-  A.Written |= Write;
-}
-
-/// Whether the value of an lvalue is read, written, or both. Anything not
-/// recognised counts as both, which is always safe (gathered and scattered).
-std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM,
-                                            const CallExpr **RefCall) {
-  bool Read = false, Write = false;
-  const Expr *Cur = LE;
-  while (true) {
-    const Stmt *P = PM.getParent(const_cast<Expr *>(Cur));
-    if (!P) {
-      break; // discarded
-    }
-    if (isa<ParenExpr>(P)) {
-      Cur = cast<Expr>(P);
-      continue;
-    }
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
-      if (IC->getCastKind() == CK_NoOp) {
-        Cur = IC;
-        continue;
-      }
-      if (IC->getCastKind() == CK_LValueToRValue) {
-        Read = true;
-        break;
-      }
-      if (IC->getCastKind() == CK_ArrayToPointerDecay) {
-        const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
-            PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
-        if (AS && AS->getBase() == IC) {
-          Cur = AS;
-          continue;
-        }
-      }
-      Read = Write = true;
-      break;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
-        if (MD->isConst())
-          Read = true;
-        else
-          Read = Write = true;
-        break;
-      }
-      Handled.insert(ME);
-      Cur = ME;
-      continue;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
-        Write = true;
-        Read |= BO->isCompoundAssignmentOp();
-      } else if (BO->getOpcode() == BO_Comma && BO->getLHS() == Cur) {
-      } else
-        Read = Write = true;
-      break;
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(P)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-      unsigned I = 0;
-      while (I < CE->getNumArgs() && CE->getArg(I) != Cur)
-        ++I;
-      if (FD && OC && isa<CXXMethodDecl>(FD) && I == 0) {
-        if (cast<CXXMethodDecl>(FD)->isConst())
-          Read = true;
-        else
-          Read = Write = true;
-        if (OC->isAssignmentOp() && OC->getOperator() == OO_Equal)
-          Read = false;
-        break;
-      }
-      unsigned PI = I - (OC && FD && isa<CXXMethodDecl>(FD) ? 1 : 0);
-      if (FD && I < CE->getNumArgs() && PI < FD->getNumParams()) {
-        QualType PT = FD->getParamDecl(PI)->getType();
-        if (PT->isReferenceType() &&
-            PT.getNonReferenceType().isConstQualified())
-          Read = true;
-        else {
-          Read = Write = true;
-          if (RefCall && (PT->isReferenceType() || PT->isPointerType()))
-            *RefCall = CE;
-        }
-      } else
-        Read = Write = true;
-      break;
-    }
-    if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
-      Read = true;
-      break;
-    }
-    if (!isa<Expr>(P) && !isa<DeclStmt>(P) && !isa<ReturnStmt>(P))
-      break; // discarded
-    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
-      Read = true;
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          if (V->getInit() == Cur && V->getType()->isReferenceType() &&
-              !V->getType().getNonReferenceType().isConstQualified())
-            Write = true;
-      break;
-    }
-    Read = Write = true;
-    break;
-  }
-  return {Read, Write};
-}
-
 void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                        ParentMap &PM) {
   const Expr *Cur = Root;
@@ -1017,68 +619,6 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
   }
 }
 
-void Analyzer::checkForeign() {
-  for (const Foreign &F : Foreigns) {
-    for (size_t VI = 0; VI < Nest.Loops.size(); ++VI) {
-      if (!isRecordOf(F.Record, (int)VI))
-        continue;
-      for (auto &[Path, A] : Nest.Loops[VI].View.Leaves) {
-        if (F.FD && std::find(Path.begin(), Path.end(), F.FD) == Path.end())
-          continue;
-        if (!A.Written && !F.Write)
-          continue;
-        CurView = (int)VI;
-        refuse(F.Loc,
-               "field '" + dotted(Path) + "' is " +
-                   (F.Write ? "written" : "read") +
-                   " through another object of the element type while the "
-                   "loop " + (A.Written ? "writes" : "reads") +
-                   " it through the view",
-               A.FirstUse,
-               "the view works on a copy of the field, so the two accesses "
-               "could see different values");
-        return;
-      }
-    }
-  }
-}
-
-static bool overlaps(const FieldPath &A, const FieldPath &B) {
-  size_t N = std::min(A.size(), B.size());
-  return std::equal(A.begin(), A.begin() + N, B.begin());
-}
-
-/// Two views of the same element type in one nest may hold the same objects
-/// (the active set contains the local one). That is safe only when no field
-/// written through one view is held by the other (paper section 3.3).
-void Analyzer::checkAliasing() {
-  for (size_t I = 0; I < Nest.Loops.size(); ++I)
-    for (size_t J = I + 1; J < Nest.Loops.size(); ++J) {
-      const ViewModel &VI = Nest.Loops[I].View, &VJ = Nest.Loops[J].View;
-      if (!isRecordOf(VJ.Element, (int)I) && !isRecordOf(VI.Element, (int)J))
-        continue;
-      for (auto &[PI, AI] : VI.Leaves)
-        for (auto &[PJ, AJ] : VJ.Leaves) {
-          if (!overlaps(PI, PJ) || (!AI.Written && !AJ.Written))
-            continue;
-          const LoopPlan &W = AI.Written ? Nest.Loops[I] : Nest.Loops[J];
-          const LoopPlan &O = AI.Written ? Nest.Loops[J] : Nest.Loops[I];
-          StoredDiag &D = Diags.error(
-              (AI.Written ? AI : AJ).FirstUse,
-              "cannot convert loops: field '" +
-                  dotted(AI.Written ? PI : PJ) + "' is written through the "
-                  "view of one loop and held by the view of another loop "
-                  "over the same element type");
-          Diags.note(D, W.Form.Loop->getBeginLoc(), "the loop writing it");
-          Diags.note(D, O.Form.Loop->getBeginLoc(),
-                     "the loop holding it; its containers may share elements, "
-                     "so the views could disagree");
-          Failed = true;
-          return;
-        }
-    }
-}
-
 bool Analyzer::run() {
   Env Top;
   Top.IsLoopBody = true;
@@ -1109,14 +649,14 @@ bool Analyzer::run() {
   return !Failed;
 }
 
-} // namespace
+} // namespace detail
 
-bool analyseNest(ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest) {
+bool analyseNest(clang::ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest) {
   for (LoopPlan &L : Nest.Loops) {
     L.View.Element = L.Form.Element;
     L.View.ElementType = L.Form.ElementType;
   }
-  Analyzer A(Ctx, Diags, Nest);
+  detail::Analyzer A(Ctx, Diags, Nest);
   return A.run();
 }
 

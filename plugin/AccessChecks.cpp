@@ -1,0 +1,262 @@
+//===- AccessChecks.cpp - read/write classification and view limits ------===//
+//
+// How a field access is used (read, written, both), whether a field can live
+// in a view, whether a callee is visible, and the checks run once all views
+// of a nest are known: foreign accesses and aliasing between views.
+// Tests: test/Sema/refusals*.cpp, test/Sema/nests.cpp.
+//===----------------------------------------------------------------------===//
+#include "AnalysisImpl.h"
+
+namespace soaview {
+namespace detail {
+
+bool Analyzer::visible(const FunctionDecl *FD, SourceLocation Use,
+                       StringRef What) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def) {
+    refuse(Use,
+           "the element is passed to '" + FD->getQualifiedNameAsString() +
+               "' whose definition is not visible",
+           FD->getLocation(),
+           "soaview must see every function that receives the element; "
+           "define it in this translation unit (for example in a header)");
+    return false;
+  }
+  if (SM.isInSystemHeader(Def->getLocation())) {
+    refuse(Use,
+           "the element is passed to '" + FD->getQualifiedNameAsString() +
+               "' from a system header",
+           FD->getLocation(),
+           (What + " must be user code that soaview can rewrite").str());
+    return false;
+  }
+  return true;
+}
+
+bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
+  auto Bad = [&](const Twine &Why, const Twine &Note) {
+    refuse(Use, "field '" + FD->getName() + "' " + Why, FD->getLocation(),
+           Note);
+    return false;
+  };
+  if (FD->isBitField())
+    return Bad("is a bit-field",
+               "a view stores each field in an array and cannot refer to "
+               "bit-fields; make it a plain integer");
+  if (FD->getType()->isReferenceType())
+    return Bad("is a reference", "views copy field values; reference "
+                                 "members cannot be copied");
+  if (FD->getDeclName().isEmpty() || FD->isAnonymousStructOrUnion())
+    return Bad("is an anonymous struct or union",
+               "give the member a name");
+  if (FD->getType().isVolatileQualified() || FD->getType()->isAtomicType())
+    return Bad("is volatile or atomic",
+               "a view works on a temporary copy; concurrent access to the "
+               "original would not see it");
+  QualType T = FD->getType();
+  if (!T.isTriviallyCopyableType(Ctx) && !T->isRecordType())
+    return Bad("is not trivially copyable",
+               "views copy fields with memcpy");
+  return true;
+}
+
+void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
+                    ParentMap &PM) {
+  const CallExpr *RefCall = nullptr;
+  auto [Read, Write] = classifyUse(LE, PM, &RefCall);
+  if (RefCall) {
+    // A field passed by non-const reference or pointer: the callee must be
+    // visible (it may keep the address; it must at least be seen).
+    const FunctionDecl *FD = RefCall->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || (!FD->hasBody(Def) && !SM.isInSystemHeader(FD->getLocation()))) {
+      refuse(LE->getExprLoc(),
+             "a reference to field '" + dotted(B.Path) + "' is passed to " +
+                 (FD ? "'" + FD->getQualifiedNameAsString() + "'"
+                     : std::string("an indirect call")) +
+                 " whose definition is not visible",
+             FD ? FD->getLocation() : LE->getExprLoc(),
+             "the field lives in a view buffer during the loop; soaview must "
+             "see what the callee does with its address");
+      return;
+    }
+  }
+  ViewModel &V = view(B);
+  LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
+  if (A.FirstUse.isInvalid())
+    A.FirstUse = LE->getExprLoc();
+  A.Read |= Read;
+  A.Written |= Write;
+}
+
+/// Whether the value of an lvalue is read, written, or both. Anything not
+/// recognised counts as both, which is always safe (gathered and scattered).
+std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM,
+                                            const CallExpr **RefCall) {
+  bool Read = false, Write = false;
+  const Expr *Cur = LE;
+  while (true) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(Cur));
+    if (!P) {
+      break; // discarded
+    }
+    if (isa<ParenExpr>(P)) {
+      Cur = cast<Expr>(P);
+      continue;
+    }
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_NoOp) {
+        Cur = IC;
+        continue;
+      }
+      if (IC->getCastKind() == CK_LValueToRValue) {
+        Read = true;
+        break;
+      }
+      if (IC->getCastKind() == CK_ArrayToPointerDecay) {
+        const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+            PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+        if (AS && AS->getBase() == IC) {
+          Cur = AS;
+          continue;
+        }
+      }
+      Read = Write = true;
+      break;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
+        if (MD->isConst())
+          Read = true;
+        else
+          Read = Write = true;
+        break;
+      }
+      Handled.insert(ME);
+      Cur = ME;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
+        Write = true;
+        Read |= BO->isCompoundAssignmentOp();
+      } else if (BO->getOpcode() == BO_Comma && BO->getLHS() == Cur) {
+      } else
+        Read = Write = true;
+      break;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      unsigned I = 0;
+      while (I < CE->getNumArgs() && CE->getArg(I) != Cur)
+        ++I;
+      if (FD && OC && isa<CXXMethodDecl>(FD) && I == 0) {
+        if (cast<CXXMethodDecl>(FD)->isConst())
+          Read = true;
+        else
+          Read = Write = true;
+        if (OC->isAssignmentOp() && OC->getOperator() == OO_Equal)
+          Read = false;
+        break;
+      }
+      unsigned PI = I - (OC && FD && isa<CXXMethodDecl>(FD) ? 1 : 0);
+      if (FD && I < CE->getNumArgs() && PI < FD->getNumParams()) {
+        QualType PT = FD->getParamDecl(PI)->getType();
+        if (PT->isReferenceType() &&
+            PT.getNonReferenceType().isConstQualified())
+          Read = true;
+        else {
+          Read = Write = true;
+          if (RefCall && (PT->isReferenceType() || PT->isPointerType()))
+            *RefCall = CE;
+        }
+      } else
+        Read = Write = true;
+      break;
+    }
+    if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
+      Read = true;
+      break;
+    }
+    if (!isa<Expr>(P) && !isa<DeclStmt>(P) && !isa<ReturnStmt>(P))
+      break; // discarded
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      Read = true;
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() == Cur && V->getType()->isReferenceType() &&
+              !V->getType().getNonReferenceType().isConstQualified())
+            Write = true;
+      break;
+    }
+    Read = Write = true;
+    break;
+  }
+  return {Read, Write};
+}
+
+void Analyzer::checkForeign() {
+  for (const Foreign &F : Foreigns) {
+    for (size_t VI = 0; VI < Nest.Loops.size(); ++VI) {
+      if (!isRecordOf(F.Record, (int)VI))
+        continue;
+      for (auto &[Path, A] : Nest.Loops[VI].View.Leaves) {
+        if (F.FD && std::find(Path.begin(), Path.end(), F.FD) == Path.end())
+          continue;
+        if (!A.Written && !F.Write)
+          continue;
+        CurView = (int)VI;
+        refuse(F.Loc,
+               "field '" + dotted(Path) + "' is " +
+                   (F.Write ? "written" : "read") +
+                   " through another object of the element type while the "
+                   "loop " + (A.Written ? "writes" : "reads") +
+                   " it through the view",
+               A.FirstUse,
+               "the view works on a copy of the field, so the two accesses "
+               "could see different values");
+        return;
+      }
+    }
+  }
+}
+
+static bool overlaps(const FieldPath &A, const FieldPath &B) {
+  size_t N = std::min(A.size(), B.size());
+  return std::equal(A.begin(), A.begin() + N, B.begin());
+}
+
+/// Two views of the same element type in one nest may hold the same objects
+/// (the active set contains the local one). That is safe only when no field
+/// written through one view is held by the other (paper section 3.3).
+void Analyzer::checkAliasing() {
+  for (size_t I = 0; I < Nest.Loops.size(); ++I)
+    for (size_t J = I + 1; J < Nest.Loops.size(); ++J) {
+      const ViewModel &VI = Nest.Loops[I].View, &VJ = Nest.Loops[J].View;
+      if (!isRecordOf(VJ.Element, (int)I) && !isRecordOf(VI.Element, (int)J))
+        continue;
+      for (auto &[PI, AI] : VI.Leaves)
+        for (auto &[PJ, AJ] : VJ.Leaves) {
+          if (!overlaps(PI, PJ) || (!AI.Written && !AJ.Written))
+            continue;
+          const LoopPlan &W = AI.Written ? Nest.Loops[I] : Nest.Loops[J];
+          const LoopPlan &O = AI.Written ? Nest.Loops[J] : Nest.Loops[I];
+          StoredDiag &D = Diags.error(
+              (AI.Written ? AI : AJ).FirstUse,
+              "cannot convert loops: field '" +
+                  dotted(AI.Written ? PI : PJ) + "' is written through the "
+                  "view of one loop and held by the view of another loop "
+                  "over the same element type");
+          Diags.note(D, W.Form.Loop->getBeginLoc(), "the loop writing it");
+          Diags.note(D, O.Form.Loop->getBeginLoc(),
+                     "the loop holding it; its containers may share elements, "
+                     "so the views could disagree");
+          Failed = true;
+          return;
+        }
+    }
+}
+
+} // namespace detail
+} // namespace soaview

@@ -1,0 +1,163 @@
+//===- AnalysisImpl.h - the analyser shared by Analysis*.cpp ----*- C++ -*-===//
+//
+// Private to the analysis: Analysis.cpp follows element uses through the AST
+// and the call graph; AccessChecks.cpp classifies field accesses and checks
+// what a view cannot support.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_ANALYSISIMPL_H
+#define SOAVIEW_ANALYSISIMPL_H
+
+#include "Diagnostics.h"
+#include "Model.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <deque>
+#include <map>
+#include <set>
+
+namespace soaview {
+namespace detail {
+
+using namespace clang;
+
+
+enum class Kind { Pointer, Lvalue };
+
+struct Binding {
+  int View = 0; ///< which loop of the nest the element belongs to
+  FieldPath Path;
+};
+
+struct Env {
+  llvm::DenseMap<const VarDecl *, std::pair<Binding, Kind>> Vars;
+  bool HasThis = false;
+  Binding This;
+  const FunctionDecl *Fn = nullptr;
+  bool IsLoopBody = false;
+};
+
+/// Pre-order list of the nodes the analysis looks at in one body.
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  llvm::DenseMap<const Expr *, int> ExtraRoots; ///< `buf[i]` -> view
+  std::vector<const Expr *> Roots; // DeclRefExpr, CXXThisExpr, extra roots
+  std::vector<const MemberExpr *> Members;
+  std::vector<const CallExpr *> Calls;
+  std::vector<const LambdaExpr *> Lambdas;
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (isa<VarDecl>(E->getDecl()))
+      Roots.push_back(E);
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *E) {
+    Roots.push_back(E);
+    return true;
+  }
+  bool VisitExpr(Expr *E) {
+    if (ExtraRoots.count(E))
+      Roots.push_back(E);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    Members.push_back(E);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    Calls.push_back(E);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (OC->getOperator() == OO_Equal)
+        Wholes.push_back(E);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (E->getConstructor()->isCopyOrMoveConstructor())
+      Wholes.push_back(E);
+    Ctors.push_back(E);
+    return true;
+  }
+  std::vector<const CXXConstructExpr *> Ctors;
+  std::vector<const Expr *> Wholes; // element copies / assignments
+};
+
+class Analyzer {
+public:
+  Analyzer(ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), Nest(Nest) {}
+
+  bool run();
+
+private:
+  struct Work {
+    const FunctionDecl *FD;
+    Env E;
+  };
+
+  void analyse(const Stmt *Body, Env &E);
+  void element(const Expr *Root, Kind K, Binding B, Env &E, ParentMap &PM);
+  void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
+  bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
+  void checkAliasing();
+  void bindLambdaParams(const class Collector &C, Env &E);
+  std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
+                                    const CallExpr **RefCall = nullptr);
+  bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
+            Env &E, const Expr *&Result, Kind &ResultKind);
+  void method(const CXXMethodDecl *MD, const Binding &B, SourceLocation Use);
+  bool checkField(const FieldDecl *FD, SourceLocation Use);
+  bool visible(const FunctionDecl *FD, SourceLocation Use, StringRef What);
+  void enqueue(const FunctionDecl *FD, Env E, const std::string &Key);
+  bool isRecordOf(const RecordDecl *RD, int V) const;
+  bool isElementRecord(const RecordDecl *RD) const;
+  ViewModel &view(const Binding &B) { return Nest.Loops[B.View].View; }
+  void checkForeign();
+
+  void refuse(SourceLocation L, const Twine &Msg, SourceLocation NoteL = {},
+              const Twine &Note = "") {
+    if (Failed)
+      return;
+    Failed = true;
+    StoredDiag &D = Diags.error(L, "cannot convert loop: " + Msg.str());
+    if (!Note.isTriviallyEmpty())
+      Diags.note(D, NoteL.isValid() ? NoteL : L, Note.str());
+    Diags.note(D, Nest.Loops[CurView].Form.Loop->getBeginLoc(),
+               "in the loop annotated here");
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  DiagStore &Diags;
+  NestPlan &Nest;
+  int CurView = 0; ///< the view being followed, for "in the loop" notes
+  bool Failed = false;
+
+  llvm::DenseSet<const Expr *> Handled;      // member exprs of the view
+  llvm::DenseSet<const CallExpr *> BoundCalls; // calls given an element
+  struct Foreign {
+    SourceLocation Loc;
+    const FieldDecl *FD; ///< null: the whole object
+    bool Write;
+    const RecordDecl *Record;
+  };
+  llvm::DenseMap<const Expr *, int> ExtraRootViews;
+  std::set<const ParmVarDecl *> LambdaParams;
+  llvm::DenseSet<const Expr *> BoundWholes;
+  std::vector<Foreign> Foreigns;
+  std::set<std::string> Seen;
+  std::deque<Work> Queue;
+  std::map<std::pair<const FunctionDecl *, std::vector<int>>, size_t>
+      CalleeIndex;
+};
+
+std::string keyOf(const FunctionDecl *FD, const Env &E);
+
+} // namespace detail
+} // namespace soaview
+
+#endif

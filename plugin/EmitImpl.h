@@ -1,0 +1,197 @@
+//===- EmitImpl.h - the emitter shared by Emit*.cpp --------------*- C++ -*-===//
+//
+// Private to emission: Emit.cpp places views and clones and rewrites loops;
+// EmitView.cpp writes the proxy and spec structs.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_EMITIMPL_H
+#define SOAVIEW_EMITIMPL_H
+
+#include "Emit.h"
+#include "Annotations.h"
+#include "Diagnostics.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <set>
+
+namespace soaview {
+namespace detail {
+using namespace clang;
+
+std::string sanitize(llvm::StringRef S);
+/// Namespace scope chain of a declaration context, outermost first, as the
+/// text that reopens each level.
+std::vector<std::string> openers(const DeclContext *DC);
+/// The namespace (or TU) that semantically encloses D.
+const DeclContext *namespaceOf(const Decl *D);
+/// The character range of the TypeLoc naming Record inside a declarator's
+/// type (through references, pointers and qualifiers), or an invalid range.
+CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
+                                const SourceManager &SM, const LangOptions &LO);
+/// Name of the SoA buffer of a leaf: the path joined with '_'.
+std::string bufName(const FieldPath &P);
+
+struct ProxyNode {
+  const FieldDecl *Field = nullptr; // null for the root
+  FieldPath Path;
+  bool Leaf = false;
+  std::vector<std::unique_ptr<ProxyNode>> Kids;
+};
+
+/// Text of the namespace-scope chunks to insert at one place, merged so that
+/// consecutive chunks in the same namespace share one block.
+class Chunks {
+public:
+  void add(const DeclContext *NS, std::string Text) {
+    if (!Items.empty() && Items.back().first == NS) {
+      Items.back().second += Text;
+      return;
+    }
+    Items.push_back({NS, std::move(Text)});
+  }
+  void append(const Chunks &O) {
+    for (auto &[NS, T] : O.Items)
+      add(NS, T);
+  }
+  std::string render(const DeclContext *Here) const {
+    std::string Out;
+    auto Here_ = openers(Here);
+    if (Items.empty())
+      return Out;
+    for (size_t I = 0; I < Here_.size(); ++I)
+      Out += "} ";
+    if (!Here_.empty())
+      Out += "// soaview: leave the namespace to emit views\n";
+    for (auto &[NS, Text] : Items) {
+      auto O = openers(NS);
+      for (auto &S : O)
+        Out += S + " ";
+      if (!O.empty())
+        Out += "\n";
+      Out += Text;
+      for (size_t I = 0; I < O.size(); ++I)
+        Out += "} ";
+      if (!O.empty())
+        Out += "\n";
+    }
+    for (auto &S : Here_)
+      Out += S + " ";
+    return Out;
+  }
+
+private:
+  std::vector<std::pair<const DeclContext *, std::string>> Items;
+};
+
+} // namespace detail
+
+// Private header: the emitter's code is written against clang's names.
+using namespace clang;
+using namespace detail;
+
+class Emitter::Impl {
+public:
+  using Chunks = detail::Chunks;
+  using ProxyNode = detail::ProxyNode;
+public:
+  Impl(ASTContext &Ctx, DiagStore &Diags, Emitter &E)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+        Diags(Diags), E(E), Policy(Ctx.getPrintingPolicy()) {
+    Policy.SuppressUnwrittenScope = true;
+    Policy.AnonymousTagLocations = false;
+    Policy.SuppressTagKeyword = true;
+    Policy.FullyQualifiedName = true;
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const LangOptions &LO;
+  DiagStore &Diags;
+  Emitter &E;
+  PrintingPolicy Policy;
+  std::set<std::string> DoneSpecs;
+
+  std::string typeName(QualType T) {
+    return TypeName::getFullyQualifiedName(T, Ctx, Policy,
+                                           /*WithGlobalNsPrefix=*/true);
+  }
+  std::string declare(QualType T, StringRef Name) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    TypeName::getFullyQualifiedType(T, Ctx, true).print(OS, Policy, Name);
+    return OS.str();
+  }
+  std::string text(CharSourceRange R) {
+    return Lexer::getSourceText(R, SM, LO).str();
+  }
+  std::string siteTag(const LoopPlan &P) {
+    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+    return sanitize(llvm::sys::path::filename(PL.getFilename())) + "_" +
+           std::to_string(PL.getLine()) + "_" + std::to_string(PL.getColumn());
+  }
+  std::string siteWhere(const LoopPlan &P) {
+    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+    return llvm::sys::path::filename(PL.getFilename()).str() + ":" +
+           std::to_string(PL.getLine()) + ":" + std::to_string(PL.getColumn());
+  }
+  std::string prefix(const LoopPlan &P) {
+    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+    return "__sv" + std::to_string(PL.getLine()) + "_" +
+           std::to_string(PL.getColumn()) + "_";
+  }
+  std::string elemTag(const LoopPlan &P) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    PrintingPolicy PP = Policy;
+    PP.FullyQualifiedName = false;
+    PP.SuppressScope = true;
+    P.View.ElementType.print(OS, PP);
+    return sanitize(OS.str());
+  }
+  std::string viewName(const LoopPlan &P) {
+    return "__soaview_" + elemTag(P) + "_" + siteTag(P);
+  }
+  std::string qualifiedView(const LoopPlan &P) {
+    std::string NS;
+    for (const DeclContext *DC = namespaceOf(P.View.Element);
+         DC && !isa<TranslationUnitDecl>(DC); DC = DC->getParent())
+      if (const auto *N = dyn_cast<NamespaceDecl>(DC))
+        if (!N->isAnonymousNamespace() && !N->isInline())
+          NS = N->getName().str() + "::" + NS;
+    return "::" + NS + viewName(P);
+  }
+
+  /// The declaration at namespace scope before which views for P go.
+  const Decl *insertionDecl(const LoopPlan &P);
+  std::string viewStruct(const LoopPlan &P, const ProxyNode &N,
+                         const std::string &Name, int Indent);
+  std::string methodText(const LoopPlan &P, const CXXMethodDecl *MD,
+                         const std::string &ProxyName);
+  std::string forwarders(const LoopPlan &P, const ProxyNode &N, int Indent);
+  std::string accessPath(const LoopPlan &P, const FieldPath &Path,
+                         StringRef Obj, std::string &Tags);
+  std::string withEdits(CharSourceRange R,
+                        std::vector<std::pair<CharSourceRange, std::string>> Ed);
+  bool viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main);
+  bool emitNest(const NestPlan &N);
+  bool emitLoop(const LoopPlan &P);
+  void identityEdits(CharSourceRange R,
+                     std::vector<std::pair<CharSourceRange, std::string>> &Ed,
+                     const std::vector<const Expr *> &Which);
+  std::vector<const Expr *> Identities; ///< of the nest being emitted
+};
+
+} // namespace soaview
+
+#endif

@@ -1,0 +1,318 @@
+//===- EmitView.cpp - the proxy view and spec structs ----------------------===//
+//
+// One proxy per view (reference members, copied member functions, forwards
+// of the class's static names) and one spec (SoA buffers, gather, scatter,
+// at). Private fields are reached through member pointers named in explicit
+// instantiations, where access is not checked. Tests: test/Rewrite/*.
+//===----------------------------------------------------------------------===//
+#include "EmitImpl.h"
+
+namespace soaview {
+using namespace detail;
+
+std::string Emitter::Impl::methodText(const LoopPlan &P,
+                                      const CXXMethodDecl *MD,
+                                      const std::string &ProxyName) {
+  SourceRange R = MD->getSourceRange();
+  CharSourceRange CR = CharSourceRange::getCharRange(
+      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  std::vector<std::pair<CharSourceRange, std::string>> Ed;
+  if (MD->getQualifierLoc())
+    Ed.push_back({CharSourceRange::getCharRange(
+                      MD->getQualifierLoc().getBeginLoc(),
+                      MD->getNameInfo().getBeginLoc()),
+                  ""});
+  if (TypeSourceInfo *TSI = MD->getTypeSourceInfo())
+    if (auto FTL = TSI->getTypeLoc().getAsAdjusted<FunctionTypeLoc>()) {
+      CharSourceRange RT = recordTypeRange(FTL.getReturnLoc(),
+                                           MD->getParent(), SM, LO);
+      if (RT.isValid())
+        Ed.push_back({RT, ProxyName});
+    }
+  for (const VarDecl *V : P.View.Aliases)
+    if (!SM.isBeforeInTranslationUnit(V->getLocation(), CR.getBegin()) &&
+        SM.isBeforeInTranslationUnit(V->getLocation(), CR.getEnd()))
+      if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
+        CharSourceRange RT =
+            recordTypeRange(TSI->getTypeLoc(), MD->getParent(), SM, LO);
+        if (RT.isValid())
+          Ed.push_back({RT, ProxyName});
+      }
+  identityEdits(CR, Ed, Identities);
+  PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
+  std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
+                     std::string(PL.getFilename()) + "\"\n";
+  return Line + std::string(PL.getColumn() - 1, ' ') + withEdits(CR, Ed) +
+         "\n";
+}
+
+std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
+                                      int Indent) {
+  // Names of the original class that copied member functions may use
+  // unqualified: static members, enumerators, nested types, template
+  // parameters. Each becomes a forward to the original.
+  const RecordDecl *RD = N.Field ? N.Field->getType()->getAsRecordDecl()
+                                 : P.View.Element;
+  auto MIt = P.View.Methods.find(N.Path);
+  if (MIt == P.View.Methods.end() || MIt->second.empty())
+    return "";
+  std::string In(Indent, ' ');
+  std::string Q = typeName(Ctx.getRecordType(RD));
+  std::set<std::string> Done;
+  std::string Out;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const NamedDecl *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found.push_back(E->getDecl());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(E->getMemberDecl()))
+        if (MD->isStatic())
+          Found.push_back(MD);
+      return true;
+    }
+    bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+      Found.push_back(TL.getTypedefNameDecl());
+      return true;
+    }
+    bool VisitTagTypeLoc(TagTypeLoc TL) {
+      Found.push_back(TL.getDecl());
+      return true;
+    }
+  } F;
+  for (const CXXMethodDecl *MD : MIt->second)
+    F.TraverseDecl(const_cast<CXXMethodDecl *>(MD));
+  auto InRecord = [&](const Decl *D) {
+    const auto *C = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+    if (!C)
+      return false;
+    const auto *Own = dyn_cast<CXXRecordDecl>(RD);
+    return C->getCanonicalDecl() == RD->getCanonicalDecl() ||
+           (Own && Own->isDerivedFrom(C));
+  };
+  for (const NamedDecl *D : F.Found) {
+    if (!InRecord(D) || !D->getIdentifier() || !Done.insert(D->getName().str()).second)
+      continue;
+    std::string Name = D->getName().str();
+    if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (!V->isStaticDataMember())
+        continue;
+      if (V->isConstexpr() || V->getType().isConstQualified())
+        Out += In + "static constexpr auto " + Name + " = " + Q + "::" + Name + ";\n";
+      else
+        Out += In + "static inline auto &" + Name + " = " + Q + "::" + Name + ";\n";
+    } else if (isa<EnumConstantDecl>(D)) {
+      Out += In + "static constexpr auto " + Name + " = " + Q + "::" + Name + ";\n";
+    } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
+      if (MD->isStatic())
+        Out += In + "template <class... A> static decltype(auto) " + Name +
+               "(A &&...a) { return " + Q + "::" + Name +
+               "(static_cast<A &&>(a)...); }\n";
+    } else if ((isa<TypeDecl>(D) && !isa<CXXRecordDecl>(D)) ||
+               (isa<CXXRecordDecl>(D) && D != RD)) {
+      Out += In + "using " + Name + " = " + Q + "::" + Name + ";\n";
+    }
+  }
+  if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+    const TemplateParameterList *TPL =
+        CTS->getSpecializedTemplate()->getTemplateParameters();
+    const TemplateArgumentList &Args = CTS->getTemplateArgs();
+    for (unsigned I = 0; I < TPL->size() && I < Args.size(); ++I) {
+      const NamedDecl *PD = TPL->getParam(I);
+      if (!PD->getIdentifier())
+        continue;
+      if (Args[I].getKind() == TemplateArgument::Type)
+        Out += In + "using " + PD->getName().str() + " = " +
+               typeName(Args[I].getAsType()) + ";\n";
+      else if (Args[I].getKind() == TemplateArgument::Integral)
+        Out += In + "static constexpr " + typeName(Args[I].getIntegralType()) +
+               " " + PD->getName().str() + " = " +
+               llvm::toString(Args[I].getAsIntegral(), 10) + ";\n";
+    }
+  }
+  return Out;
+}
+
+std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
+                                      const std::string &Name, int Indent) {
+  std::string In(Indent, ' ');
+  std::string Out = "struct " + Name + " {\n";
+  Out += forwarders(P, N, Indent + 2);
+  for (auto &K : N.Kids) {
+    std::string KName = K->Field->getName().str();
+    if (K->Leaf) {
+      Out += In + "  " +
+             declare(Ctx.getLValueReferenceType(K->Field->getType()), KName) +
+             ";\n";
+    } else {
+      Out += In + "  " + viewStruct(P, *K, "__soaview_" + KName + "_proxy",
+                                    Indent + 2) +
+             " " + KName + ";\n";
+    }
+  }
+  if (!N.Field) // the top proxy remembers its original element
+    Out += In + "  const void *__soaview_address;\n";
+  auto MIt = P.View.Methods.find(N.Path);
+  if (MIt != P.View.Methods.end()) {
+    std::vector<const CXXMethodDecl *> Ms(MIt->second.begin(),
+                                          MIt->second.end());
+    llvm::sort(Ms, [&](auto *A, auto *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    for (const CXXMethodDecl *MD : Ms)
+      Out += methodText(P, MD, Name);
+  }
+  Out += In + "}";
+  return Out;
+}
+
+std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
+                                      StringRef Obj, std::string &Tags) {
+  std::string X = Obj.str();
+  for (size_t I = 0; I < Path.size(); ++I) {
+    const FieldDecl *F = Path[I];
+    bool Public = F->getAccess() == AS_public || F->getAccess() == AS_none;
+    if (Public) {
+      X += "." + F->getName().str();
+      continue;
+    }
+    // Private or protected: a member pointer obtained through explicit
+    // instantiation, where access is not checked ([temp.spec.general]).
+    FieldPath Sub(Path.begin(), Path.begin() + I + 1);
+    std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
+    QualType MPT = Ctx.getMemberPointerType(
+        F->getType(), Ctx.getRecordType(F->getParent()).getTypePtr());
+    std::string MPTs = typeName(MPT);
+    std::string Field = typeName(Ctx.getRecordType(F->getParent())) +
+                        "::" + F->getName().str();
+    if (Tags.find(Tag + " {") == std::string::npos)
+      Tags += "struct " + Tag + " { friend constexpr " + MPTs +
+              " __soaview_member(" + Tag + ") noexcept; };\n" +
+              "template struct " + viewName(P) + "_expose<" + MPTs + ", &" +
+              Field + ", " + Tag + ">;\n";
+    X = "(" + X + ".*__soaview_member(" + Tag + "{}))";
+  }
+  return X;
+}
+
+/// Identity wraps (`::soaview::identity(p)`) for comparisons inside R.
+bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
+  std::string VName = viewName(P);
+  if (!DoneSpecs.insert(VName).second)
+    return true;
+  const CXXRecordDecl *Elem = P.View.Element;
+  const DeclContext *ElemNS = namespaceOf(Elem);
+
+  // Proxy tree from the ordered leaves.
+  ProxyNode Root;
+  auto Leaves = P.View.orderedLeaves();
+  for (auto &[Path, A] : Leaves) {
+    ProxyNode *N = &Root;
+    for (size_t I = 0; I < Path.size(); ++I) {
+      ProxyNode *Next = nullptr;
+      for (auto &K : N->Kids)
+        if (K->Field == Path[I])
+          Next = K.get();
+      if (!Next) {
+        N->Kids.push_back(std::make_unique<ProxyNode>());
+        Next = N->Kids.back().get();
+        Next->Field = Path[I];
+        Next->Path = FieldPath(Path.begin(), Path.begin() + I + 1);
+        Next->Leaf = I + 1 == Path.size();
+      }
+      N = Next;
+    }
+  }
+  Fwd.add(ElemNS, "struct " + VName + ";\n");
+
+  std::string ElemName = typeName(P.View.ElementType);
+  std::string Tags;
+  std::string Spec;
+  std::string SName = VName + "_spec";
+  bool Writes = false;
+  for (auto &[Path, A] : Leaves)
+    Writes |= A.Written;
+  std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
+  Spec += "// soaview: buffers of the view of '" + ElemShown + "' at " +
+          siteWhere(P) + "\n";
+  Spec += "struct " + SName + " {\n";
+  Spec += "  using element = " + ElemName + ";\n";
+  Spec += "  using view = " + VName + ";\n";
+  Spec += std::string("  static constexpr bool writes = ") +
+          (Writes ? "true" : "false") + ";\n";
+  Spec += "  struct soa {\n";
+  for (auto &[Path, A] : Leaves)
+    Spec += "    " +
+            declare(Ctx.getPointerType(Path.back()->getType()), bufName(Path)) +
+            ";\n";
+  Spec += "    const void *const *__soaview_address;\n";
+  Spec += "  };\n";
+  Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
+  for (auto &[Path, A] : Leaves)
+    Spec += "\n      + ::soaview::arena::round_up(sizeof(" +
+            typeName(Path.back()->getType()) + ") * n)";
+  Spec += ";\n  }\n";
+  Spec += "  static void carve(soa &s, ::soaview::arena &a, std::size_t n) {\n";
+  for (auto &[Path, A] : Leaves)
+    Spec += "    s." + bufName(Path) + " = a.take<" +
+            typeName(Path.back()->getType()) + ">(n);\n";
+  Spec += "  }\n";
+  Spec += "  static void gather(soa &s, std::size_t i, const element &e) {\n";
+  for (auto &[Path, A] : Leaves) {
+    std::string Buf = "s." + bufName(Path) + "[i]";
+    std::string Src = accessPath(P, Path, "e", Tags);
+    if (Path.back()->getType()->isScalarType())
+      Spec += "    " + Buf + " = " + Src + ";\n";
+    else
+      Spec += "    std::memcpy(&" + Buf + ", &" + Src + ", sizeof " + Buf +
+              ");\n";
+  }
+  Spec += "  }\n";
+  Spec += "  static void scatter(const soa &s, std::size_t i, element &e) {\n";
+  for (auto &[Path, A] : Leaves) {
+    if (!A.Written)
+      continue;
+    std::string Buf = "s." + bufName(Path) + "[i]";
+    std::string Dst = accessPath(P, Path, "e", Tags);
+    if (Path.back()->getType()->isScalarType())
+      Spec += "    " + Dst + " = " + Buf + ";\n";
+    else
+      Spec += "    std::memcpy(&" + Dst + ", &" + Buf + ", sizeof " + Buf +
+              ");\n";
+  }
+  Spec += "  }\n";
+  std::function<std::string(const ProxyNode &, bool)> Init =
+      [&](const ProxyNode &N, bool Top) {
+        std::string S = "{";
+        bool First = true;
+        for (auto &K : N.Kids) {
+          S += First ? "" : ", ";
+          First = false;
+          S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K, false);
+        }
+        if (Top)
+          S += std::string(First ? "" : ", ") + "s.__soaview_address[i]";
+        return S + "}";
+      };
+  Spec += "  static view at(const soa &s, std::size_t i) {\n    return view" +
+          Init(Root, true) + ";\n  }\n";
+  Spec += "};\n";
+  if (P.InTemplate)
+    Spec += SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +
+            " *);\n";
+
+  std::string Body;
+  Body += "// soaview: view of '" + ElemShown + "' for the loop at " +
+          siteWhere(P) + "\n";
+  Body += viewStruct(P, Root, VName, 0) + ";\n";
+  if (!Tags.empty())
+    Tags = "template <class T, T M, class Tag> struct " + VName +
+           "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
+           "return M; } };\n" +
+           Tags;
+  Main.add(ElemNS, Tags + Body + Spec);
+  return true;
+}
+
+} // namespace soaview
