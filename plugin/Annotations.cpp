@@ -3,6 +3,7 @@
 // Tests: test/Sema/attributes.cpp, test/Rewrite/*.
 //===----------------------------------------------------------------------===//
 #include "Annotations.h"
+#include "Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"

@@ -5,6 +5,7 @@
 // at). Private fields are reached through member pointers named in explicit
 // instantiations, where access is not checked. Tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
+#include "Compat.h"
 #include "EmitImpl.h"
 
 namespace soaview {
@@ -181,8 +182,7 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
     // instantiation, where access is not checked ([temp.spec.general]).
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
     std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
-    QualType MPT = Ctx.getMemberPointerType(
-        F->getType(), Ctx.getRecordType(F->getParent()).getTypePtr());
+    QualType MPT = compat::memberPointerType(Ctx, F->getType(), F->getParent());
     std::string MPTs = typeName(MPT);
     std::string Field = typeName(Ctx.getRecordType(F->getParent())) +
                         "::" + F->getName().str();
