@@ -14,7 +14,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 status=0
 run() {
   python3 "$root/tools/soaview-compare.py" --plain clang++-19 \
-    --soaview "$build/bin/soaview-clang++" --flags=-O3 --out "$out" --time "$@" || status=1
+    --soaview "$build/bin/soaview-clang++" --flags=-O3 --out "$out" --time --repeat 3 "$@" || status=1
 }
 run --views 1 --run "1 200000 20" "$root/examples/small/particles.cpp"
 run --views 3 --run "1 2000000 20" "$root/examples/small/index_loops.cpp"

@@ -45,6 +45,8 @@ def main():
     ap.add_argument("--views", type=int)
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--time", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs per build; times are medians")
     ap.add_argument("--out", default=None, help="directory for binaries")
     ap.add_argument("source")
     a = ap.parse_args()
@@ -62,13 +64,19 @@ def main():
         sys.exit(f"{stem}: expected {a.views} converted loop(s), soaview reported {views}")
     ok = True
     for args in a.run or [""]:
-        po, pt = run(plain, args)
-        so, st = run(sv, args)
+        pts, sts = [], []
+        for _ in range(a.repeat):
+            po, pt = run(plain, args)
+            so, st = run(sv, args)
+            pts.append(pt)
+            sts.append(st)
+        pt, st = sorted(pts)[len(pts) // 2], sorted(sts)[len(sts) // 2]
         same = po == so and po != ""
         ok &= same
         line = f"{stem} [{args}] {'PASS' if same else 'FAIL'}"
         if a.time:
-            line += f"  plain {pt*1e3:9.1f} ms  soaview {st*1e3:9.1f} ms  speedup {pt/st:5.2f}x"
+            med = " (median of %d)" % a.repeat if a.repeat > 1 else ""
+            line += f"  plain {pt*1e3:9.1f} ms  soaview {st*1e3:9.1f} ms  speedup {pt/st:5.2f}x{med}"
         print(line)
         if not same:
             sys.stderr.write("--- plain\n" + po + "--- soaview\n" + so)

@@ -1,14 +1,17 @@
-//===- pool.cpp - host buffer pool of the soaview runtime -------------------===//
+//===- pool.cpp - buffer pools of the soaview runtime -----------------------===//
 //
-// Buffers are cached per (site, thread, nesting depth). The hot path touches
-// only thread_local state: no lock, no atomic read-modify-write. A block grows
-// (never shrinks) until trim() or thread exit.
+// Buffers are cached per (memory backend, device, site, thread, nesting
+// depth). The hot path touches only thread_local state: no lock, no atomic
+// read-modify-write. A block grows (never shrinks) until trim() or thread
+// exit, so after warm-up a loop site allocates nothing. Host memory is one
+// backend; device memory (OpenMP target memory, CUDA) are others, defined in
+// the headers offload code includes (soaview/omp.h), all behind rt::backend.
 //
 // Environment:
 //   SOAVIEW_STATS=1        print per-site statistics at exit (stderr)
 //   SOAVIEW_MAX_BYTES=N    refuse a single lease larger than N bytes
 //
-// Covered by test/Unit/pool_test.cpp.
+// Covered by test/Unit/pool_test.cpp and test/Unit/omp_pool_test.cpp.
 //===----------------------------------------------------------------------===//
 #include "soaview/soaview.h"
 
@@ -37,12 +40,24 @@ struct SiteCache {
   SiteStats stats;
 };
 
-// Registry of sites: names for messages and statistics. Written once per site
-// (at its static initialisation), read at exit.
+/// The caches of one (backend, device) on one thread.
+struct Pool {
+  const rt::backend *b;
+  int device;
+  std::vector<SiteCache> sites;
+};
+
+// Registry of sites (names for messages and statistics, written once per
+// site) and of the statistics of exited threads.
 struct Registry {
   std::mutex mu;
   std::vector<const char *> names;
-  std::vector<SiteStats> totals; // merged from exited threads
+  struct Totals {
+    const rt::backend *b;
+    int device;
+    std::vector<SiteStats> sites;
+  };
+  std::vector<Totals> totals;
 };
 
 Registry &registry() {
@@ -59,41 +74,66 @@ std::size_t env_size(const char *name) {
 const std::size_t max_bytes = env_size("SOAVIEW_MAX_BYTES");
 const bool want_stats = env_size("SOAVIEW_STATS") != 0;
 
-void merge_stats(std::vector<SiteCache> &sites) {
+void *host_allocate(std::size_t bytes, int) {
+  return std::aligned_alloc(kAlignment, arena::round_up(bytes));
+}
+void host_deallocate(void *p, int) noexcept { std::free(p); }
+const rt::backend host_backend = {"host", host_allocate, host_deallocate};
+
+void merge_stats(const Pool &p) {
   if (!want_stats)
     return;
   Registry &r = registry();
   std::lock_guard<std::mutex> g(r.mu);
-  if (r.totals.size() < sites.size())
-    r.totals.resize(sites.size());
-  for (std::size_t i = 0; i < sites.size(); ++i) {
-    SiteStats &t = r.totals[i];
-    const SiteStats &s = sites[i].stats;
-    t.calls += s.calls;
-    t.hits += s.hits;
-    t.misses += s.misses;
-    if (s.peak_bytes > t.peak_bytes)
-      t.peak_bytes = s.peak_bytes;
+  Registry::Totals *t = nullptr;
+  for (auto &x : r.totals)
+    if (x.b == p.b && x.device == p.device)
+      t = &x;
+  if (!t) {
+    r.totals.push_back({p.b, p.device, {}});
+    t = &r.totals.back();
+  }
+  if (t->sites.size() < p.sites.size())
+    t->sites.resize(p.sites.size());
+  for (std::size_t i = 0; i < p.sites.size(); ++i) {
+    SiteStats &a = t->sites[i];
+    const SiteStats &s = p.sites[i].stats;
+    a.calls += s.calls;
+    a.hits += s.hits;
+    a.misses += s.misses;
+    if (s.peak_bytes > a.peak_bytes)
+      a.peak_bytes = s.peak_bytes;
   }
 }
 
 struct ThreadCache {
-  std::vector<SiteCache> sites;
+  std::vector<Pool> pools; // a few entries: host, and one per device used
+  Pool &pool(const rt::backend &b, int device) {
+    for (Pool &p : pools)
+      if (p.b == &b && p.device == device)
+        return p;
+    pools.push_back({&b, device, {}});
+    return pools.back();
+  }
   ~ThreadCache() {
-    merge_stats(sites);
-    for (SiteCache &s : sites)
-      for (Block &b : s.depth_blocks)
-        std::free(b.data);
+    for (Pool &p : pools) {
+      merge_stats(p);
+      for (SiteCache &s : p.sites)
+        for (Block &blk : s.depth_blocks)
+          if (blk.data)
+            p.b->deallocate(blk.data, p.device);
+    }
   }
 };
 
 thread_local ThreadCache tls;
 
-[[noreturn]] void fail(const site &s, std::size_t bytes, const char *why) {
+[[noreturn]] void fail(const site &s, const rt::backend &b, std::size_t bytes,
+                       const char *why) {
   std::fprintf(stderr,
-               "soaview: cannot provide %zu bytes for the view of the loop at "
-               "%s: %s\n",
-               bytes, s.where(), why);
+               "soaview: cannot provide %zu bytes of %s memory for the view of "
+               "the loop at %s: %s\n",
+               bytes, b.name, s.where(), why);
   throw std::bad_alloc();
 }
 
@@ -105,13 +145,20 @@ struct StatsPrinter {
     // their threads ended, which precedes static destruction.
     Registry &r = registry();
     std::lock_guard<std::mutex> g(r.mu);
-    std::fprintf(stderr, "soaview: %-40s %10s %10s %10s %14s\n", "site",
-                 "calls", "hits", "misses", "peak bytes");
-    for (std::size_t i = 0; i < r.totals.size() && i < r.names.size(); ++i) {
-      const SiteStats &t = r.totals[i];
-      std::fprintf(stderr, "soaview: %-40s %10zu %10zu %10zu %14zu\n",
-                   r.names[i], t.calls, t.hits, t.misses, t.peak_bytes);
-    }
+    std::fprintf(stderr, "soaview: %-32s %-8s %10s %10s %10s %14s\n", "site",
+                 "memory", "calls", "hits", "misses", "peak bytes");
+    for (const auto &t : r.totals)
+      for (std::size_t i = 0; i < t.sites.size() && i < r.names.size(); ++i) {
+        const SiteStats &s = t.sites[i];
+        if (!s.calls)
+          continue;
+        char mem[32];
+        std::snprintf(mem, sizeof mem, t.device >= 0 && t.b != &host_backend
+                                           ? "%s:%d" : "%s",
+                      t.b->name, t.device);
+        std::fprintf(stderr, "soaview: %-32s %-8s %10zu %10zu %10zu %14zu\n",
+                     r.names[i], mem, s.calls, s.hits, s.misses, s.peak_bytes);
+      }
   }
 } stats_printer;
 
@@ -128,43 +175,68 @@ site::site(const char *where) noexcept : where_(where) {
 
 namespace rt {
 
-void *acquire(const site &s, std::size_t bytes) {
+void *acquire_on(const backend &b, int device, const site &s,
+                 std::size_t bytes) {
   if (max_bytes && bytes > max_bytes)
-    fail(s, bytes, "larger than SOAVIEW_MAX_BYTES");
-  if (tls.sites.size() <= s.id())
-    tls.sites.resize(s.id() + 1);
-  SiteCache &c = tls.sites[s.id()];
+    fail(s, b, bytes, "larger than SOAVIEW_MAX_BYTES");
+  Pool &p = tls.pool(b, device);
+  if (p.sites.size() <= s.id())
+    p.sites.resize(s.id() + 1);
+  SiteCache &c = p.sites[s.id()];
   if (c.depth_blocks.size() <= c.depth)
     c.depth_blocks.resize(c.depth + 1);
-  Block &b = c.depth_blocks[c.depth];
+  Block &blk = c.depth_blocks[c.depth];
   ++c.stats.calls;
-  if (b.capacity < bytes || !b.data) {
+  if (blk.capacity < bytes || !blk.data) {
     ++c.stats.misses;
-    std::size_t cap = bytes + bytes / 2;
-    cap = arena::round_up(cap ? cap : kAlignment);
-    void *p = std::aligned_alloc(kAlignment, cap);
-    if (!p)
-      fail(s, bytes, "out of memory");
-    std::free(b.data);
-    b.data = p;
-    b.capacity = cap;
+    std::size_t cap = arena::round_up(bytes ? bytes + bytes / 2 : kAlignment);
+    void *mem = b.allocate(cap, device);
+    if (!mem)
+      fail(s, b, bytes, "out of memory");
+    if (blk.data)
+      b.deallocate(blk.data, device);
+    blk.data = mem;
+    blk.capacity = cap;
   } else {
     ++c.stats.hits;
   }
   if (bytes > c.stats.peak_bytes)
     c.stats.peak_bytes = bytes;
   ++c.depth;
-  return b.data;
+  return blk.data;
 }
 
-void release(const site &s) noexcept { --tls.sites[s.id()].depth; }
+void release_on(const backend &b, int device, const site &s) noexcept {
+  --tls.pool(b, device).sites[s.id()].depth;
+}
+
+void *acquire(const site &s, std::size_t bytes) {
+  return acquire_on(host_backend, -1, s, bytes);
+}
+
+void release(const site &s) noexcept { release_on(host_backend, -1, s); }
 
 void trim() noexcept {
-  for (SiteCache &c : tls.sites)
-    for (std::size_t d = c.depth; d < c.depth_blocks.size(); ++d) {
-      std::free(c.depth_blocks[d].data);
-      c.depth_blocks[d] = Block{};
+  for (Pool &p : tls.pools)
+    for (SiteCache &c : p.sites)
+      for (std::size_t d = c.depth; d < c.depth_blocks.size(); ++d) {
+        if (c.depth_blocks[d].data)
+          p.b->deallocate(c.depth_blocks[d].data, p.device);
+        c.depth_blocks[d] = Block{};
+      }
+}
+
+pool_counters counters(const site &s) noexcept {
+  pool_counters r;
+  for (const Pool &p : tls.pools)
+    if (s.id() < p.sites.size()) {
+      const SiteStats &st = p.sites[s.id()].stats;
+      auto &dst = p.b == &host_backend ? r.host : r.device;
+      dst.calls += st.calls;
+      dst.hits += st.hits;
+      dst.misses += st.misses;
     }
+  return r;
 }
 
 std::size_t scratch_bytes(std::size_t n) noexcept {

@@ -43,13 +43,37 @@ private:
 };
 
 namespace rt {
+/// The one seam between the pool and a kind of memory. `allocate` returns
+/// null on failure and memory aligned to kAlignment; `deallocate` frees what
+/// `allocate` returned. Host memory is built in; device memory backends live
+/// in the headers offload code includes (soaview/omp.h).
+struct backend {
+  const char *name;
+  void *(*allocate)(std::size_t bytes, int device);
+  void (*deallocate)(void *p, int device) noexcept;
+};
+
 /// Returns a buffer of at least `bytes` bytes for (site, calling thread,
 /// current depth) and enters one nesting level. Throws std::bad_alloc.
 void *acquire(const site &s, std::size_t bytes);
 /// Leaves the nesting level entered by the matching acquire().
 void release(const site &s) noexcept;
+/// The same for memory of backend `b` on `device`: cached per (backend,
+/// device, site, thread, depth); after warm-up a site allocates nothing.
+void *acquire_on(const backend &b, int device, const site &s,
+                 std::size_t bytes);
+void release_on(const backend &b, int device, const site &s) noexcept;
 /// Frees every cached buffer of the calling thread that is not in use.
 void trim() noexcept;
+
+/// Calls, cache hits and misses (allocations) of one site on the calling
+/// thread, for tests and benchmarks.
+struct pool_counters {
+  struct counts {
+    std::size_t calls = 0, hits = 0, misses = 0;
+  } host, device;
+};
+pool_counters counters(const site &s) noexcept;
 
 /// Finds repeated addresses among ptrs[0..n). Returns nullptr when all are
 /// distinct; otherwise fills remap (n entries) with the index of each
