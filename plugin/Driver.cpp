@@ -181,6 +181,105 @@ const ValueDecl *rangeRoot(const Expr *E) {
   return nullptr;
 }
 
+/// What an offloaded loop may not do: its iterations run in parallel on a
+/// device, so they must not leave the loop early, write variables outside
+/// it, or compare element addresses; nests and hoisting stay on the host.
+bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
+                  DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const AttrUse *A = P.Annotation->get(AttrKind::Offload);
+  auto Refuse = [&](SourceLocation L, const std::string &Msg,
+                    const std::string &Note) {
+    StoredDiag &D = Diags.error(L, "cannot offload loop: " + Msg);
+    Diags.note(D, A->Range.getBegin(), Note);
+    return false;
+  };
+  if (Nest.Loops.size() > 1)
+    return Refuse(P.Annotation->ForLoc,
+                  "it is nested with other converted loops",
+                  "offloading a loop nest is not supported yet; offload a "
+                  "single converted loop");
+  if (P.HoistTo)
+    return Refuse(P.Annotation->ForLoc, "it is also hoisted",
+                  "offloaded views are built where the loop is");
+  if (!P.Identities.empty())
+    return Refuse(P.Identities.front()->getExprLoc(),
+                  "it compares element addresses",
+                  "the device copies do not keep the elements' addresses");
+  if (P.Form.Kind == LoopFormKind::Index && !isa<DeclStmt>(cast<ForStmt>(P.Form.Loop)->getInit()))
+    return Refuse(P.Annotation->ForLoc,
+                  "its index is declared outside the loop",
+                  "declare the index in the loop: 'for (int i = lo; ...)'");
+  // Early exits and writes to variables declared outside the loop.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Loop;
+    const SourceManager &SM;
+    unsigned Depth = 0; // nested loops / switches that own a `break`
+    const Stmt *Exit = nullptr;
+    Finder(const Stmt *L, const SourceManager &SM) : Loop(L), SM(SM) {}
+    using Base = RecursiveASTVisitor<Finder>;
+#define SOAVIEW_NESTED(Kind)                                                   \
+  bool Traverse##Kind(Kind *S) {                                               \
+    ++Depth;                                                                   \
+    bool R = Base::Traverse##Kind(S);                                          \
+    --Depth;                                                                   \
+    return R;                                                                  \
+  }
+    SOAVIEW_NESTED(ForStmt)
+    SOAVIEW_NESTED(CXXForRangeStmt)
+    SOAVIEW_NESTED(WhileStmt)
+    SOAVIEW_NESTED(DoStmt)
+    SOAVIEW_NESTED(SwitchStmt)
+#undef SOAVIEW_NESTED
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitBreakStmt(BreakStmt *S) {
+      if (!Depth && !Exit)
+        Exit = S;
+      return true;
+    }
+    bool VisitReturnStmt(ReturnStmt *S) {
+      if (!Exit)
+        Exit = S;
+      return true;
+    }
+    bool VisitGotoStmt(GotoStmt *S) {
+      if (!Exit)
+        Exit = S;
+      return true;
+    }
+  } F(P.Form.Loop, SM);
+  F.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  if (F.Exit)
+    return Refuse(F.Exit->getBeginLoc(), "it can leave the loop early",
+                  "offloaded iterations run in parallel; 'break', 'return' "
+                  "and 'goto' out of the loop have no meaning there");
+  llvm::SmallPtrSet<const ValueDecl *, 8> Outer;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SmallPtrSetImpl<const ValueDecl *> &S;
+    const Stmt *Loop;
+    const SourceManager &SM;
+    Refs(llvm::SmallPtrSetImpl<const ValueDecl *> &S, const Stmt *L,
+         const SourceManager &SM)
+        : S(S), Loop(L), SM(SM) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (V && SM.isBeforeInTranslationUnit(V->getLocation(),
+                                            Loop->getBeginLoc()))
+        S.insert(V);
+      return true;
+    }
+  } R(Outer, P.Form.Loop, SM);
+  R.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  if (P.Form.Kind == LoopFormKind::Index && P.Form.Target)
+    Outer.erase(cast<ValueDecl>(P.Form.Target));
+  if (const Expr *W = findWrite(P.Form.Body, Outer))
+    return Refuse(W->getExprLoc(),
+                  "it writes a variable declared outside the loop",
+                  "on the device each iteration has its own copy; write "
+                  "results into fields of the elements instead");
+  return true;
+}
+
 } // namespace
 
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
@@ -198,7 +297,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   LF.TraverseDecl(Ctx.getTranslationUnitDecl());
 
   Emitter Em(Ctx, Diags);
-  bool AnyRewrite = false;
+  bool AnyRewrite = false, AnyOffload = false;
   // Loops in source order for deterministic output.
   std::vector<const LoopAnnotation *> Order;
   for (auto &KV : C.Loops)
@@ -318,9 +417,17 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
         Nest.Root = P.HoistTo;
     if (!analyseNest(Ctx, Diags, Nest))
       continue;
+    bool OffloadOK = true;
+    for (LoopPlan &P : Nest.Loops)
+      if (P.Annotation->has(AttrKind::Offload) && Ctx.getLangOpts().OpenMP) {
+        P.Offload = true;
+        OffloadOK &= checkOffload(Ctx, Nest, P, Diags);
+      }
+    if (!OffloadOK)
+      continue;
     bool Empty = false;
     for (LoopPlan &P : Nest.Loops)
-      if (P.View.Leaves.empty()) {
+      if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
         StoredDiag &D = Diags.report(
             Severity::Warning, P.Annotation->ForLoc,
             "loop uses no field of '" + P.View.Element->getNameAsString() +
@@ -337,6 +444,8 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
         Em.emitLoop(P);
     AnyRewrite = true;
+    for (LoopPlan &P : Nest.Loops)
+      AnyOffload |= P.Offload;
     for (LoopPlan &P : Nest.Loops) {
       ReportRow Row;
       PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
@@ -358,15 +467,19 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       Row.Offload = P.Annotation->has(AttrKind::Offload);
       R.Report.push_back(Row);
     }
-    if (Opts.Remarks)
+    // With offloading the driver runs this plugin in the host and in the
+    // device compile: remarks come from the host compile only.
+    if (Opts.Remarks && !Ctx.getLangOpts().OpenMPIsTargetDevice)
       for (LoopPlan &P : Nest.Loops) {
         std::string Msg = Em.remark(P);
         if (P.HoistLevels)
           Msg += "; built " + std::to_string(P.HoistLevels) +
                  " loop level(s) out";
-        if (P.Annotation->has(AttrKind::Offload))
-          Msg += "; offload is not available in this build, the loop runs on "
-                 "the host";
+        if (P.Offload)
+          Msg += "; offloaded (OpenMP target)";
+        else if (P.Annotation->has(AttrKind::Offload))
+          Msg += "; not offloaded: compile with -fopenmp to offload, the loop "
+                 "runs on the host";
         Diags.report(Severity::Remark, P.Annotation->ForLoc, Msg);
       }
   }
@@ -382,7 +495,9 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   FileID Main = SM.getMainFileID();
   EditBuffer *MB = Em.bufferFor(SM.getLocForStartOfFile(Main));
   if (MB)
-    MB->insert(0, "#include <soaview/soaview.h> // added by soaview\n");
+    MB->insert(0, std::string("#include <soaview/soaview.h> // added by soaview\n") +
+                      (AnyOffload ? "#include <soaview/omp.h> // added by soaview\n"
+                                  : ""));
   R.Buffers = std::move(Em.buffers());
   R.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
 }

@@ -280,10 +280,15 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
                        PL.getFilename() + "\"\n" +
                        std::string(PL.getColumn() - 1, ' ');
     SourceLocation End = SM.getFileLoc(CR.getEnd());
+    bool Device = false;
+    for (const LoopPlan &L : N.Loops)
+      Device |= L.Offload;
+    std::string Open = Device ? "#pragma omp declare target\n" : "";
+    std::string Close = Device ? "#pragma omp end declare target\n" : "";
     if (SM.isBeforeInTranslationUnit(End, AtLoc))
-      Early.add(namespaceOf(FD), Line + FullUnq + "\n");
+      Early.add(namespaceOf(FD), Open + Line + FullUnq + "\n" + Close);
     else
-      LateDefs.push_back({End, "\n" + Line + Full + "\n"});
+      LateDefs.push_back({End, "\n" + Open + Line + Full + "\n" + Close});
   }
 
   Chunks All;
@@ -347,49 +352,77 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
               AT);
 
   // 2. Prologue before `for`.
-  std::string Pro = "{ // soaview: " + E.remark(P) + "\n";
+  std::string Pro = "{ // soaview: " + E.remark(P) +
+                    (P.Offload ? "; offloaded" : "") + "\n";
   std::string Site = "  static ::soaview::site " + Px + "site(\"" +
                      siteWhere(P) + "\");\n";
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   std::string FrameT = "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
   std::string BodyDecls;
+  std::string Header; // replaces the loop header when set
+  auto T = [&](SourceRange R) {
+    return text(CharSourceRange::getCharRange(
+        SM.getFileLoc(R.getBegin()),
+        Lexer::getLocForEndOfToken(SM.getFileLoc(R.getEnd()), 0, SM, LO)));
+  };
   if (F.Kind == LoopFormKind::Range) {
     const auto *RF = cast<CXXForRangeStmt>(F.Loop);
-    SourceRange RI = RF->getRangeInit()->getSourceRange();
-    std::string RangeText = text(CharSourceRange::getCharRange(
-        SM.getFileLoc(RI.getBegin()),
-        Lexer::getLocForEndOfToken(SM.getFileLoc(RI.getEnd()), 0, SM, LO)));
-    Pro += "  auto &&" + Px + "range = " + RangeText + ";\n" + Site;
+    Pro += "  auto &&" + Px + "range = " + T(RF->getRangeInit()->getSourceRange()) +
+           ";\n" + Site;
     Pro += "  " + FrameT + " " + Px + "frame(" + Px + "site, " + Px +
            "range);\n";
-    // Header: ( decl : range ) -> index loop over the frame.
-    SourceLocation LParen = Lexer::findNextToken(A.ForLoc, SM, LO)->getLocation();
-    EB->replace(SM.getFileOffset(LParen),
-                SM.getFileOffset(RF->getRParenLoc()) + 1,
-                "(std::size_t " + Px + "i = 0; " + Px + "i < " + Px +
-                    "frame.size(); ++" + Px + "i)");
-    std::string Var = F.LoopVar->getName().str();
-    std::string Const = F.VarIsConst ? "const " : "";
-    BodyDecls = " auto " + Px + "view = " + Px + "frame.at(" + Px + "i); " +
-                Const + (F.VarIsPointer ? "auto *" : "auto &") + Var + " = " +
-                (F.VarIsPointer ? "&" : "") + Px + "view;";
   } else {
-    SourceRange LR = F.Lo->getSourceRange(), HR = F.Hi->getSourceRange();
-    auto T = [&](SourceRange R) {
-      return text(CharSourceRange::getCharRange(
-          SM.getFileLoc(R.getBegin()),
-          Lexer::getLocForEndOfToken(SM.getFileLoc(R.getEnd()), 0, SM, LO)));
-    };
     Pro += "  const " + typeName(F.IndexVar->getType().getUnqualifiedType()) +
-           " " + Px + "lo = " + T(LR) + ";\n" + Site;
+           " " + Px + "lo = " + T(F.Lo->getSourceRange()) + ";\n" + Site;
     Pro += "  " + FrameT + " " + Px + "frame(" + Px +
            "site, ::soaview::index_span_of(" + F.TargetName + ", " + Px +
-           "lo, " + T(HR) + "));\n";
-    std::string Idx = F.IndexVar->getName().str();
-    BodyDecls = " auto " + Px + "view = " + Px +
-                "frame.at(static_cast<std::size_t>(" + Idx + " - " + Px +
-                "lo)); ::soaview::index_shadow<decltype(" + Px + "view)> " +
-                F.TargetName + "{" + Px + "view};";
+           "lo, " + T(F.Hi->getSourceRange()) + "));\n";
+  }
+  std::string Var = F.Kind == LoopFormKind::Range ? F.LoopVar->getName().str() : "";
+  std::string Const = F.VarIsConst ? "const " : "";
+  auto ElementDecls = [&](const std::string &ViewInit) {
+    if (F.Kind == LoopFormKind::Range)
+      return " auto " + Px + "view = " + ViewInit + "; " + Const +
+             (F.VarIsPointer ? "auto *" : "auto &") + Var + " = " +
+             (F.VarIsPointer ? "&" : "") + Px + "view;";
+    return " auto " + Px + "view = " + ViewInit + "; ::soaview::index_shadow<decltype(" +
+           Px + "view)> " + F.TargetName + "{" + Px + "view};";
+  };
+  if (P.Offload) {
+    // Host gather, device copies, a target region over the device buffers;
+    // the device frame copies the written fields back before the scatter.
+    Pro += "  using " + Px + "spec = " + SpecT + ";\n";
+    Pro += "  ::soaview::omp::device_frame<" + Px + "spec> " + Px + "device(" +
+           Px + "site, " + Px + "frame);\n";
+    Pro += "  const auto " + Px + "buffers = " + Px + "device.buffers();\n";
+    Pro += "  const std::size_t " + Px + "n = " + Px + "device.size();\n";
+    Pro += "  const int " + Px + "dev = " + Px + "device.device();\n";
+    Pro += "#pragma omp target teams distribute parallel for firstprivate(" +
+           Px + "buffers) device(" + Px + "dev)\n";
+    std::string K = F.Kind == LoopFormKind::Range ? Px + "i" : Px + "k";
+    Header = "(std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
+    std::string Idx;
+    if (F.Kind == LoopFormKind::Index)
+      Idx = " const " + typeName(F.IndexVar->getType().getUnqualifiedType()) + " " +
+            F.IndexVar->getName().str() + " = static_cast<" +
+            typeName(F.IndexVar->getType().getUnqualifiedType()) + ">(" + Px +
+            "lo + " + K + ");";
+    BodyDecls = Idx + ElementDecls(Px + "spec::at(" + Px + "buffers, " + K + ")");
+  } else if (F.Kind == LoopFormKind::Range) {
+    Header = "(std::size_t " + Px + "i = 0; " + Px + "i < " + Px +
+             "frame.size(); ++" + Px + "i)";
+    BodyDecls = ElementDecls(Px + "frame.at(" + Px + "i)");
+  } else {
+    BodyDecls = ElementDecls(Px + "frame.at(static_cast<std::size_t>(" +
+                             F.IndexVar->getName().str() + " - " + Px + "lo))");
+  }
+  if (!Header.empty()) {
+    SourceLocation LParen =
+        Lexer::findNextToken(A.ForLoc, SM, LO)->getLocation();
+    SourceLocation RParen = F.Kind == LoopFormKind::Range
+                                ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
+                                : cast<ForStmt>(F.Loop)->getRParenLoc();
+    EB->replace(SM.getFileOffset(LParen), SM.getFileOffset(RParen) + 1, Header);
   }
   // A hoisted view is built before the loop n levels out and lives until
   // that loop ends; its block opens before (and closes after) the blocks of

@@ -269,6 +269,14 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
               ");\n";
   }
   Spec += "  }\n";
+  // pairs(): each field's host and device buffers, element size, written.
+  Spec += "  template <class F> static void pairs(const soa &h, const soa &d, "
+          "F &&f) {\n";
+  for (auto &[Path, A] : Leaves)
+    Spec += "    f(h." + bufName(Path) + ", d." + bufName(Path) + ", sizeof(" +
+            typeName(Path.back()->getType()) + "), " +
+            (A.Written ? "true" : "false") + ");\n";
+  Spec += "  }\n";
   Spec += "  static void scatter(const soa &s, std::size_t i, element &e) {\n";
   for (auto &[Path, A] : Leaves) {
     if (!A.Written)
@@ -292,7 +300,8 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
           S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K, false);
         }
         if (Top)
-          S += std::string(First ? "" : ", ") + "s.__soaview_address[i]";
+          S += std::string(First ? "" : ", ") +
+               "s.__soaview_address ? s.__soaview_address[i] : nullptr";
         return S + "}";
       };
   Spec += "  static view at(const soa &s, std::size_t i) {\n    return view" +
@@ -311,7 +320,11 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
            "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
-  Main.add(ElemNS, Tags + Body + Spec);
+  if (P.Offload) // the proxy and the spec's at() run on the device
+    Main.add(ElemNS, Tags + "#pragma omp declare target\n" + Body + Spec +
+                         "#pragma omp end declare target\n");
+  else
+    Main.add(ElemNS, Tags + Body + Spec);
   return true;
 }
 

@@ -101,6 +101,8 @@ struct LoopPlan {
   /// the view is built (null: the loop itself).
   const clang::Stmt *HoistTo = nullptr;
   unsigned HoistLevels = 0;
+  /// Run on an OpenMP device (soa_conversion_offload_compute with -fopenmp).
+  bool Offload = false;
   /// Comparisons of element addresses, rewritten to compare the original
   /// objects' addresses: the operand expressions to wrap.
   std::vector<const clang::Expr *> Identities;

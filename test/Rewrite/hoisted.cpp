@@ -13,7 +13,7 @@ void pairs(std::list<P *> &local, std::list<P *> &active) {
   }
 }
 // CHECK: void density(::[[L:__soaview_P_hoisted_cpp_9_3]] &l, const ::[[A:__soaview_P_hoisted_cpp_11_5]] &a);
-// CHECK-LABEL: void pairs(
+// CHECK-LABEL: void pairs(std::list
 // CHECK-NEXT: /*clang::soa_conversion*/
 // CHECK-NEXT: { // soaview: hoisted 1 level(s) out of the loop at hoisted.cpp:11:5
 // CHECK-NEXT: auto &&[[AR:__sv11_5_]]range = active;

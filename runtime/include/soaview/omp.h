@@ -17,6 +17,9 @@
 
 #include <omp.h>
 
+#include <cstdio>
+#include <stdexcept>
+
 namespace soaview::omp {
 
 inline void *allocate(std::size_t bytes, int device) {
@@ -44,6 +47,58 @@ private:
   const site &site_;
   int device_;
   void *data_;
+};
+
+/// The device side of one offloaded loop invocation: device buffers with the
+/// host frame's layout (from the pool), every viewed field copied to the
+/// device on construction, the written fields copied back into the host
+/// buffers on destruction -- before the host frame scatters them.
+template <class Spec> class device_frame {
+public:
+  template <class Frame>
+  device_frame(const site &s, const Frame &host,
+               int device = omp_get_default_device())
+      : host_(host.buffers()), n_(host.size()),
+        lease_(s, Spec::bytes_for(host.size()), device) {
+    if (Spec::writes && host.has_repeats()) {
+      std::fprintf(stderr,
+                   "soaview: the offloaded loop at %s writes an element that "
+                   "its container holds more than once; its iterations are "
+                   "not independent\n",
+                   s.where());
+      throw std::logic_error("soaview: repeated element in offloaded loop");
+    }
+    dev_ = host_;
+    arena a(lease_.data());
+    Spec::carve(dev_, a, n_); // same order and sizes as the host carve
+    dev_.__soaview_address = nullptr; // identities are not offloaded
+    int dev = lease_.device(), init = omp_get_initial_device();
+    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
+                                 bool) {
+      if (n_)
+        omp_target_memcpy(d, h, elem * n_, 0, 0, dev, init);
+    });
+  }
+  ~device_frame() {
+    int dev = lease_.device(), init = omp_get_initial_device();
+    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
+                                 bool written) {
+      if (written && n_)
+        omp_target_memcpy(const_cast<void *>(h), d, elem * n_, 0, 0, init, dev);
+    });
+  }
+  device_frame(const device_frame &) = delete;
+  device_frame &operator=(const device_frame &) = delete;
+
+  /// Device buffers, to pass into the target region by value.
+  const typename Spec::soa &buffers() const noexcept { return dev_; }
+  std::size_t size() const noexcept { return n_; }
+  int device() const noexcept { return lease_.device(); }
+
+private:
+  typename Spec::soa host_, dev_;
+  std::size_t n_;
+  device_lease lease_;
 };
 
 } // namespace soaview::omp

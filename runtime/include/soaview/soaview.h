@@ -245,6 +245,10 @@ public:
   typename Spec::view at(std::size_t i) const noexcept {
     return Spec::at(soa_, remap_ ? remap_[i] : i);
   }
+  /// The host buffers (for device copies).
+  const typename Spec::soa &buffers() const noexcept { return soa_; }
+  /// True when a pointer container held the same element more than once.
+  bool has_repeats() const noexcept { return remap_ != nullptr; }
 
 private:
   template <class Range> static std::size_t bytes_for(std::size_t n) {

@@ -1,0 +1,31 @@
+// An offloaded loop: host gather, a device frame from the pool, a target
+// region over the device buffers; proxy, spec and clones in declare target.
+// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
+// RUN: %soaview_dump %s | %nochecks | FileCheck %s --check-prefix=NOOMP
+#include <vector>
+struct P { double x, v; int id; };
+static void kick(P &p, double dt) { p.v += dt; }
+void step(std::vector<P> &ps, double dt) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto &p : ps) {
+    kick(p, dt);
+    p.x += p.v * dt;
+  }
+}
+// CHECK: #include <soaview/omp.h>
+// CHECK: #pragma omp declare target
+// CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
+// CHECK: #pragma omp end declare target
+// CHECK-NEXT: #pragma omp declare target
+// CHECK-NEXT: #line 7
+// CHECK-NEXT: static void kick(::[[V:__soaview_P_offload_cpp_10_3]] &p, double dt) { p.v += dt; }
+// CHECK-NEXT: #pragma omp end declare target
+// CHECK-LABEL: void step(
+// CHECK: using [[P:__sv10_3_]]spec = ::[[V]]_spec;
+// CHECK-NEXT: ::soaview::omp::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);
+// CHECK-NEXT: const auto [[P]]buffers = [[P]]device.buffers();
+// CHECK: #pragma omp target teams distribute parallel for firstprivate([[P]]buffers) device([[P]]dev)
+// CHECK-NEXT: #line 10
+// CHECK-NEXT: for (std::size_t [[P]]i = 0; [[P]]i < [[P]]n; ++[[P]]i) { auto [[P]]view = [[P]]spec::at([[P]]buffers, [[P]]i); auto &p = [[P]]view;
+// NOOMP-NOT: pragma omp
+// NOOMP-NOT: soaview/omp.h

@@ -1,0 +1,56 @@
+// What an offloaded loop may not do.
+// RUN: %soaview_verify -fopenmp %s
+#include <list>
+#include <vector>
+struct P { double x, y; };
+
+void earlyExit(std::vector<P *> &v) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{'break', 'return' and 'goto' out of the loop have no meaning there}}
+  for (auto *p : v) {
+    if (p->x > 1)
+      break; // expected-error {{cannot offload loop: it can leave the loop early}}
+    p->y = 0;
+  }
+}
+
+void outerWrite(std::vector<P *> &v, double &sum) {
+  double local = 0;
+  [[clang::soa_conversion_offload_compute]] // expected-note {{on the device each iteration has its own copy}}
+  for (auto *p : v)
+    local += p->x; // expected-error {{cannot offload loop: it writes a variable declared outside the loop}}
+  sum = local;
+}
+
+void nested(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{offloading a loop nest is not supported yet}}
+  for (auto *p : a) // expected-error {{cannot offload loop: it is nested with other converted loops}}
+    [[clang::soa_conversion]]
+    for (auto *q : b)
+      p->x += q->y;
+}
+
+void addresses(std::vector<P *> &v, P *special) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{the device copies do not keep the elements' addresses}}
+  for (auto *p : v)
+    if (p != special) // expected-error {{cannot offload loop: it compares element addresses}}
+      p->x = 0;
+}
+
+void outsideIndex(P *buf, int n) {
+  int i;
+  [[clang::soa_conversion_target("buf")]] [[clang::soa_conversion_offload_compute]] // expected-note {{declare the index in the loop}}
+  for (i = 0; i < n; ++i) // expected-error {{cannot offload loop: its index is declared outside the loop}}
+    buf[i].x = 1;
+}
+
+void inner(int) {}
+void fine(std::vector<P> &v) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto &p : v) {
+    for (int k = 0; k < 3; ++k) { // a nested plain loop may break
+      if (k == 1)
+        break;
+      p.x += k;
+    }
+  }
+}
