@@ -357,7 +357,10 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   std::string Site = "  static ::soaview::site " + Px + "site(\"" +
                      siteWhere(P) + "\");\n";
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
-  std::string FrameT = "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
+  // Offloaded loops gather into pinned host memory (fast device copies).
+  std::string FrameT =
+      P.Offload ? "::soaview::omp::host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
+                : "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
   std::string BodyDecls;
   std::string Header; // replaces the loop header when set
   auto T = [&](SourceRange R) {

@@ -16,6 +16,7 @@
 #include "soaview/soaview.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -73,6 +74,16 @@ std::size_t env_size(const char *name) {
 }
 const std::size_t max_bytes = env_size("SOAVIEW_MAX_BYTES");
 const bool want_stats = env_size("SOAVIEW_STATS") != 0;
+const bool want_profile = env_size("SOAVIEW_STATS") >= 2;
+// Benchmark baseline only: give every buffer back at release, so each call
+// allocates again (what soaview's pool exists to avoid).
+const bool no_pool = env_size("SOAVIEW_NO_POOL") != 0;
+
+// Phase times per site (SOAVIEW_STATS=2): summed with relaxed atomics; only
+// touched when profiling.
+constexpr unsigned kMaxProfiledSites = 1024;
+std::atomic<std::uint64_t> phase_ns[kMaxProfiledSites][rt::phase_count];
+std::atomic<std::uint64_t> phase_calls[kMaxProfiledSites][rt::phase_count];
 
 void *host_allocate(std::size_t bytes, int) {
   return std::aligned_alloc(kAlignment, arena::round_up(bytes));
@@ -159,6 +170,20 @@ struct StatsPrinter {
         std::fprintf(stderr, "soaview: %-32s %-8s %10zu %10zu %10zu %14zu\n",
                      r.names[i], mem, s.calls, s.hits, s.misses, s.peak_bytes);
       }
+    if (!want_profile)
+      return;
+    static const char *names[] = {"gather", "to-device", "kernel",
+                                  "from-device", "scatter"};
+    std::fprintf(stderr, "soaview: %-32s %-12s %10s %14s\n", "site", "phase",
+                 "calls", "mean us");
+    for (std::size_t i = 0; i < r.names.size() && i < kMaxProfiledSites; ++i)
+      for (int p = 0; p < rt::phase_count; ++p) {
+        std::uint64_t c = phase_calls[i][p].load(), ns = phase_ns[i][p].load();
+        if (c)
+          std::fprintf(stderr, "soaview: %-32s %-12s %10llu %14.1f\n",
+                       r.names[i], names[p], (unsigned long long)c,
+                       ns / 1e3 / c);
+      }
   }
 } stats_printer;
 
@@ -207,7 +232,30 @@ void *acquire_on(const backend &b, int device, const site &s,
 }
 
 void release_on(const backend &b, int device, const site &s) noexcept {
-  --tls.pool(b, device).sites[s.id()].depth;
+  SiteCache &c = tls.pool(b, device).sites[s.id()];
+  --c.depth;
+  if (no_pool) {
+    Block &blk = c.depth_blocks[c.depth];
+    if (blk.data)
+      b.deallocate(blk.data, device);
+    blk = Block{};
+  }
+}
+
+bool profiling() noexcept { return want_profile; }
+
+void record(const site &s, phase p, std::uint64_t ns) noexcept {
+  if (s.id() >= kMaxProfiledSites)
+    return;
+  phase_ns[s.id()][p].fetch_add(ns, std::memory_order_relaxed);
+  phase_calls[s.id()][p].fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t now_ns() noexcept {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 void *acquire(const site &s, std::size_t bytes) {

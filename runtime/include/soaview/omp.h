@@ -30,6 +30,23 @@ inline void deallocate(void *p, int device) noexcept {
 }
 inline const rt::backend backend = {"omp", allocate, deallocate};
 
+// Pinned (page-locked) host memory from LLVM's offload runtime: host buffers
+// of offloaded loops live there, so copies to and from the device run at the
+// interconnect's speed instead of through a bounce buffer.
+extern "C" void *llvm_omp_target_alloc_host(std::size_t, int);
+extern "C" void llvm_omp_target_free_host(void *, int);
+inline void *allocate_pinned(std::size_t bytes, int) {
+  return llvm_omp_target_alloc_host(bytes, omp_get_default_device());
+}
+inline void deallocate_pinned(void *p, int) noexcept {
+  llvm_omp_target_free_host(p, omp_get_default_device());
+}
+inline const rt::backend pinned = {"pinned", allocate_pinned, deallocate_pinned};
+
+/// The host frame of an offloaded loop: its buffers are pinned.
+template <class Spec, bool Scatter = true>
+using host_frame = frame<Spec, Scatter, &pinned>;
+
 /// RAII lease of device memory from the pool.
 class device_lease {
 public:
@@ -58,8 +75,9 @@ public:
   template <class Frame>
   device_frame(const site &s, const Frame &host,
                int device = omp_get_default_device())
-      : host_(host.buffers()), n_(host.size()),
+      : site_(s), host_(host.buffers()), n_(host.size()),
         lease_(s, Spec::bytes_for(host.size()), device) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
     if (Spec::writes && host.has_repeats()) {
       std::fprintf(stderr,
                    "soaview: the offloaded loop at %s writes an element that "
@@ -78,14 +96,23 @@ public:
       if (n_)
         omp_target_memcpy(d, h, elem * n_, 0, 0, dev, init);
     });
+    if (t0) {
+      ready_ = rt::now_ns();
+      rt::record(s, rt::to_device, ready_ - t0);
+    }
   }
   ~device_frame() {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (t0 && ready_) // the target region ran in between, synchronously
+      rt::record(site_, rt::kernel, t0 - ready_);
     int dev = lease_.device(), init = omp_get_initial_device();
     Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
                                  bool written) {
       if (written && n_)
         omp_target_memcpy(const_cast<void *>(h), d, elem * n_, 0, 0, init, dev);
     });
+    if (t0)
+      rt::record(site_, rt::from_device, rt::now_ns() - t0);
   }
   device_frame(const device_frame &) = delete;
   device_frame &operator=(const device_frame &) = delete;
@@ -96,6 +123,8 @@ public:
   int device() const noexcept { return lease_.device(); }
 
 private:
+  const site &site_;
+  std::uint64_t ready_ = 0;
   typename Spec::soa host_, dev_;
   std::size_t n_;
   device_lease lease_;

@@ -66,6 +66,13 @@ void release_on(const backend &b, int device, const site &s) noexcept;
 /// Frees every cached buffer of the calling thread that is not in use.
 void trim() noexcept;
 
+/// Time spent per phase of a view, recorded when SOAVIEW_STATS=2 (printed
+/// at exit, per site).
+enum phase { gather, to_device, kernel, from_device, scatter, phase_count };
+bool profiling() noexcept;
+void record(const site &s, phase p, std::uint64_t ns) noexcept;
+std::uint64_t now_ns() noexcept;
+
 /// Calls, cache hits and misses (allocations) of one site on the calling
 /// thread, for tests and benchmarks.
 struct pool_counters {
@@ -84,17 +91,26 @@ const std::size_t *find_duplicates(const void *const *ptrs, std::size_t n,
 std::size_t scratch_bytes(std::size_t n) noexcept;
 } // namespace rt
 
-/// RAII form of rt::acquire / rt::release.
+/// RAII form of rt::acquire / rt::release; host memory, or memory of the
+/// backend `mem` (pinned host memory for offloaded loops).
 class lease {
 public:
-  lease(const site &s, std::size_t bytes) : site_(s), data_(rt::acquire(s, bytes)) {}
-  ~lease() { rt::release(site_); }
+  lease(const site &s, std::size_t bytes, const rt::backend *mem = nullptr)
+      : site_(s), mem_(mem),
+        data_(mem ? rt::acquire_on(*mem, -1, s, bytes) : rt::acquire(s, bytes)) {}
+  ~lease() {
+    if (mem_)
+      rt::release_on(*mem_, -1, site_);
+    else
+      rt::release(site_);
+  }
   lease(const lease &) = delete;
   lease &operator=(const lease &) = delete;
   void *data() const noexcept { return data_; }
 
 private:
   const site &site_;
+  const rt::backend *mem_;
   void *data_;
 };
 
@@ -205,15 +221,18 @@ template <class V> struct index_shadow {
 ///
 /// Spec is generated per (loop site, element type) and provides: element,
 /// view, soa, writes, bytes_per_element, carve(), gather(), scatter(), at().
-template <class Spec, bool Scatter = true> class frame {
+template <class Spec, bool Scatter = true,
+          const rt::backend *HostMemory = nullptr>
+class frame {
   using element = typename Spec::element;
   static constexpr bool kScatters = Scatter && Spec::writes;
 
 public:
   template <class Range>
   frame(const site &s, Range &&r)
-      : n_(range_size(r)),
-        lease_(s, bytes_for<Range>(n_)) {
+      : site_(s), n_(range_size(r)),
+        lease_(s, bytes_for<Range>(n_), HostMemory) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
     arena a(lease_.data());
     elems_ = a.take<element *>(n_);
     Spec::carve(soa_, a, n_);
@@ -230,12 +249,17 @@ public:
       remap_ = rt::find_duplicates(reinterpret_cast<const void *const *>(elems_),
                                    n_, remap, a.take_bytes(rt::scratch_bytes(n_)));
     }
+    if (t0)
+      rt::record(site_, rt::gather, rt::now_ns() - t0);
   }
   ~frame() {
     if constexpr (kScatters) {
+      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       for (std::size_t i = 0; i < n_; ++i)
         if (!remap_ || remap_[i] == i)
           Spec::scatter(soa_, i, *elems_[i]);
+      if (t0)
+        rt::record(site_, rt::scatter, rt::now_ns() - t0);
     }
   }
   frame(const frame &) = delete;
@@ -260,6 +284,7 @@ private:
     return b;
   }
 
+  const site &site_;
   std::size_t n_;
   lease lease_;
   element **elems_ = nullptr;

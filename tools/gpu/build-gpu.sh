@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the GPU checks and benchmarks here (the GPU node has no clang) and
+# packs them with the LLVM 19 offload runtime into gpu-bundle/, which
+# tools/gpu/run-gpu.sh runs on the node:
+#   device run --carry gpu-bundle -- bash tools/gpu/run-gpu.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${SOAVIEW_BUILD:-$root/build}"
+bundle="$root/gpu-bundle"
+bash "$root/tools/setup.sh" "$build" >/dev/null
+rm -rf "$bundle" && mkdir -p "$bundle/bin" "$bundle/lib"
+sv="$build/bin/soaview-clang++"
+arch="--offload-arch=sm_90"
+# Bit-for-bit comparisons need the same rounding on CPU and GPU: no FMA
+# contraction in these builds (docs/offload.md).
+strict="-O2 -ffp-contract=off"
+ex="$root/examples/small"
+clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundle/bin/offload.plain"
+"$sv" $strict -fopenmp $arch "$ex/offload.cpp" -o "$bundle/bin/offload.gpu"
+"$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
+"$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
+for b in "$bundle"/bin/*.gpu; do python3 "$root/tools/gpu/patch-cubin.py" --check "$b"; done
+cp "$build/lib/libsoaview_rt.so" "$bundle/lib/"
+# The LLVM 19 offload runtime and what it needs beyond the node's own libc.
+libs="/usr/lib/llvm-19/lib/libomp.so.5 /usr/lib/llvm-19/lib/libomptarget.so.19.1"
+for l in $(ldd /usr/lib/llvm-19/lib/libomptarget.so.19.1 | awk '{print $3}'); do
+  case "$(basename "$l")" in
+    libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*) ;;
+    *) libs="$libs $l" ;;
+  esac
+done
+tar -C / -cf - $(for l in $libs; do readlink -f "$l" | sed 's|^/||'; done) | xz -T2 -6 > "$bundle/llvm-libs.tar.xz"
+for l in $libs; do echo "$(basename "$l") $(basename "$(readlink -f "$l")")"; done > "$bundle/lib-names.txt"
+du -sh "$bundle"
