@@ -46,9 +46,11 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
   if (FD->getType()->isReferenceType())
     return Bad("is a reference", "views copy field values; reference "
                                  "members cannot be copied");
-  if (FD->getDeclName().isEmpty() || FD->isAnonymousStructOrUnion())
-    return Bad("is an anonymous struct or union",
-               "give the member a name");
+  if (FD->getDeclName().isEmpty() || FD->isAnonymousStructOrUnion()) {
+    refuse(Use, "the loop uses a member of an anonymous struct or union",
+           FD->getLocation(), "give the struct or union member a name");
+    return false;
+  }
   if (FD->getType().isVolatileQualified() || FD->getType()->isAtomicType())
     return Bad("is volatile or atomic",
                "a view works on a temporary copy; concurrent access to the "

@@ -311,6 +311,16 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   CE.Vars[Def->getParamDecl(ParamIdx)] = {
       B, PT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
   bool NeedsClone = true;
+  if (!Def->getPrimaryTemplate() && Def->getTemplateInstantiationPattern()) {
+    // A member of a class template: its parameter types are fixed by the
+    // class's (explicit) template arguments, so it cannot take the proxy.
+    refuse(C->getExprLoc(),
+           "'" + FD->getQualifiedNameAsString() +
+               "' is a member of a class template; it cannot be cloned",
+           Def->getLocation(),
+           "make it a free function or a function template");
+    return false;
+  }
   if (const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern()) {
     if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
       refuse(C->getExprLoc(), "explicit specializations are not supported");

@@ -29,6 +29,8 @@ if config.sanitize:
 llvm_lib = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 if os.path.exists(os.path.join(llvm_lib, "libomptarget.so")):
     config.available_features.add("offload-host")
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("cuda")
 if os.path.exists("/dev/nvidia0") or os.environ.get("SOAVIEW_GPU"):
     config.available_features.add("gpu")
 config.substitutions.append(("%llvm_lib", llvm_lib))
