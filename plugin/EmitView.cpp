@@ -258,16 +258,19 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
     Spec += "    s." + bufName(Path) + " = a.take<" +
             typeName(Path.back()->getType()) + ">(n);\n";
   Spec += "  }\n";
-  Spec += "  static void gather(soa &s, std::size_t i, const element &e) {\n";
-  for (auto &[Path, A] : Leaves) {
+  // One field copied between an element and its slot: assignment for
+  // scalars, memcpy for arrays and whole structs.
+  auto Copy = [&](const FieldPath &Path, bool ToSlot) {
     std::string Buf = "s." + bufName(Path) + "[i]";
-    std::string Src = accessPath(P, Path, "e", Tags);
+    std::string Elem = accessPath(P, Path, "e", Tags);
+    const std::string &Dst = ToSlot ? Buf : Elem, &Src = ToSlot ? Elem : Buf;
     if (Path.back()->getType()->isScalarType())
-      Spec += "    " + Buf + " = " + Src + ";\n";
-    else
-      Spec += "    std::memcpy(&" + Buf + ", &" + Src + ", sizeof " + Buf +
-              ");\n";
-  }
+      return "    " + Dst + " = " + Src + ";\n";
+    return "    std::memcpy(&" + Dst + ", &" + Src + ", sizeof " + Buf + ");\n";
+  };
+  Spec += "  static void gather(soa &s, std::size_t i, const element &e) {\n";
+  for (auto &[Path, A] : Leaves)
+    Spec += Copy(Path, /*ToSlot=*/true);
   Spec += "  }\n";
   // pairs(): each field's host and device buffers, element size, written.
   Spec += "  template <class F> static void pairs(const soa &h, const soa &d, "
@@ -278,17 +281,9 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
             (A.Written ? "true" : "false") + ");\n";
   Spec += "  }\n";
   Spec += "  static void scatter(const soa &s, std::size_t i, element &e) {\n";
-  for (auto &[Path, A] : Leaves) {
-    if (!A.Written)
-      continue;
-    std::string Buf = "s." + bufName(Path) + "[i]";
-    std::string Dst = accessPath(P, Path, "e", Tags);
-    if (Path.back()->getType()->isScalarType())
-      Spec += "    " + Dst + " = " + Buf + ";\n";
-    else
-      Spec += "    std::memcpy(&" + Dst + ", &" + Buf + ", sizeof " + Buf +
-              ");\n";
-  }
+  for (auto &[Path, A] : Leaves)
+    if (A.Written)
+      Spec += Copy(Path, /*ToSlot=*/false);
   Spec += "  }\n";
   std::function<std::string(const ProxyNode &, bool)> Init =
       [&](const ProxyNode &N, bool Top) {

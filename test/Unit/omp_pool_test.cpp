@@ -12,14 +12,7 @@
 #include <thread>
 #include <vector>
 
-static int Failures = 0;
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-      ++Failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 static double roundTrip(const soaview::site &s, std::size_t n, double v) {
   soaview::omp::device_lease l(s, n * sizeof(double));

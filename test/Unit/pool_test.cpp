@@ -11,14 +11,7 @@
 #include <thread>
 #include <vector>
 
-static int Failures = 0;
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-      ++Failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 static void alignment_and_reuse() {
   static soaview::site s("pool_test:reuse");
