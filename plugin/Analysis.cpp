@@ -631,7 +631,6 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
 
 bool Analyzer::run() {
   Env Top;
-  Top.IsLoopBody = true;
   Top.Fn = Nest.Loops[0].Form.Function;
   for (size_t I = 0; I < Nest.Loops.size(); ++I) {
     const LoopForm &F = Nest.Loops[I].Form;

@@ -39,7 +39,6 @@ struct Env {
   bool HasThis = false;
   Binding This;
   const FunctionDecl *Fn = nullptr;
-  bool IsLoopBody = false;
 };
 
 /// Pre-order list of the nodes the analysis looks at in one body.

@@ -490,10 +490,6 @@ Emitter::~Emitter() = default;
 
 bool Emitter::emitNest(const NestPlan &Nest) { return P->emitNest(Nest); }
 bool Emitter::emitLoop(const LoopPlan &Plan) { return P->emitLoop(Plan); }
-std::string Emitter::specName(const LoopPlan &Plan) const {
-  return P->viewName(Plan);
-}
-
 std::string Emitter::remark(const LoopPlan &Plan) const {
   const ViewModel &V = Plan.View;
   std::string In, Out;

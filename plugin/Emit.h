@@ -39,8 +39,7 @@ public:
   std::map<std::string, std::unique_ptr<EditBuffer>> &buffers() {
     return Buffers;
   }
-  /// The view name and remark text of a plan.
-  std::string specName(const LoopPlan &Plan) const;
+  /// The remark text of a plan.
   std::string remark(const LoopPlan &Plan) const;
 
   EditBuffer *bufferFor(clang::SourceLocation L);

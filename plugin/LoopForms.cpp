@@ -235,8 +235,6 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
       Elem = Elem->getPointeeType();
     }
     F.VarIsConst = Elem.isConstQualified();
-    if (const Expr *Init = F.LoopVar->getInit())
-      F.YieldsPointers = Init->IgnoreImplicit()->getType()->isPointerType();
     F.ElementType = Elem.getUnqualifiedType();
     F.Element = recordOf(F.ElementType);
     if (!F.Element || F.Element->isUnion()) {

@@ -79,7 +79,6 @@ struct LoopForm {
   bool VarIsPointer = false; ///< `auto *p` (else a reference or a copy)
   bool VarIsCopy = false;    ///< `Particle p` : no scatter
   bool VarIsConst = false;
-  bool YieldsPointers = false; ///< container of pointers
   const clang::Expr *RangeInit = nullptr;
 
   // Index form.

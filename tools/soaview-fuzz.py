@@ -275,37 +275,23 @@ class Gen:
                               "vindex", "tmpl", "pair"])
             name = f"kernel{k}"
             kernels.append((name, kind))
-            if kind == "vecval":
-                w(f"double {name}(std::vector<S> &c) {{")
+            # Range loops: (parameter, loop header, is a pointer).
+            ranges = {
+                "vecval": ("std::vector<S> &c", "auto &e : c", False),
+                "vecptr": ("std::vector<S *> &c", "S *e : c", True),
+                "listptr": ("std::list<S *> &c", "S *e : c", True),
+                "deque": ("std::deque<S> &c", "S &e : c", False),
+                "array": ("S (&c)[17]", "auto &e : c", False),
+                "tmpl": ("C &c", "auto *e : c", True),
+            }
+            if kind in ranges:
+                param, header, arrow = ranges[kind]
+                tmpl = "template <class C> " if kind == "tmpl" else ""
+                w(f"{tmpl}double {name}({param}) {{")
                 w("  double acc = 0;")
                 w("  [[clang::soa_conversion]]")
-                w("  for (auto &e : c) {")
-                L.extend("    " + s for s in self.body("e", False, getters))
-            elif kind in ("vecptr", "listptr"):
-                ct = "std::vector<S *>" if kind == "vecptr" else "std::list<S *>"
-                w(f"double {name}({ct} &c) {{")
-                w("  double acc = 0;")
-                w("  [[clang::soa_conversion]]")
-                w("  for (S *e : c) {")
-                L.extend("    " + s for s in self.body("e", True, getters))
-            elif kind == "deque":
-                w(f"double {name}(std::deque<S> &c) {{")
-                w("  double acc = 0;")
-                w("  [[clang::soa_conversion]]")
-                w("  for (S &e : c) {")
-                L.extend("    " + s for s in self.body("e", False, getters))
-            elif kind == "array":
-                w(f"double {name}(S (&c)[17]) {{")
-                w("  double acc = 0;")
-                w("  [[clang::soa_conversion]]")
-                w("  for (auto &e : c) {")
-                L.extend("    " + s for s in self.body("e", False, getters))
-            elif kind == "tmpl":
-                w(f"template <class C> double {name}(C &c) {{")
-                w("  double acc = 0;")
-                w("  [[clang::soa_conversion]]")
-                w("  for (auto *e : c) {")
-                L.extend("    " + s for s in self.body("e", True, getters))
+                w(f"  for ({header}) {{")
+                L.extend("    " + s for s in self.body("e", arrow, getters))
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
                 w("  double acc = 0;")
