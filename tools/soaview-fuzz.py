@@ -8,7 +8,7 @@ structs, fixed-size arrays, containers of values and pointers with repeated
 elements, annotated loops whose bodies read, write and compound-assign random
 fields under conditions, with continue/break, through chains of free
 functions, methods, getters/setters and templates, nested pair loops with
-hoisting), builds each with plain clang++-19 and with soaview-clang++, runs
+hoisting, offloaded loops run through OpenMP host offloading), builds each with plain clang++-19 and with soaview-clang++, runs
 both and compares their output.
 
 A failure is: different output, a crash or hang of either build, a compiler
@@ -200,7 +200,9 @@ class Gen:
         w("")
         return L, getters
 
-    def body(self, var, arrow, getters, depth=1):
+    def body(self, var, arrow, getters, device=False):
+        """Random loop body. A device (offloaded) body cannot leave the loop
+        early or write variables declared outside it."""
         r = self.r
         acc = "->" if arrow else "."
         ref = f"*{var}" if arrow else var
@@ -212,6 +214,8 @@ class Gen:
                 out.append(self.update(var, arrow))
             elif k < 0.45:
                 out.append(f"if ({self.cond(var, arrow)}) continue;")
+            elif k < 0.5 and device:
+                out.append(f"if ({self.cond(var, arrow)}) {{ {self.update(var, arrow)} continue; }}")
             elif k < 0.5:
                 out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) break;")
             elif k < 0.6:
@@ -227,7 +231,7 @@ class Gen:
             elif k < 0.9 and getters:
                 path, kind = self.pick(getters)
                 out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
-            elif k < 0.93:
+            elif k < 0.93 and not device:
                 out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) return acc;")
             elif k < 0.96:
                 upd = self.update("q", False)
@@ -235,6 +239,9 @@ class Gen:
             elif k < 0.98:
                 upd = self.update("q", False)
                 out.append(f"{{ auto bump = [&](S &q) {{ {upd} }}; bump({ref}); {self.update(var, arrow)} }}")
+            elif device:
+                lhs, kind = self.pick(self.scalars())
+                out.append(f"{{ {kind} t = {var}{acc}{lhs}; {self.update(var, arrow)} (void)t; }}")
             else:
                 lhs, _ = self.pick(self.scalars())
                 out.append(f"acc += {var}{acc}{lhs};")
@@ -243,6 +250,8 @@ class Gen:
     def generate(self):
         r = self.r
         self.fnptr = {}
+        self.offload = False
+        self.offloaded = set()
         L, getters = self.program()
         w = L.append
         sc = self.scalars()
@@ -275,6 +284,13 @@ class Gen:
                               "vindex", "tmpl", "pair"])
             name = f"kernel{k}"
             kernels.append((name, kind))
+            # Offloaded loops run through OpenMP host offloading: their own
+            # device data environment, so a missing copy changes the output.
+            device = kind != "pair" and r.random() < 0.25
+            attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
+            self.offload = self.offload or device
+            if device:
+                self.offloaded.add(name)
             # Range loops: (parameter, loop header, is a pointer).
             ranges = {
                 "vecval": ("std::vector<S> &c", "auto &e : c", False),
@@ -289,22 +305,22 @@ class Gen:
                 tmpl = "template <class C> " if kind == "tmpl" else ""
                 w(f"{tmpl}double {name}({param}) {{")
                 w("  double acc = 0;")
-                w("  [[clang::soa_conversion]]")
+                w(f"  {attr}")
                 w(f"  for ({header}) {{")
-                L.extend("    " + s for s in self.body("e", arrow, getters))
+                L.extend("    " + s for s in self.body("e", arrow, getters, device))
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
                 w("  double acc = 0;")
-                w('  [[clang::soa_conversion_target("buf")]]')
+                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w("  for (std::size_t i = 0; i < buf.size(); i++) {")
-                L.extend("    " + s for s in self.body("buf[i]", False, getters))
+                L.extend("    " + s for s in self.body("buf[i]", False, getters, device))
             elif kind == "index":
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
                 lo = r.randint(0, 2)
-                w('  [[clang::soa_conversion_target("buf")]]')
+                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w(f"  for (int i = {lo}; i < n; ++i) {{")
-                body = self.body("buf[i]", False, getters)
+                body = self.body("buf[i]", False, getters, device)
                 L.extend("    " + s for s in body)
             else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
                 # Split by top-level field, so the views share no leaf.
@@ -344,6 +360,9 @@ class Gen:
         if dup:
             w("  if (n > 2) { ptrs.push_back(&store[1]); lst.push_back(&store[0]); }")
         w("  for (int k = 0; k < n + 17; ++k) act.push_back(&store[k]);")
+        if self.offload:
+            w("  std::vector<S *> uptrs; std::list<S *> ulst;")
+            w("  for (int k = 0; k < n; ++k) { uptrs.push_back(&store[n - 1 - k]); ulst.push_back(&store[k]); }")
         w("  std::deque<S> dq(store.begin(), store.begin() + n);")
         w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
         w("  double acc = 0;")
@@ -353,6 +372,10 @@ class Gen:
             arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
                    "array": "arr", "index": "store.data(), n", "pair": "lst, act",
                    "vindex": "store", "tmpl": "ptrs"}[kind]
+            if name in self.offloaded:
+                # Offloaded iterations run in parallel: the containers hold
+                # each element once (the runtime refuses repeats with writes).
+                arg = {"ptrs": "uptrs", "lst": "ulst"}.get(arg, arg)
             w(f"    acc += {name}({arg});")
         w("  }")
         w('  std::printf("%a\\n", acc);')
@@ -367,10 +390,26 @@ class Gen:
 # --------------------------------------------------------------------------
 # Building and comparing.
 
-def run(cmd, timeout, cwd=None):
+OFFLOAD_ATTR = "soa_conversion_offload_compute"
+def llvm_libdir():
+    try:
+        return subprocess.run(["llvm-config-19", "--libdir"], stdout=subprocess.PIPE,
+                              text=True).stdout.strip() or "/usr/lib/llvm-19/lib"
+    except OSError:
+        return "/usr/lib/llvm-19/lib"
+
+
+LLVM_LIB = llvm_libdir()
+# Host offloading: a separate device data environment on the CPU, so CI
+# checks offloaded views without a GPU.
+OFFLOAD_FLAGS = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu", "-Wl,-rpath," + LLVM_LIB]
+OFFLOAD_ENV = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
+
+
+def run(cmd, timeout, cwd=None, env=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=timeout, cwd=cwd)
+                           text=True, timeout=timeout, cwd=cwd, env=env)
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return "timeout", "", ""
@@ -382,6 +421,9 @@ def check(src, work, plain, soaview, flags):
     with open(path, "w") as f:
         f.write(src)
     pexe, sexe = os.path.join(work, "plain"), os.path.join(work, "sv")
+    env = None
+    if OFFLOAD_ATTR in src:
+        flags, env = flags + OFFLOAD_FLAGS, OFFLOAD_ENV
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:
         return "generator", "plain build failed: " + err[:2000]
@@ -395,8 +437,8 @@ def check(src, work, plain, soaview, flags):
         if rc < 0 or "PLEASE submit a bug report" in err or "Stack dump" in err:
             return "compiler-crash", err[:4000]
         return "converted-build-failed", err[:4000]
-    rc1, out1, _ = run([pexe], 30)
-    rc2, out2, err2 = run([sexe], 30)
+    rc1, out1, _ = run([pexe], 30, env=env)
+    rc2, out2, err2 = run([sexe], 30, env=env)
     if rc1 != 0:
         return "generator", f"plain program exit {rc1}"
     if rc2 == "timeout":
@@ -484,9 +526,14 @@ def main():
         out = os.path.join(a.save_failures, f"fuzz-{seed}.cpp")
         with open(out, "w") as f:
             f.write(f"// Reduced by soaview-fuzz from seed {seed}: {verdict}.\n")
-            f.write("// RUN: %clangxx -O1 -Wno-unknown-attributes %s -o %t.plain\n")
-            f.write("// RUN: %soaviewxx -O1 %s -o %t.sv\n")
-            f.write("// RUN: %t.plain > %t.plain.out && %t.sv > %t.sv.out\n")
+            off = OFFLOAD_ATTR in small
+            fl = " ".join(flags) + (" %offload_host_flags" if off else "")
+            envp = "env OMP_TARGET_OFFLOAD=MANDATORY " if off else ""
+            if off:
+                f.write("// REQUIRES: offload-host\n")
+            f.write(f"// RUN: %clangxx {fl} -Wno-unknown-attributes %s -o %t.plain\n")
+            f.write(f"// RUN: %soaviewxx {fl} %s -o %t.sv\n")
+            f.write(f"// RUN: {envp}%t.plain > %t.plain.out && {envp}%t.sv > %t.sv.out\n")
             f.write("// RUN: diff %t.plain.out %t.sv.out\n")
             f.write(small)
         print(f"saved {out}", file=sys.stderr)
