@@ -83,12 +83,164 @@ void Analyzer::leaf(const Expr *LE, const Binding &B, bool Whole,
       return;
     }
   }
+  if (!addressStaysLocal(LE, PM)) {
+    refuse(LE->getExprLoc(),
+           "the address of field '" + dotted(B.Path) +
+               "' may outlive the iteration",
+           {},
+           "during the loop the field lives in the view, which ends with the "
+           "iteration; use the address only within it (dereference it, pass "
+           "it to a call, or keep it in a local pointer or reference)");
+    return;
+  }
   ViewModel &V = view(B);
   LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
   if (A.FirstUse.isInvalid())
     A.FirstUse = LE->getExprLoc();
   A.Read |= Read;
   A.Written |= Write;
+}
+
+/// Parent of E, skipping parentheses and casts that keep its value.
+static const Stmt *valueParent(const Expr *&E, ParentMap &PM) {
+  while (true) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(E));
+    if (P && (isa<ParenExpr>(P) ||
+              (isa<CastExpr>(P) && cast<CastExpr>(P)->getCastKind() != CK_LValueToRValue &&
+               cast<CastExpr>(P)->getCastKind() != CK_ArrayToPointerDecay))) {
+      E = cast<Expr>(P);
+      continue;
+    }
+    return P;
+  }
+}
+
+/// Whether a pointer value E (an address of part of an element) is only
+/// used within the statement: dereferenced, subscripted, compared, passed
+/// to a call.
+static bool pointerUseIsLocal(const Expr *E, ParentMap &PM) {
+  const Stmt *P = valueParent(E, PM);
+  if (!P)
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(P))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P))
+    return AS->getBase() == E;
+  if (const auto *ME = dyn_cast<MemberExpr>(P))
+    return ME->getBase() == E;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isComparisonOp();
+  if (isa<CallExpr>(P))
+    return true; // the callee may not keep it (docs/semantics.md)
+  return false;
+}
+
+/// Whether every use of local variable V (a pointer or reference to part
+/// of an element) stays within the iteration.
+static bool localUsesStayLocal(const VarDecl *V, const Stmt *Body,
+                               ParentMap &PM) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *V;
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == V)
+        Found.push_back(E);
+      return true;
+    }
+  } U;
+  U.V = V;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const DeclRefExpr *D : U.Found) {
+    const Expr *E = D;
+    const Stmt *P = valueParent(E, PM);
+    if (V->getType()->isReferenceType()) {
+      // A reference is used like the field itself, except its address.
+      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+        if (UO->getOpcode() == UO_AddrOf)
+          return false;
+      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
+        if (IC->getCastKind() == CK_ArrayToPointerDecay && !pointerUseIsLocal(IC, PM))
+          return false;
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+        for (const Decl *X : DS->decls())
+          if (const auto *W = dyn_cast<VarDecl>(X))
+            if (W->getInit() == E && W->getType()->isReferenceType())
+              return false;
+      continue;
+    }
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
+      if (IC->getCastKind() == CK_LValueToRValue) {
+        if (!pointerUseIsLocal(IC, PM))
+          return false;
+        continue;
+      }
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+      if (BO->getOpcode() == BO_Assign && BO->getLHS() == E)
+        continue; // reassigned: what it gets is checked where it comes from
+    return false;
+  }
+  return true;
+}
+
+bool Analyzer::addressStaysLocal(const Expr *LE, ParentMap &PM) {
+  // Find the address or reference taken of the field, if any.
+  const Expr *Cur = LE;
+  while (true) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(Cur));
+    if (!P)
+      return true;
+    if (isa<ParenExpr>(P) || (isa<ImplicitCastExpr>(P) &&
+                              cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp)) {
+      Cur = cast<Expr>(P);
+      continue;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
+      (void)AS;
+      return true; // an element of an array field: an lvalue used in place
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (ME->getBase() == Cur && !isa<CXXMethodDecl>(ME->getMemberDecl())) {
+        Cur = ME;
+        continue;
+      }
+      return true;
+    }
+    const Expr *Addr = nullptr;
+    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return true;
+      Addr = U;
+    } else if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() != CK_ArrayToPointerDecay)
+        return true;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+          PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+      if (AS && AS->getBase() == IC)
+        return true;
+      Addr = IC;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      // `T &r = p->f;`: a local reference to the field.
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() == Cur && V->getType()->isReferenceType())
+            return V->isLocalVarDecl() && !V->isStaticLocal() &&
+                   localUsesStayLocal(V, PM.getParent(DS) ? PM.getParent(DS) : DS, PM);
+      return true;
+    } else {
+      return true;
+    }
+    if (pointerUseIsLocal(Addr, PM))
+      return true;
+    const Expr *E = Addr;
+    const Stmt *Q = valueParent(E, PM);
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(Q))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() == E)
+            return V->isLocalVarDecl() && !V->isStaticLocal() &&
+                   localUsesStayLocal(V, PM.getParent(DS) ? PM.getParent(DS) : DS, PM);
+    return false;
+  }
 }
 
 /// Whether the value of an lvalue is read, written, or both. Anything not

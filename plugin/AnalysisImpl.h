@@ -117,6 +117,9 @@ private:
   ViewModel &view(const Binding &B) { return Nest.Loops[B.View].View; }
   void checkForeign();
 
+  /// False when the address of the field accessed by LE (or a reference
+  /// to it) may be kept beyond the iteration.
+  bool addressStaysLocal(const Expr *LE, ParentMap &PM);
   void refuse(SourceLocation L, const Twine &Msg, SourceLocation NoteL = {},
               const Twine &Note = "") {
     if (Failed)

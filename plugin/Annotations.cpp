@@ -34,6 +34,11 @@ const char *attrSpelling(AttrKind K) {
 
 bool LoopAnnotation::has(AttrKind K) const { return get(K) != nullptr; }
 
+bool LoopAnnotation::always() const {
+  const AttrUse *A = get(AttrKind::Convert);
+  return A && A->Always;
+}
+
 const AttrUse *LoopAnnotation::get(AttrKind K) const {
   for (const AttrUse &A : Attrs)
     if (A.Kind == K)
@@ -135,6 +140,19 @@ public:
       return false;
     }
     AttrUse Use{Kind, A.getRange(), {}, 0};
+    if (Kind == AttrKind::Convert && A.getNumArgs() == 1) {
+      Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
+      const auto *SL =
+          E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
+      if (!SL || !SL->isOrdinary() || SL->getString() != "always") {
+        C->problem(E ? E->getExprLoc() : A.getLoc(),
+                   Name + " attribute's only argument is \"always\"",
+                   "soa_conversion(\"always\") converts a loop the "
+                   "profitability rule would leave alone");
+        return false;
+      }
+      Use.Always = true;
+    }
     if (Kind == AttrKind::Target || Kind == AttrKind::Hoist) {
       if (A.getNumArgs() != 1) {
         C->problem(A.getLoc(), Name + " attribute takes one argument",
@@ -198,7 +216,7 @@ SOAVIEW_SPELLINGS(OffloadSp, "soa_conversion_offload_compute");
 SOAVIEW_SPELLINGS(OffloadAltSp, "soa_conversion_compute_offload");
 
 struct ConvertInfo : SoaAttrInfo {
-  ConvertInfo() : SoaAttrInfo(AttrKind::Convert, ConvertSp, 0) {}
+  ConvertInfo() : SoaAttrInfo(AttrKind::Convert, ConvertSp, 1) {}
 };
 struct TargetInfo : SoaAttrInfo {
   TargetInfo() : SoaAttrInfo(AttrKind::Target, TargetSp, 1) {}

@@ -32,6 +32,7 @@ struct AttrUse {
   clang::SourceRange Range; ///< [[ ... ]] contents of this attribute
   std::string Target;       ///< soa_conversion_target
   int64_t Hoist = 0;        ///< soa_conversion_hoist
+  bool Always = false;      ///< soa_conversion("always"): skip the profitability rule
 };
 
 /// Everything written on one loop. Keyed by the loop's `for` location, which
@@ -40,6 +41,8 @@ struct LoopAnnotation {
   clang::SourceLocation ForLoc;
   std::vector<AttrUse> Attrs;
   bool has(AttrKind K) const;
+  /// soa_conversion("always") was written.
+  bool always() const;
   const AttrUse *get(AttrKind K) const;
   /// The full range to blank out when the loop is converted: from the first
   /// "[[" to the last "]]".

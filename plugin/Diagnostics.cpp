@@ -84,13 +84,16 @@ static DiagnosticsEngine::Level levelOf(Severity S) {
 }
 
 void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
-                       FileManager &FM, const OffsetMap &Map) const {
+                       FileManager &FM, const OffsetMap &Map,
+                       const std::function<bool(StringRef)> &Rewritten) const {
   for (const StoredDiag &D : Diags) {
     unsigned ID = DE.getCustomDiagID(levelOf(D.Level), "%0");
     {
       DiagnosticBuilder B = DE.Report(resolve(D.Loc, Target, FM, Map), ID);
       B << D.Message;
       for (const StoredFixIt &F : D.FixIts) {
+        if (Rewritten && Rewritten(F.Begin.File))
+          continue;
         SourceLocation Begin = resolve(F.Begin, Target, FM, Map);
         if (Begin.isValid())
           B << FixItHint::CreateReplacement(

@@ -76,9 +76,12 @@ public:
   /// is refused and its partial findings must go).
   size_t size() const { return Diags.size(); }
 
-  /// Emits everything through DE, mapping positions through Map.
+  /// Emits everything through DE, mapping positions through Map. Fix-its
+  /// into files for which Rewritten is true are dropped: their physical
+  /// lines differ from the user's file (the notes still say what to write).
   void replay(clang::DiagnosticsEngine &DE, clang::SourceManager &Target,
-              clang::FileManager &FM, const OffsetMap &Map) const;
+              clang::FileManager &FM, const OffsetMap &Map,
+              const std::function<bool(llvm::StringRef File)> &Rewritten = {}) const;
 
 private:
   const clang::SourceManager *SM;

@@ -18,8 +18,10 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
 #include <set>
 
 using namespace clang;
@@ -280,7 +282,42 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
   return true;
 }
 
+/// The profitability rule (docs/semantics.md): a single host loop, neither
+/// nested with other converted loops nor hoisted nor offloaded, visits each
+/// element once. Its gather and scatter touch the same cache lines the
+/// original loop touches, so conversion cannot pay (measured 0.3-0.7x on
+/// the SPH kicks and drift); such a loop stays as written, with a remark.
+/// soa_conversion("always") or -fplugin-arg-soaview-convert=always convert it.
+bool streamingIsProfitable(ASTContext &Ctx, const NestPlan &Nest,
+                           const Options &Opts, DiagStore &Diags) {
+  if (Nest.Loops.size() != 1)
+    return true;
+  const LoopPlan &P = Nest.Loops.front();
+  if (P.HoistTo || P.Offload || P.Annotation->always())
+    return true;
+  if (Opts.Remarks && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
+    StoredDiag &D = Diags.report(
+        Severity::Remark, P.Annotation->ForLoc,
+        "loop left unconverted: it visits each element once, so gathering "
+        "and scattering its fields would cost more than the view saves");
+    const AttrUse *A = P.Annotation->get(AttrKind::Convert);
+    SourceLocation At = A ? A->Range.getBegin() : P.Annotation->ForLoc;
+    Diags.note(D, At, "write soa_conversion(\"always\") to convert it anyway");
+    if (A) {
+      SourceLocation End = Lexer::getLocForEndOfToken(
+          A->Range.getEnd(), 0, Ctx.getSourceManager(), Ctx.getLangOpts());
+      Diags.fixIt(D, CharSourceRange::getCharRange(End, End), "(\"always\")");
+    }
+  }
+  return false;
+}
+
 } // namespace
+
+bool profitabilityFromEnvironment() {
+  const char *E = std::getenv("SOAVIEW_CONVERT");
+  return !(E && StringRef(E) == "always");
+}
 
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R) {
@@ -438,6 +475,8 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       }
     if (Empty)
       continue; // a nest converts whole or not at all
+    if (Opts.Profitability && !streamingIsProfitable(Ctx, Nest, Opts, Diags))
+      continue;
     if (!Em.emitNest(Nest))
       continue;
     for (LoopPlan &P : Nest.Loops)

@@ -22,6 +22,10 @@ struct Options {
   /// Report diagnostics from the first pass itself (soaview-translate), not
   /// by replay in a later compile (the plugin).
   bool ReportInFirstPass = false;
+  /// Apply the profitability rule (leave loops that visit each element
+  /// once unconverted); off with -fplugin-arg-soaview-convert=always or
+  /// SOAVIEW_CONVERT=always.
+  bool Profitability = true;
 };
 
 /// One converted loop, in the shape of the paper's Table 1.
@@ -43,6 +47,10 @@ struct PassResult {
   bool ParseFailed = false;
   unsigned mapOffset(llvm::StringRef File, unsigned Offset) const;
 };
+
+/// SOAVIEW_CONVERT=always in the environment turns the profitability rule
+/// off (the test suite does this); plugin arguments override it.
+bool profitabilityFromEnvironment();
 
 void runFirstPass(clang::ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R);

@@ -1,7 +1,7 @@
 //===- EmitView.cpp - the proxy view and spec structs ----------------------===//
 //
-// One proxy per view (reference members, copied member functions, forwards
-// of the class's static names) and one spec (SoA buffers, gather, scatter,
+// One proxy per view (the values of one element's fields, written back by its
+// destructor; copied member functions, forwards of the class's static names) and one spec (SoA buffers, gather, scatter,
 // at). Private fields are reached through member pointers named in explicit
 // instantiations, where access is not checked. Tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
@@ -137,23 +137,58 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
 
 std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
                                       const std::string &Name, int Indent) {
+  // The proxy holds the values of its fields for one iteration: built from
+  // slot i of the buffers, written back to the slot by the destructor
+  // (written fields only). Copies of a proxy (`auto c = *p`) write nothing
+  // back. Keeping values, not references into the buffers, lets the
+  // compiler hold them in registers across an inner loop.
   std::string In(Indent, ' ');
   std::string Out = "struct " + Name + " {\n";
   Out += forwarders(P, N, Indent + 2);
+  std::string Inits, Copies;
+  auto AddInit = [&](const std::string &I) {
+    Inits += (Inits.empty() ? "\n" + In + "      : " : ",\n" + In + "        ") + I;
+  };
   for (auto &K : N.Kids) {
     std::string KName = K->Field->getName().str();
     if (K->Leaf) {
-      Out += In + "  " +
-             declare(Ctx.getLValueReferenceType(K->Field->getType()), KName) +
-             ";\n";
+      QualType T = K->Field->getType();
+      Out += In + "  " + declare(T.getUnqualifiedType(), KName) + ";\n";
+      if (T->isArrayType())
+        Copies += In + "    std::memcpy(&" + KName + ", &s." + bufName(K->Path) +
+                  "[i], sizeof " + KName + ");\n";
+      else
+        AddInit(KName + "(s." + bufName(K->Path) + "[i])");
     } else {
       Out += In + "  " + viewStruct(P, *K, "__soaview_" + KName + "_proxy",
                                     Indent + 2) +
              " " + KName + ";\n";
+      AddInit(KName + "(s, i)");
     }
   }
-  if (!N.Field) // the top proxy remembers its original element
+  std::string Dtor;
+  if (!N.Field) { // the top proxy remembers its element and its slots
     Out += In + "  const void *__soaview_address;\n";
+    AddInit("__soaview_address(s.__soaview_address ? s.__soaview_address[i] : nullptr)");
+    for (auto &[Path, A] : P.View.orderedLeaves()) {
+      if (!A.Written)
+        continue;
+      std::string Slot = "__soaview_out_" + bufName(Path);
+      std::string T = typeName(Path.back()->getType().getUnqualifiedType());
+      Out += In + "  ::soaview::out_slot<" + T + "> " + Slot + ";\n";
+      AddInit(Slot + "(&s." + bufName(Path) + "[i])");
+      std::string Member = dotted(Path);
+      if (Path.back()->getType()->isArrayType())
+        Dtor += In + "    if (" + Slot + ".p) std::memcpy(" + Slot + ".p, &" +
+                Member + ", sizeof " + Member + ");\n";
+      else
+        Dtor += In + "    if (" + Slot + ".p) *" + Slot + ".p = " + Member + ";\n";
+    }
+  }
+  Out += In + "  template <class S> " + Name + "(const S &s, std::size_t i)" +
+         Inits + " {\n" + Copies + In + "    (void)s, (void)i;\n" + In + "  }\n";
+  if (!Dtor.empty())
+    Out += In + "  ~" + Name + "() {\n" + Dtor + In + "  }\n";
   auto MIt = P.View.Methods.find(N.Path);
   if (MIt != P.View.Methods.end()) {
     std::vector<const CXXMethodDecl *> Ms(MIt->second.begin(),
@@ -285,22 +320,7 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
     if (A.Written)
       Spec += Copy(Path, /*ToSlot=*/false);
   Spec += "  }\n";
-  std::function<std::string(const ProxyNode &, bool)> Init =
-      [&](const ProxyNode &N, bool Top) {
-        std::string S = "{";
-        bool First = true;
-        for (auto &K : N.Kids) {
-          S += First ? "" : ", ";
-          First = false;
-          S += K->Leaf ? "s." + bufName(K->Path) + "[i]" : Init(*K, false);
-        }
-        if (Top)
-          S += std::string(First ? "" : ", ") +
-               "s.__soaview_address ? s.__soaview_address[i] : nullptr";
-        return S + "}";
-      };
-  Spec += "  static view at(const soa &s, std::size_t i) {\n    return view" +
-          Init(Root, true) + ";\n  }\n";
+  Spec += "  static view at(const soa &s, std::size_t i) { return view(s, i); }\n";
   Spec += "};\n";
   if (P.InTemplate)
     Spec += SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +

@@ -3,6 +3,9 @@
 // Loaded with -fplugin=soaview.so (soaview-clang++ does this). Arguments:
 //   -fplugin-arg-soaview-remarks      one remark per converted loop
 //   -fplugin-arg-soaview-dump=FILE    write the rewritten source ('-': stdout)
+//   -fplugin-arg-soaview-convert=always|profitable
+//                                     convert every annotated loop, or only
+//                                     those that can pay (default)
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
@@ -38,7 +41,8 @@ public:
     R->Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
                      CI.getFileManager(), [&](StringRef F, unsigned O) {
                        return Res.mapOffset(F, O);
-                     });
+                     },
+                     [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; });
   }
 
 private:
@@ -50,17 +54,23 @@ class SoaviewAction : public PluginASTAction {
 protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
+    Opts.Profitability = profitabilityFromEnvironment();
     for (const std::string &A : Args) {
       StringRef S(A);
       if (S == "remarks")
         Opts.Remarks = true;
       else if (S.consume_front("dump="))
         Opts.DumpPath = S.str();
+      else if (S == "convert=always")
+        Opts.Profitability = false;
+      else if (S == "convert=profitable")
+        Opts.Profitability = true;
       else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                    "soaview: unknown plugin argument '%0'; "
-                                   "expected 'remarks' or 'dump=FILE'"))
+                                   "expected 'remarks', 'dump=FILE' or "
+                                   "'convert=always|profitable'"))
             << A;
         return false;
       }

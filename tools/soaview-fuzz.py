@@ -390,6 +390,9 @@ class Gen:
 # --------------------------------------------------------------------------
 # Building and comparing.
 
+# The fuzzer tests the conversion machinery: every annotated loop is
+# converted, including single loops the profitability rule would leave.
+SOAVIEW_FLAGS = ["-fplugin-arg-soaview-convert=always"]
 OFFLOAD_ATTR = "soa_conversion_offload_compute"
 def llvm_libdir():
     try:
@@ -427,7 +430,7 @@ def check(src, work, plain, soaview, flags):
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:
         return "generator", "plain build failed: " + err[:2000]
-    rc, _, err = run([soaview] + flags + [path, "-o", sexe], 120)
+    rc, _, err = run([soaview] + flags + SOAVIEW_FLAGS + [path, "-o", sexe], 120)
     if rc == "timeout":
         return "compiler-hang", ""
     if rc != 0:

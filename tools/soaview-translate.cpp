@@ -28,7 +28,8 @@ using namespace clang;
 namespace {
 
 int usage() {
-  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] -- "
+  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] "
+                  "[--convert=always|profitable] -- "
                   "<compile flags>\n"
                   "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
@@ -53,6 +54,7 @@ int main(int argc, const char **argv) {
   std::string File, Out = "-";
   soaview::Options Opts;
   Opts.ReportInFirstPass = true;
+  Opts.Profitability = soaview::profitabilityFromEnvironment();
   std::vector<std::string> Flags;
   bool SawDashes = false, Report = false;
   for (int I = 1; I < argc; ++I) {
@@ -67,6 +69,10 @@ int main(int argc, const char **argv) {
       Report = true;
     } else if (A == "--remarks") {
       Opts.Remarks = true;
+    } else if (A == "--convert=always") {
+      Opts.Profitability = false;
+    } else if (A == "--convert=profitable") {
+      Opts.Profitability = true;
     } else if (A == "-h" || A == "--help") {
       usage();
       return 0;

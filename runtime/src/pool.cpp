@@ -74,7 +74,8 @@ std::size_t env_size(const char *name) {
 }
 const std::size_t max_bytes = env_size("SOAVIEW_MAX_BYTES");
 const bool want_stats = env_size("SOAVIEW_STATS") != 0;
-const bool want_profile = env_size("SOAVIEW_STATS") >= 2;
+std::atomic<bool> want_profile{env_size("SOAVIEW_STATS") >= 2};
+const bool print_profile = want_profile.load();
 // Benchmark baseline only: give every buffer back at release, so each call
 // allocates again (what soaview's pool exists to avoid).
 const bool no_pool = env_size("SOAVIEW_NO_POOL") != 0;
@@ -170,7 +171,7 @@ struct StatsPrinter {
         std::fprintf(stderr, "soaview: %-32s %-8s %10zu %10zu %10zu %14zu\n",
                      r.names[i], mem, s.calls, s.hits, s.misses, s.peak_bytes);
       }
-    if (!want_profile)
+    if (!print_profile)
       return;
     static const char *names[] = {"gather", "to-device", "kernel",
                                   "from-device", "scatter"};
@@ -242,7 +243,25 @@ void release_on(const backend &b, int device, const site &s) noexcept {
   }
 }
 
-bool profiling() noexcept { return want_profile; }
+bool profiling() noexcept { return want_profile.load(std::memory_order_relaxed); }
+
+void set_profiling(bool on) noexcept { want_profile.store(on, std::memory_order_relaxed); }
+
+void phase_totals(std::uint64_t (&ns)[phase_count]) noexcept {
+  for (int p = 0; p < phase_count; ++p) {
+    ns[p] = 0;
+    for (unsigned i = 0; i < kMaxProfiledSites; ++i)
+      ns[p] += phase_ns[i][p].load(std::memory_order_relaxed);
+  }
+}
+
+void reset_phases() noexcept {
+  for (unsigned i = 0; i < kMaxProfiledSites; ++i)
+    for (int p = 0; p < phase_count; ++p) {
+      phase_ns[i][p].store(0, std::memory_order_relaxed);
+      phase_calls[i][p].store(0, std::memory_order_relaxed);
+    }
+}
 
 void record(const site &s, phase p, std::uint64_t ns) noexcept {
   if (s.id() >= kMaxProfiledSites)

@@ -30,12 +30,23 @@ double energy(std::list<Body *> &bs) {
 
 // CHECK-LABEL: struct __soaview_Body_nested_fields_cpp_24_3 {
 // CHECK-NEXT: struct __soaview_kin_proxy {
-// CHECK-NEXT:   double &v;
-// CHECK-NEXT:   double &e;
-// CHECK-NEXT: } kin;
+// CHECK-NEXT:   double v;
+// CHECK-NEXT:   double e;
+// CHECK-NEXT:   template <class S> __soaview_kin_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:       : v(s.kin_v[i]),
+// CHECK-NEXT:         e(s.kin_e[i]) {
+// CHECK:      } kin;
 // CHECK-NEXT: struct __soaview_pos_proxy {
-// CHECK-NEXT:   double (&c)[3];
+// CHECK-NEXT:   double c[3];
+// CHECK-NEXT:   template <class S> __soaview_pos_proxy(const S &s, std::size_t i) {
+// CHECK-NEXT:     std::memcpy(&c, &s.pos_c[i], sizeof c);
 // CHECK: double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
 // CHECK: } pos;
+// Only the written leaf is written back, through its nested path.
+// CHECK:      ::soaview::out_slot<double> __soaview_out_kin_e;
+// CHECK-NOT:  out_slot
+// CHECK:      ~__soaview_Body_nested_fields_cpp_24_3() {
+// CHECK-NEXT:   if (__soaview_out_kin_e.p) *__soaview_out_kin_e.p = kin.e;
+// CHECK-NEXT: }
 // CHECK-NOT: acc
 // CHECK: std::memcpy(&s.pos_c[i], &e.pos.c, sizeof s.pos_c[i]);

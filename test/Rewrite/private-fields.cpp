@@ -23,8 +23,8 @@ void eos(std::vector<Cell> &cells, double k) {
 // CHECK: struct [[TAG:__soaview_Cell_private_fields_cpp_18_3_rho__tag]] { friend constexpr double ::Cell::* __soaview_member([[TAG]]) noexcept; };
 // CHECK-NEXT: template struct __soaview_Cell_private_fields_cpp_18_3_expose<double ::Cell::*, &::Cell::rho_, [[TAG]]>;
 // CHECK: struct __soaview_Cell_private_fields_cpp_18_3 {
-// CHECK-NEXT: double &rho_;
-// CHECK-NEXT: double &p_;
+// CHECK-NEXT: double rho_;
+// CHECK-NEXT: double p_;
 // CHECK: s.rho_[i] = (e.*__soaview_member([[TAG]]{}));
 // CHECK: for (std::size_t {{.*}})
 // CHECK-NEXT: { auto {{.*}}view = {{.*}}; auto &c = {{.*}}view; c.setPressure(k * c.density()); } }

@@ -20,8 +20,19 @@ void push(std::vector<Particle *> &ps, double dt) {
 // CHECK-LABEL: rewritten {{.*}}range-pointers.cpp
 // CHECK: #include <soaview/soaview.h>
 // CHECK: struct [[VIEW:__soaview_Particle_range_pointers_cpp_15_3]] {
-// CHECK-NEXT:   double &x;
-// CHECK-NEXT:   double &mass;
+// The proxy holds the values of one element's fields; its destructor writes
+// the written ones back to the slot.
+// CHECK-NEXT:   double x;
+// CHECK-NEXT:   double mass;
+// CHECK-NEXT:   const void *__soaview_address;
+// CHECK-NEXT:   ::soaview::out_slot<double> __soaview_out_x;
+// CHECK-NEXT:   template <class S> [[VIEW]](const S &s, std::size_t i)
+// CHECK-NEXT:       : x(s.x[i]),
+// CHECK-NEXT:         mass(s.mass[i]),
+// CHECK:              __soaview_out_x(&s.x[i]) {
+// CHECK:        ~[[VIEW]]() {
+// CHECK-NEXT:     if (__soaview_out_x.p) *__soaview_out_x.p = x;
+// CHECK-NEXT:   }
 // CHECK-NOT: unused
 // CHECK: double getMass() const { return mass; }
 // CHECK: struct [[VIEW]]_spec {

@@ -23,7 +23,7 @@ void arguments(P *buf, int n, std::vector<P> &v) {
   [[clang::soa_conversion_target]] // expected-error {{'soa_conversion_target' attribute takes one argument}} expected-note {{name the indexed array}}
   for (int i = 0; i < n; ++i) buf[i].x = 0;
 
-  [[clang::soa_conversion(1)]] // expected-error {{'soa_conversion' attribute takes no arguments}}
+  [[clang::soa_conversion(1)]] // expected-error {{'soa_conversion' attribute's only argument is "always"}} expected-note {{converts a loop the profitability rule would leave alone}}
   for (auto &p : v) p.x = 0;
 
   for (auto &q : v) {

@@ -89,3 +89,28 @@ void openmp(std::vector<P> &v) {
   for (auto &p : v) // expected-error {{cannot convert loop: it is associated with an OpenMP directive}} expected-note {{put the OpenMP directive on a loop around it}}
     p.x = 0;
 }
+
+// The address of a field may not outlive the iteration (the field lives in
+// the iteration's view); using it within the iteration is fine.
+double *keptField;
+void fieldAddresses(std::vector<P *> &v) {
+  double *last = nullptr;
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    if (last)
+      *last += p->x;
+    last = &p->y; // expected-error {{the address of field 'y' may outlive the iteration}} expected-note {{use the address only within it}}
+  }
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    double &r = p->y; // expected-error {{the address of field 'y' may outlive the iteration}} expected-note {{use the address only within it}}
+    keptField = &r;
+  }
+  [[clang::soa_conversion]]
+  for (auto *p : v) {
+    double *q = &p->x; // local to the iteration: fine
+    double &r = p->y;
+    *q += r;
+    r = q[0] > 1 ? 1 : 0;
+  }
+}

@@ -67,9 +67,15 @@ void release_on(const backend &b, int device, const site &s) noexcept;
 void trim() noexcept;
 
 /// Time spent per phase of a view, recorded when SOAVIEW_STATS=2 (printed
-/// at exit, per site).
+/// at exit, per site) or after set_profiling(true).
 enum phase { gather, to_device, kernel, from_device, scatter, phase_count };
 bool profiling() noexcept;
+/// Turns phase recording on or off at run time (benchmarks); thread-safe.
+void set_profiling(bool on) noexcept;
+/// Nanoseconds recorded per phase, summed over all sites and threads, since
+/// the start or the last reset_phases().
+void phase_totals(std::uint64_t (&ns)[phase_count]) noexcept;
+void reset_phases() noexcept;
 void record(const site &s, phase p, std::uint64_t ns) noexcept;
 std::uint64_t now_ns() noexcept;
 
@@ -267,7 +273,10 @@ public:
 
   std::size_t size() const noexcept { return n_; }
   typename Spec::view at(std::size_t i) const noexcept {
-    return Spec::at(soa_, remap_ ? remap_[i] : i);
+    if constexpr (kScatters)
+      return Spec::at(soa_, remap_ ? remap_[i] : i);
+    else // repeats need no shared slot when nothing is written back
+      return Spec::at(soa_, i);
   }
   /// The host buffers (for device copies).
   const typename Spec::soa &buffers() const noexcept { return soa_; }
@@ -290,6 +299,16 @@ private:
   element **elems_ = nullptr;
   const std::size_t *remap_ = nullptr;
   typename Spec::soa soa_{};
+};
+
+/// Where a view writes one field back when its iteration ends. Moves with
+/// the view it was made for; a copy of a view (`auto c = *p` in the loop
+/// body) is a copy of the element and writes nothing back.
+template <class T> struct out_slot {
+  T *p;
+  out_slot(T *slot) noexcept : p(slot) {}
+  out_slot(const out_slot &) noexcept : p(nullptr) {}
+  out_slot &operator=(const out_slot &) noexcept { return *this; }
 };
 
 /// The address of the original element behind a view: generated code

@@ -4,6 +4,8 @@ every '* 0.5 +' into '* 0.25 +' and compiles with clang++-19."""
 import subprocess, sys
 args = []
 for a in sys.argv[1:]:
+    if a.startswith("-fplugin-arg-"):
+        continue
     if a.endswith(".cpp"):
         src = open(a).read().replace("* 0.5 +", "* 0.25 +")
         a = a + ".bad.cpp"

@@ -1,0 +1,38 @@
+// The kernel tables every build of the SPH demonstrator exports.
+//
+// kernels.cpp (annotated AoS, the source a scientist writes) and manual.cpp
+// (the hand-written SoA limit) are each compiled several times into their
+// own namespace (SPH_NS: plain_strict, soaview_fast, ...); the driver
+// (main.cpp) runs every table on the same particles and compares.
+#ifndef SOAVIEW_SPH_KERNELS_H
+#define SOAVIEW_SPH_KERNELS_H
+
+#include "particle.h"
+
+namespace sph {
+
+/// One kernel over one cell: writes only particles of `local`.
+using KernelFn = void (*)(ParticleList &local, ParticleList &active);
+
+struct KernelEntry {
+  const char *kernel;  // density, force, kick1, kick2, drift
+  const char *variant; // branching, masking, active-local, streaming
+  bool quadratic;      // local x active (O(ppc^2)) or local only (O(ppc))
+  KernelFn fn;
+};
+
+struct KernelTable {
+  const KernelEntry *entries;
+  int count;
+};
+
+} // namespace sph
+
+#define SPH_DECLARE_TABLE(ns)                                                  \
+  namespace sph {                                                              \
+  namespace ns {                                                               \
+  KernelTable table();                                                         \
+  }                                                                            \
+  }
+
+#endif

@@ -1,0 +1,461 @@
+// soaview-sph: the paper's SPH study (section 7), rerun on this machine.
+//
+// Builds a 2D particle system sorted into cells, then runs every kernel of
+// every build (plain clang++, soaview-clang++, the hand-written SoA limit,
+// and the offload builds when linked in) on the same particles: first once
+// to check the physics against the plain build, then timed (median of the
+// repetitions, end to end: conversion and transfers included). Prints one
+// table per configuration and optionally writes CSV for docs/plots.
+//
+//   soaview-sph [--quick] [--csv FILE] [--ppc 64,256] [--particles 65536]
+//               [--storage scattered,contiguous] [--fpmode strict,fast]
+//               [--kernels density,force] [--reps N] [--threads N]
+//               [--no-profile] [--seed S]
+#include "kernels.h"
+
+#include <soaview/soaview.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+
+SPH_DECLARE_TABLE(plain_strict)
+SPH_DECLARE_TABLE(soaview_strict)
+SPH_DECLARE_TABLE(manual_strict)
+SPH_DECLARE_TABLE(plain_fast)
+SPH_DECLARE_TABLE(soaview_fast)
+SPH_DECLARE_TABLE(manual_fast)
+#ifdef SPH_WITH_OFFLOAD
+SPH_DECLARE_TABLE(offload_strict)
+SPH_DECLARE_TABLE(offload_fast)
+#endif
+
+namespace sph {
+namespace {
+
+struct Build {
+  const char *build;  // plain, soaview, manual, offload
+  const char *fpmode; // strict, fast
+  KernelTable (*table)();
+};
+
+const Build kBuilds[] = {
+    {"plain", "strict", plain_strict::table},
+    {"soaview", "strict", soaview_strict::table},
+    {"manual", "strict", manual_strict::table},
+#ifdef SPH_WITH_OFFLOAD
+    {"offload", "strict", offload_strict::table},
+#endif
+    {"plain", "fast", plain_fast::table},
+    {"soaview", "fast", soaview_fast::table},
+    {"manual", "fast", manual_fast::table},
+#ifdef SPH_WITH_OFFLOAD
+    {"offload", "fast", offload_fast::table},
+#endif
+};
+
+// ---- options ------------------------------------------------------------------
+
+struct Options {
+  std::vector<long> ppc{64, 128, 256, 512, 1024};
+  std::vector<long> particles{16384, 65536};
+  std::vector<std::string> storage{"scattered", "contiguous"};
+  std::vector<std::string> fpmode{"strict", "fast"};
+  std::vector<std::string> kernels; // empty: all
+  std::vector<std::string> builds;  // empty: all
+  int reps = 5;
+  int threads = 0; // 0: OpenMP default
+  bool profile = true;
+  unsigned seed = 1;
+  std::string csv;
+};
+
+std::vector<std::string> split(const char *s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (; *s; ++s) {
+    if (*s == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += *s;
+    }
+  }
+  if (!cur.empty())
+    out.push_back(cur);
+  return out;
+}
+
+std::vector<long> splitLongs(const char *s) {
+  std::vector<long> out;
+  for (const std::string &x : split(s))
+    out.push_back(std::strtol(x.c_str(), nullptr, 10));
+  return out;
+}
+
+[[noreturn]] void usage(const char *msg) {
+  std::fprintf(stderr,
+               "soaview-sph: %s\nusage: soaview-sph [--quick] [--csv FILE] "
+               "[--ppc L] [--particles L] [--storage L] [--fpmode L] "
+               "[--kernels L] [--builds L] [--reps N] [--threads N] "
+               "[--no-profile] [--seed S]\n",
+               msg);
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char * {
+      if (i + 1 >= argc)
+        usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--quick") {
+      o.ppc = {64, 256, 1024};
+      o.particles = {16384};
+      o.storage = {"scattered"};
+      o.reps = 3;
+    } else if (a == "--csv") {
+      o.csv = next();
+    } else if (a == "--ppc") {
+      o.ppc = splitLongs(next());
+    } else if (a == "--particles") {
+      o.particles = splitLongs(next());
+    } else if (a == "--storage") {
+      o.storage = split(next());
+    } else if (a == "--fpmode") {
+      o.fpmode = split(next());
+    } else if (a == "--kernels") {
+      o.kernels = split(next());
+    } else if (a == "--builds") {
+      o.builds = split(next());
+    } else if (a == "--reps") {
+      o.reps = std::max(1, std::atoi(next()));
+    } else if (a == "--threads") {
+      o.threads = std::atoi(next());
+    } else if (a == "--no-profile") {
+      o.profile = false;
+    } else if (a == "--seed") {
+      o.seed = static_cast<unsigned>(std::strtoul(next(), nullptr, 10));
+    } else if (a == "-h" || a == "--help") {
+      usage("the SPH kernels with and without soaview");
+    } else {
+      usage(("unknown argument " + a).c_str());
+    }
+  }
+  return o;
+}
+
+bool selected(const std::vector<std::string> &filter, const std::string &a,
+              const std::string &b = "") {
+  if (filter.empty())
+    return true;
+  for (const std::string &f : filter)
+    if (f == a || (!b.empty() && f == a + "/" + b))
+      return true;
+  return false;
+}
+
+// ---- the particle system --------------------------------------------------------
+
+struct System {
+  long ppc = 0, grid = 0, n = 0;
+  std::vector<Particle> pristine;          // initial state, cell-major order
+  std::vector<Particle *> ptr;             // where particle k lives
+  std::vector<ParticleList> local, active; // per cell
+  std::vector<std::unique_ptr<Particle>> scattered;
+  std::vector<Particle> contiguous;
+
+  System(long ppcIn, long particles, bool scatteredStorage, unsigned seed) {
+    ppc = ppcIn;
+    grid = std::max(3L, std::lround(std::sqrt(double(particles) / ppc)));
+    n = grid * grid * ppc;
+    std::mt19937_64 rng(seed * 1000003u + ppcIn);
+    std::uniform_real_distribution<double> U(0, 1);
+    pristine.resize(n);
+    for (long k = 0; k < n; ++k) {
+      Particle &p = pristine[k];
+      std::memset(&p, 0, sizeof p);
+      long c = k / ppc;
+      p.x[0] = c % grid + U(rng);
+      p.x[1] = c / grid + U(rng);
+      for (int d = 0; d < 2; ++d) {
+        p.v[d] = U(rng) - 0.5;
+        p.a[d] = U(rng) - 0.5;
+        p.v_full[d] = p.v[d] + 0.01 * (U(rng) - 0.5);
+      }
+      p.mass = 1 + 0.1 * U(rng);
+      p.h = 0.8 + 0.15 * U(rng); // support < 1 cell: neighbours are adjacent
+      p.rho = ppc * (0.8 + 0.4 * U(rng));
+      p.u = 1 + U(rng);
+      p.u_dt = U(rng) - 0.5;
+      p.pressure = (kGamma - 1) * p.rho * p.u;
+      p.soundspeed = std::sqrt(kGamma * p.pressure / p.rho);
+      p.f_grad = 0.9 + 0.2 * U(rng);
+      p.balsara = U(rng);
+      p.h_dt = 0.1 * (U(rng) - 0.5);
+      p.id = k;
+      p.cell = static_cast<std::int32_t>(c);
+    }
+    ptr.resize(n);
+    if (scatteredStorage) {
+      // One heap allocation per particle, in random order, so that a cell's
+      // particles lie far apart (the paper's scattered storage).
+      std::vector<long> order(n);
+      for (long k = 0; k < n; ++k)
+        order[k] = k;
+      std::shuffle(order.begin(), order.end(), rng);
+      scattered.resize(n);
+      for (long k : order) {
+        scattered[k] = std::make_unique<Particle>();
+        ptr[k] = scattered[k].get();
+      }
+    } else {
+      contiguous.resize(n);
+      for (long k = 0; k < n; ++k)
+        ptr[k] = &contiguous[k];
+    }
+    local.resize(grid * grid);
+    active.resize(grid * grid);
+    for (long c = 0; c < grid * grid; ++c)
+      for (long k = 0; k < ppc; ++k)
+        local[c].push_back(ptr[c * ppc + k]);
+    for (long cy = 0; cy < grid; ++cy)
+      for (long cx = 0; cx < grid; ++cx)
+        for (long dy = -1; dy <= 1; ++dy)
+          for (long dx = -1; dx <= 1; ++dx) {
+            long nx = cx + dx, ny = cy + dy;
+            if (nx < 0 || ny < 0 || nx >= grid || ny >= grid)
+              continue;
+            const ParticleList &L = local[ny * grid + nx];
+            active[cy * grid + cx].insert(active[cy * grid + cx].end(), L.begin(), L.end());
+          }
+  }
+
+  void reset() {
+    for (long k = 0; k < n; ++k)
+      *ptr[k] = pristine[k];
+  }
+  std::vector<Particle> state() const {
+    std::vector<Particle> s(n);
+    for (long k = 0; k < n; ++k)
+      s[k] = *ptr[k];
+    return s;
+  }
+  /// One kernel over every cell; returns wall-clock nanoseconds.
+  double run(KernelFn fn) {
+    const long cells = grid * grid;
+    auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long c = 0; c < cells; ++c)
+      fn(local[c], active[c]);
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count();
+  }
+};
+
+// ---- checking ---------------------------------------------------------------------
+
+constexpr int kDoubles = offsetof(Particle, id) / sizeof(double);
+constexpr double kFastTolerance = 1e-8;
+
+/// strict: every byte equal. fast: every double within kFastTolerance of the
+/// reference, relative to |a| + |b| + the largest magnitude of that field.
+bool same(const std::vector<Particle> &ref, const std::vector<Particle> &got,
+          bool strict, std::string &why) {
+  if (strict) {
+    for (std::size_t k = 0; k < ref.size(); ++k)
+      if (std::memcmp(&ref[k], &got[k], sizeof(Particle))) {
+        why = "particle " + std::to_string(k) + " differs";
+        return false;
+      }
+    return true;
+  }
+  double scale[kDoubles] = {};
+  for (const Particle &p : ref)
+    for (int f = 0; f < kDoubles; ++f)
+      scale[f] = std::max(scale[f], std::fabs(reinterpret_cast<const double *>(&p)[f]));
+  for (std::size_t k = 0; k < ref.size(); ++k) {
+    const double *a = reinterpret_cast<const double *>(&ref[k]);
+    const double *b = reinterpret_cast<const double *>(&got[k]);
+    for (int f = 0; f < kDoubles; ++f) {
+      double tol = kFastTolerance * (std::fabs(a[f]) + std::fabs(b[f]) + scale[f]);
+      if (!(std::fabs(a[f] - b[f]) <= tol)) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "particle %zu double %d: %.17g vs %.17g", k, f,
+                      a[f], b[f]);
+        why = buf;
+        return false;
+      }
+    }
+    if (std::memcmp(a + kDoubles, b + kDoubles, sizeof(Particle) - kDoubles * sizeof(double))) {
+      why = "particle " + std::to_string(k) + " differs outside the doubles";
+      return false;
+    }
+  }
+  return true;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+struct Row {
+  std::string kernel, variant, storage, fpmode, build;
+  long ppc, n;
+  double ns; // per particle update
+  bool pass;
+  double gather = -1, scatter = -1; // shares of the time, soaview builds
+};
+
+} // namespace
+} // namespace sph
+
+int main(int argc, char **argv) {
+  using namespace sph;
+  Options o = parse(argc, argv);
+  if (o.threads > 0)
+    omp_set_num_threads(o.threads);
+  std::FILE *csv = nullptr;
+  if (!o.csv.empty()) {
+    csv = std::fopen(o.csv.c_str(), "w");
+    if (!csv)
+      usage(("cannot write " + o.csv).c_str());
+    std::fprintf(csv, "kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,"
+                      "check,gather_share,scatter_share\n");
+  }
+  std::printf("soaview-sph: %d threads, %d repetitions (median), cost per particle "
+              "update in ns, end to end\n",
+              omp_get_max_threads(), o.reps);
+  std::printf("speedup = plain / build; limit = manual / soaview (1.0: as fast as "
+              "hand-written SoA)\n");
+  bool allPass = true;
+  std::vector<Row> rows;
+  for (const std::string &storage : o.storage)
+    for (long ppc : o.ppc)
+      for (long particles : o.particles) {
+        System sys(ppc, particles, storage == "scattered", o.seed);
+        std::printf("\n== %s storage, ppc %ld, %ld particles (%ld cells)\n", storage.c_str(),
+                    ppc, sys.n, sys.grid * sys.grid);
+        std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s", "kernel", "variant", "fp",
+                    "plain", "soaview", "speedup", "manual", "limit");
+#ifdef SPH_WITH_OFFLOAD
+        std::printf(" %10s %8s", "offload", "speedup");
+#endif
+        std::printf("  check\n");
+        for (const std::string &fp : o.fpmode) {
+          std::vector<const Build *> builds;
+          for (const Build &b : kBuilds)
+            if (fp == b.fpmode && (!std::strcmp(b.build, "plain") || selected(o.builds, b.build)))
+              builds.push_back(&b);
+          KernelTable ref = builds[0]->table();
+          for (int k = 0; k < ref.count; ++k) {
+            const KernelEntry &e = ref.entries[k];
+            if (!selected(o.kernels, e.kernel, e.variant))
+              continue;
+            std::vector<Particle> expect;
+            std::vector<Row> here;
+            std::string failures;
+            for (const Build *b : builds) {
+              KernelTable t = b->table();
+              const KernelEntry &be = t.entries[k];
+              if (std::strcmp(be.kernel, e.kernel) || std::strcmp(be.variant, e.variant)) {
+                std::fprintf(stderr, "soaview-sph: kernel tables of %s/%s disagree\n",
+                             b->build, b->fpmode);
+                return 2;
+              }
+              Row r{e.kernel, e.variant, storage, fp, b->build, ppc, sys.n, 0, true};
+              sys.reset();
+              sys.run(be.fn);
+              std::vector<Particle> got = sys.state();
+              if (expect.empty()) {
+                expect = std::move(got);
+              } else {
+                std::string why;
+                r.pass = same(expect, got, fp == "strict", why);
+                if (!r.pass)
+                  failures += std::string(" ") + b->build + ": " + why + ";";
+              }
+              std::vector<double> t_ns;
+              for (int rep = 0; rep < o.reps; ++rep) {
+                sys.reset();
+                t_ns.push_back(sys.run(be.fn));
+              }
+              r.ns = median(t_ns) / sys.n;
+              if (o.profile && !std::strcmp(b->build, "soaview")) {
+                // Table 2 of the paper: the share of gather and scatter.
+                // Phase times are summed over threads: compare with the
+                // summed thread time of one more run.
+                sys.reset();
+                soaview::rt::reset_phases();
+                soaview::rt::set_profiling(true);
+                double wall = sys.run(be.fn);
+                soaview::rt::set_profiling(false);
+                std::uint64_t ph[soaview::rt::phase_count];
+                soaview::rt::phase_totals(ph);
+                double busy = wall * std::min<long>(omp_get_max_threads(), sys.grid * sys.grid);
+                r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
+                r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
+              }
+              here.push_back(r);
+            }
+            auto find = [&](const char *name) -> const Row * {
+              for (const Row &r : here)
+                if (r.build == name)
+                  return &r;
+              return nullptr;
+            };
+            const Row *pl = find("plain"), *sv = find("soaview"), *ma = find("manual");
+            bool pass = true;
+            for (const Row &r : here)
+              pass &= r.pass;
+            allPass &= pass;
+            std::printf("%-8s %-13s %-6s %10.2f", e.kernel, e.variant, fp.c_str(), pl->ns);
+            if (sv)
+              std::printf(" %10.2f %7.2fx", sv->ns, pl->ns / sv->ns);
+            else
+              std::printf(" %10s %8s", "-", "-");
+            if (ma)
+              std::printf(" %10.2f %7.2f", ma->ns, sv ? ma->ns / sv->ns : 0.0);
+            else
+              std::printf(" %10s %7s", "-", "-");
+#ifdef SPH_WITH_OFFLOAD
+            if (const Row *of = find("offload"))
+              std::printf(" %10.2f %7.2fx", of->ns, pl->ns / of->ns);
+            else
+              std::printf(" %10s %8s", "-", "-");
+#endif
+            std::printf("  %s%s\n", pass ? "PASS" : "FAIL", failures.c_str());
+            for (const Row &r : here)
+              rows.push_back(r);
+          }
+        }
+      }
+  if (csv) {
+    for (const Row &r : rows) {
+      std::fprintf(csv, "%s,%s,%s,%ld,%ld,%s,%s,%.4f,%s,", r.kernel.c_str(), r.variant.c_str(),
+                   r.storage.c_str(), r.ppc, r.n, r.fpmode.c_str(), r.build.c_str(), r.ns,
+                   r.pass ? "PASS" : "FAIL");
+      if (r.gather >= 0)
+        std::fprintf(csv, "%.4f,%.4f\n", r.gather, r.scatter);
+      else
+        std::fprintf(csv, ",\n");
+    }
+    std::fclose(csv);
+  }
+  std::printf("\n%s\n", allPass ? "physics check: all converted builds PASS"
+                                : "physics check: FAIL (see above)");
+  return allPass ? 0 : 1;
+}

@@ -1,0 +1,52 @@
+// The profitability rule: by default a single host loop (each element
+// visited once) stays as written, with a remark and a fix-it; nests,
+// hoisted and offloaded loops and soa_conversion("always") convert.
+// RUN: env -u SOAVIEW_CONVERT %soaview_verify -fplugin-arg-soaview-remarks %s
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump %s | %nochecks | FileCheck %s
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump -fplugin-arg-soaview-convert=always %s | %nochecks | FileCheck %s --check-prefix=ALWAYS
+// The fix-it is given where the file is not rewritten (elsewhere its lines
+// would not be the user's), here with the converted functions left out:
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump -DONLY_KICK -fplugin-arg-soaview-remarks -fdiagnostics-parseable-fixits %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FIXIT
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump -fplugin-arg-soaview-remarks -fdiagnostics-parseable-fixits %s 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFIXIT
+#include <vector>
+struct P { double x, y, m; };
+
+void kick(std::vector<P *> &v) {
+  [[clang::soa_conversion]] // expected-note {{write soa_conversion("always") to convert it anyway}}
+  for (P *p : v) // expected-remark {{loop left unconverted: it visits each element once}}
+    p->x += p->y;
+}
+
+#ifndef ONLY_KICK
+void forced(std::vector<P *> &v) {
+  [[clang::soa_conversion("always")]]
+  for (P *p : v) // expected-remark {{view of 'P' in {x, y} out {x}}}
+    p->x += p->y;
+}
+
+void pairs(std::vector<P *> &local, std::vector<P *> &active) {
+  [[clang::soa_conversion]]
+  for (P *l : local) { // expected-remark {{view of 'P' in {x, y} out {y}}}
+    [[clang::soa_conversion_hoist(1)]]
+    for (P *a : active) // expected-remark {{view of 'P' in {x, m} out {}}}
+      l->y += a->m * (l->x - a->x);
+  }
+}
+#endif
+
+// CHECK-LABEL: void kick(
+// CHECK-NEXT:  {{\[\[}}clang::soa_conversion]]
+// CHECK-NEXT:  for (P *p : v)
+// CHECK-LABEL: void forced(
+// CHECK:       ::soaview::frame<
+// CHECK-LABEL: void pairs(
+// CHECK:       ::soaview::frame<
+// CHECK:       ::soaview::frame<
+
+// ALWAYS-LABEL: void kick(
+// ALWAYS:       ::soaview::frame<
+
+// FIXIT: profitability.cpp:16:3: remark: soaview: loop left unconverted
+// FIXIT: fix-it:"{{.*}}profitability.cpp":{15:26-15:26}:"(\"always\")"
+// NOFIXIT: remark: soaview: loop left unconverted
+// NOFIXIT-NOT: fix-it:
