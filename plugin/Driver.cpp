@@ -196,11 +196,40 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
     Diags.note(D, A->Range.getBegin(), Note);
     return false;
   };
-  if (Nest.Loops.size() > 1)
+  // A nest offloads as a whole from its outer loop: the inner loop's view
+  // must be built outside the offloaded loop (hoisted), so that it can be
+  // copied to the device before the target region starts.
+  if (Nest.Loops.size() > 2 || (Nest.Loops.size() == 2 && &P != &Nest.Loops[0]))
     return Refuse(P.Annotation->ForLoc,
                   "it is nested with other converted loops",
-                  "offloading a loop nest is not supported yet; offload a "
-                  "single converted loop");
+                  "a nest is offloaded from its outer loop, with one inner "
+                  "converted loop hoisted out of it");
+  if (Nest.Loops.size() == 2) {
+    const LoopPlan &In = Nest.Loops[1];
+    if (!In.HoistTo || !(In.HoistTo == P.Form.Loop ||
+                         !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
+                                                       In.HoistTo->getBeginLoc())))
+      return Refuse(In.Annotation->ForLoc,
+                    "its view would be built inside the offloaded loop",
+                    "hoist the inner view out of the offloaded loop: "
+                    "soa_conversion_hoist(1)");
+    for (auto &[Path, Acc] : In.View.Leaves)
+      if (Acc.Written)
+        return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse : In.Annotation->ForLoc,
+                      "the inner loop writes field '" + dotted(Path) + "'",
+                      "the inner loop's elements are shared by all offloaded "
+                      "iterations, which run in parallel; write through the "
+                      "outer loop's element (local-active order)");
+    if (!In.Identities.empty())
+      return Refuse(In.Identities.front()->getExprLoc(),
+                    "it compares element addresses",
+                    "the device copies do not keep the elements' addresses");
+    if (In.Form.Kind == LoopFormKind::Index &&
+        !isa<DeclStmt>(cast<ForStmt>(In.Form.Loop)->getInit()))
+      return Refuse(In.Annotation->ForLoc,
+                    "its index is declared outside the loop",
+                    "declare the index in the loop: 'for (int i = lo; ...)'");
+  }
   if (P.HoistTo)
     return Refuse(P.Annotation->ForLoc, "it is also hoisted",
                   "offloaded views are built where the loop is");
@@ -462,6 +491,10 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       }
     if (!OffloadOK)
       continue;
+    if (Nest.Loops.size() == 2 && Nest.Loops[0].Offload) {
+      Nest.Loops[1].DeviceInner = true;
+      Nest.Loops[0].DeviceInners.push_back(&Nest.Loops[1]);
+    }
     bool Empty = false;
     for (LoopPlan &P : Nest.Loops)
       if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {

@@ -353,13 +353,15 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
 
   // 2. Prologue before `for`.
   std::string Pro = "{ // soaview: " + E.remark(P) +
-                    (P.Offload ? "; offloaded" : "") + "\n";
+                    (P.Offload ? "; offloaded" : "") +
+                    (P.DeviceInner ? "; on the device in the offloaded loop" : "") + "\n";
   std::string Site = "  static ::soaview::site " + Px + "site(\"" +
                      siteWhere(P) + "\");\n";
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
-  // Offloaded loops gather into pinned host memory (fast device copies).
+  const bool Device = P.Offload || P.DeviceInner;
+  // Offloaded views gather into pinned host memory (fast device copies).
   std::string FrameT =
-      P.Offload ? "::soaview::omp::host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
+      Device ? "::soaview::omp::host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
                 : "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
   std::string BodyDecls;
   std::string Header; // replaces the loop header when set
@@ -391,17 +393,24 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     return " auto " + Px + "view = " + ViewInit + "; ::soaview::index_shadow<decltype(" +
            Px + "view)> " + F.TargetName + "{" + Px + "view};";
   };
-  if (P.Offload) {
+  if (Device) {
     // Host gather, device copies, a target region over the device buffers;
     // the device frame copies the written fields back before the scatter.
+    // The inner loop of an offloaded nest builds its device frame before
+    // the target region and runs inside it.
     Pro += "  using " + Px + "spec = " + SpecT + ";\n";
     Pro += "  ::soaview::omp::device_frame<" + Px + "spec> " + Px + "device(" +
            Px + "site, " + Px + "frame);\n";
     Pro += "  const auto " + Px + "buffers = " + Px + "device.buffers();\n";
     Pro += "  const std::size_t " + Px + "n = " + Px + "device.size();\n";
-    Pro += "  const int " + Px + "dev = " + Px + "device.device();\n";
-    Pro += "#pragma omp target teams distribute parallel for firstprivate(" +
-           Px + "buffers) device(" + Px + "dev)\n";
+    if (P.Offload) {
+      std::string Captures = Px + "buffers";
+      for (const LoopPlan *In : P.DeviceInners)
+        Captures += ", " + prefix(*In) + "buffers";
+      Pro += "  const int " + Px + "dev = " + Px + "device.device();\n";
+      Pro += "#pragma omp target teams distribute parallel for firstprivate(" +
+             Captures + ") device(" + Px + "dev)\n";
+    }
     std::string K = F.Kind == LoopFormKind::Range ? Px + "i" : Px + "k";
     Header = "(std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
     std::string Idx;

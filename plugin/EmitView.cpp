@@ -259,7 +259,10 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
       N = Next;
     }
   }
-  Fwd.add(ElemNS, "struct " + VName + ";\n");
+  // Views live in an unnamed namespace: each translation unit has its own,
+  // so a file compiled twice into one program (say strict and fast-math
+  // builds) does not define the same view twice.
+  Fwd.add(ElemNS, "namespace { struct " + VName + "; }\n");
 
   std::string ElemName = typeName(P.View.ElementType);
   std::string Tags;
@@ -335,11 +338,11 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
            "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
-  if (P.Offload) // the proxy and the spec's at() run on the device
-    Main.add(ElemNS, Tags + "#pragma omp declare target\n" + Body + Spec +
-                         "#pragma omp end declare target\n");
+  if (P.Offload || P.DeviceInner) // the proxy and the spec's at() run on the device
+    Main.add(ElemNS, "namespace {\n" + Tags + "#pragma omp declare target\n" +
+                         Body + Spec + "#pragma omp end declare target\n} // namespace\n");
   else
-    Main.add(ElemNS, Tags + Body + Spec);
+    Main.add(ElemNS, "namespace {\n" + Tags + Body + Spec + "} // namespace\n");
   return true;
 }
 

@@ -102,6 +102,12 @@ struct LoopPlan {
   unsigned HoistLevels = 0;
   /// Run on an OpenMP device (soa_conversion_offload_compute with -fopenmp).
   bool Offload = false;
+  /// The inner loop of an offloaded nest: its view is hoisted out of the
+  /// offloaded loop, copied to the device, and the loop runs in the target
+  /// region over the device buffers.
+  bool DeviceInner = false;
+  /// For an offloaded loop: prefixes of the device-inner views it captures.
+  std::vector<const LoopPlan *> DeviceInners;
   /// Comparisons of element addresses, rewritten to compare the original
   /// objects' addresses: the operand expressions to wrap.
   std::vector<const clang::Expr *> Identities;

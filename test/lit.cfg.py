@@ -29,6 +29,10 @@ if config.sanitize:
 llvm_lib = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 if os.path.exists(os.path.join(llvm_lib, "libomptarget.so")):
     config.available_features.add("offload-host")
+if os.path.exists(os.path.join(bin_dir, "soaview-sph")):
+    config.available_features.add("sph")
+if os.path.exists(os.path.join(bin_dir, "soaview-sph-offload")):
+    config.available_features.add("sph-offload")
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("cuda")
 if os.path.exists("/dev/nvidia0") or os.environ.get("SOAVIEW_GPU"):

@@ -3,6 +3,12 @@
 // soaview attributes on the loops. Plain clang++ ignores the attributes;
 // soaview-clang++ gives each loop a view of exactly the fields it uses
 // (paper Listings 1 and 3). Compiled once per build into namespace SPH_NS.
+//
+// The local-active pair loops carry soa_conversion_offload_compute: built
+// with -fopenmp and an offload target they run on the device (the active
+// view is hoisted out and copied once per cell); without -fopenmp they are
+// host views. The linear kernels (kicks, drift) visit each particle once, so
+// soaview's profitability rule leaves them as written (docs/attributes.md).
 #include "kernels.h"
 
 #ifndef SPH_NS
@@ -38,7 +44,7 @@ static void densityPair(Particle *pi, const Particle *pj, double dx, double dy,
 
 // Branching: the pair is computed only inside the support radius.
 void densityBranching(ParticleList &local, ParticleList &active) {
-  [[clang::soa_conversion]]
+  [[clang::soa_conversion_offload_compute]]
   for (Particle *pi : local) {
     [[clang::soa_conversion_hoist(1)]]
     for (const Particle *pj : active) {
@@ -52,7 +58,7 @@ void densityBranching(ParticleList &local, ParticleList &active) {
 
 // Masking: every pair is computed and multiplied by 0 outside the radius.
 void densityMasking(ParticleList &local, ParticleList &active) {
-  [[clang::soa_conversion]]
+  [[clang::soa_conversion_offload_compute]]
   for (Particle *pi : local) {
     [[clang::soa_conversion_hoist(1)]]
     for (const Particle *pj : active) {
@@ -107,7 +113,7 @@ static void forcePair(Particle *pi, const Particle *pj, double dx, double dy,
 }
 
 void forceBranching(ParticleList &local, ParticleList &active) {
-  [[clang::soa_conversion]]
+  [[clang::soa_conversion_offload_compute]]
   for (Particle *pi : local) {
     [[clang::soa_conversion_hoist(1)]]
     for (const Particle *pj : active) {
@@ -120,7 +126,7 @@ void forceBranching(ParticleList &local, ParticleList &active) {
 }
 
 void forceMasking(ParticleList &local, ParticleList &active) {
-  [[clang::soa_conversion]]
+  [[clang::soa_conversion_offload_compute]]
   for (Particle *pi : local) {
     [[clang::soa_conversion_hoist(1)]]
     for (const Particle *pj : active) {

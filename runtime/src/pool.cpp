@@ -118,6 +118,14 @@ void merge_stats(const Pool &p) {
   }
 }
 
+// Set by an atexit handler: from then on threads that end (OpenMP workers
+// joined by the OpenMP runtime's own shutdown, after every atexit handler)
+// leave device and pinned buffers to the process exit instead of calling
+// into an offload runtime that may be gone.
+std::atomic<bool> process_exiting{false};
+void mark_exiting() { process_exiting.store(true); }
+const int exit_hook = std::atexit(mark_exiting);
+
 struct ThreadCache {
   std::vector<Pool> pools; // a few entries: host, and one per device used
   Pool &pool(const rt::backend &b, int device) {
@@ -132,7 +140,7 @@ struct ThreadCache {
       merge_stats(p);
       for (SiteCache &s : p.sites)
         for (Block &blk : s.depth_blocks)
-          if (blk.data)
+          if (blk.data && (p.b == &host_backend || !process_exiting.load()))
             p.b->deallocate(blk.data, p.device);
     }
   }

@@ -29,3 +29,25 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK-NEXT: for (std::size_t [[P]]i = 0; [[P]]i < [[P]]n; ++[[P]]i) { auto [[P]]view = [[P]]spec::at([[P]]buffers, [[P]]i); auto &p = [[P]]view;
 // NOOMP-NOT: pragma omp
 // NOOMP-NOT: soaview/omp.h
+
+// An offloaded nest: the inner view is hoisted out of the offloaded loop,
+// its device frame built before the target region, which captures both
+// views' device buffers; the inner loop runs over the device buffers.
+struct Q { double x, m; };
+void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Q *l : local) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (Q *a : active)
+      l->x += a->m;
+  }
+}
+// CHECK-LABEL: void pairs(
+// CHECK:       { // soaview: hoisted 1 level(s) out of the loop at offload.cpp:[[IN:[0-9]+:[0-9]+]]
+// CHECK:       ::soaview::omp::device_frame<[[ISPEC:__sv[0-9_]+spec]]> [[I:__sv[0-9]+_[0-9]+_]]device(
+// CHECK:       const auto [[I]]buffers = [[I]]device.buffers();
+// CHECK:       const std::size_t [[I]]n = [[I]]device.size();
+// CHECK:       // soaview: view of 'Q' in {x} out {x} {{.*}}; offloaded
+// CHECK:       #pragma omp target teams distribute parallel for firstprivate([[O:__sv[0-9]+_[0-9]+_]]buffers, [[I]]buffers) device([[O]]dev)
+// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i)
+// CHECK-NEXT:  { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); auto *a = &[[I]]view;

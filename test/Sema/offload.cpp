@@ -22,11 +22,61 @@ void outerWrite(std::vector<P *> &v, double &sum) {
 }
 
 void nested(std::list<P *> &a, std::list<P *> &b) {
-  [[clang::soa_conversion_offload_compute]] // expected-note {{offloading a loop nest is not supported yet}}
-  for (auto *p : a) // expected-error {{cannot offload loop: it is nested with other converted loops}}
+  [[clang::soa_conversion_offload_compute]] // expected-note {{hoist the inner view out of the offloaded loop: soa_conversion_hoist(1)}}
+  for (auto *p : a)
     [[clang::soa_conversion]]
+    for (auto *q : b) // expected-error {{cannot offload loop: its view would be built inside the offloaded loop}}
+      p->x += q->y;
+}
+
+void innerOffload(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto *p : a) {
+    [[clang::soa_conversion_hoist(1)]] [[clang::soa_conversion_offload_compute]] // expected-note {{a nest is offloaded from its outer loop}}
+    for (auto *q : b) // expected-error {{cannot offload loop: it is nested with other converted loops}}
+      p->x += q->y;
+  }
+}
+
+void threeLevels(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{a nest is offloaded from its outer loop}}
+  for (auto *p : a) { // expected-error {{cannot offload loop: it is nested with other converted loops}}
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *q : b) {
+      [[clang::soa_conversion_hoist(2)]]
+      for (auto *r : b)
+        p->x += q->y * r->y;
+    }
+  }
+}
+
+void innerAddresses(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{the device copies do not keep the elements' addresses}}
+  for (auto *p : a) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *q : b)
+      if (p != q) // expected-error {{cannot offload loop: it compares element addresses}}
+        p->x += q->y;
+  }
+}
+
+void activeLocal(std::list<P *> &local, std::list<P *> &active) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{write through the outer loop's element (local-active order)}}
+  for (auto *a : active) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *l : local)
+      l->x += a->y; // expected-error {{cannot offload loop: the inner loop writes field 'x'}}
+  }
+}
+
+// A pair nest offloads from its outer loop; the inner view is hoisted.
+void pairs(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto *p : a) {
+    [[clang::soa_conversion_hoist(1)]]
     for (auto *q : b)
       p->x += q->y;
+  }
 }
 
 void addresses(std::vector<P *> &v, P *special) {
