@@ -325,9 +325,13 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Spec += "  }\n";
   Spec += "  static view at(const soa &s, std::size_t i) { return view(s, i); }\n";
   Spec += "};\n";
+  // Templates find their view's spec through this declaration, by
+  // argument-dependent lookup on the element type: it lives in the element's
+  // namespace proper, outside the unnamed one.
+  std::string Select;
   if (P.InTemplate)
-    Spec += SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +
-            " *);\n";
+    Select = SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +
+             " *);\n";
 
   std::string Body;
   Body += "// soaview: view of '" + ElemShown + "' for the loop at " +
@@ -340,9 +344,9 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
            Tags;
   if (P.Offload || P.DeviceInner) // the proxy and the spec's at() run on the device
     Main.add(ElemNS, "namespace {\n" + Tags + "#pragma omp declare target\n" +
-                         Body + Spec + "#pragma omp end declare target\n} // namespace\n");
+                         Body + Spec + "#pragma omp end declare target\n} // namespace\n" + Select);
   else
-    Main.add(ElemNS, "namespace {\n" + Tags + Body + Spec + "} // namespace\n");
+    Main.add(ElemNS, "namespace {\n" + Tags + Body + Spec + "} // namespace\n" + Select);
   return true;
 }
 

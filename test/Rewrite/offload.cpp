@@ -16,6 +16,7 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: #pragma omp declare target
 // CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
 // CHECK: #pragma omp end declare target
+// CHECK-NEXT: } // namespace
 // CHECK-NEXT: #pragma omp declare target
 // CHECK-NEXT: #line 7
 // CHECK-NEXT: static void kick(::[[V:__soaview_P_offload_cpp_10_3]] &p, double dt) { p.v += dt; }
