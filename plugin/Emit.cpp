@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitImpl.h"
 
+#include <set>
+
 namespace soaview {
 namespace detail {
 
@@ -275,6 +277,22 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
     Decls.add(namespaceOf(FD), "// soaview: clone of '" +
                                    FD->getQualifiedNameAsString() +
                                    "' for the view\n" + Sig + ";\n");
+    // A call in a template is resolved at instantiation by argument-
+    // dependent lookup on the view, which searches the element's namespace:
+    // make the clone visible there when it lives elsewhere.
+    if (N.InTemplate && FD->getDeclName().isIdentifier() &&
+        !FD->isInAnonymousNamespace()) {
+      std::set<const DeclContext *> Done;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        if (U.ParamViews[I] < 0)
+          continue;
+        const DeclContext *EN = namespaceOf(N.Loops[U.ParamViews[I]].View.Element);
+        if (EN != namespaceOf(FD) && !isa<TranslationUnitDecl>(EN) &&
+            Done.insert(EN).second)
+          Decls.add(EN, "using ::" + FD->getQualifiedNameAsString() +
+                            "; // soaview: found by the view's lookup\n");
+      }
+    }
     PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
     std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
                        PL.getFilename() + "\"\n" +

@@ -261,8 +261,10 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   }
   // Views live in an unnamed namespace: each translation unit has its own,
   // so a file compiled twice into one program (say strict and fast-math
-  // builds) does not define the same view twice.
-  Fwd.add(ElemNS, "namespace { struct " + VName + "; }\n");
+  // builds) does not define the same view twice. It is inline, so that
+  // argument-dependent lookup on a view also searches the element's
+  // namespace (where clones of the loop's callees are declared).
+  Fwd.add(ElemNS, "inline namespace { struct " + VName + "; }\n");
 
   std::string ElemName = typeName(P.View.ElementType);
   std::string Tags;
@@ -343,10 +345,10 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
            "return M; } };\n" +
            Tags;
   if (P.Offload || P.DeviceInner) // the proxy and the spec's at() run on the device
-    Main.add(ElemNS, "namespace {\n" + Tags + "#pragma omp declare target\n" +
+    Main.add(ElemNS, "inline namespace {\n" + Tags + "#pragma omp declare target\n" +
                          Body + Spec + "#pragma omp end declare target\n} // namespace\n" + Select);
   else
-    Main.add(ElemNS, "namespace {\n" + Tags + Body + Spec + "} // namespace\n" + Select);
+    Main.add(ElemNS, "inline namespace {\n" + Tags + Body + Spec + "} // namespace\n" + Select);
   return true;
 }
 

@@ -19,6 +19,18 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundl
 "$sv" $strict -fopenmp $arch "$ex/offload.cpp" -o "$bundle/bin/offload.gpu"
 "$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
+# The SPH demonstrator with its offload build for the GPU: the CPU builds are
+# the objects CMake built (-march=x86-64-v3), the offload kernels are built
+# here for sm_90 (code-generation flags for the host side only).
+sph="$root/examples/sph"; objs="$build/examples/sph/CMakeFiles"
+march="-Xarch_host -march=x86-64-v3"
+tmp="$(mktemp -d)"
+"$sv" -O3 -ffp-contract=off $march -fopenmp $arch -DSPH_NS=offload_strict -c "$sph/kernels.cpp" -o "$tmp/offload_strict.o"
+"$sv" -O3 -ffast-math $march -fopenmp $arch -DSPH_NS=offload_fast -c "$sph/kernels.cpp" -o "$tmp/offload_fast.o"
+"$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -c "$sph/main.cpp" -o "$tmp/main.o"
+"$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
+  "$objs"/sph_{plain,soaview,manual}_{strict,fast}.dir/*.o -o "$bundle/bin/soaview-sph.gpu"
+rm -rf "$tmp"
 for b in "$bundle"/bin/*.gpu; do python3 "$root/tools/gpu/patch-cubin.py" --check "$b"; done
 cp "$build/lib/libsoaview_rt.so" "$bundle/lib/"
 # The LLVM 19 offload runtime and what it needs beyond the node's own libc.

@@ -2,7 +2,9 @@
 # Runs on the GPU node (see build-gpu.sh): unpacks the LLVM offload runtime,
 # checks that every offloaded kernel runs on the GPU and that results match
 # the CPU build bit for bit, runs the device-pool unit test, then the
-# offload benchmark. Results go to $OUT.
+# offload benchmark, then the SPH demonstrator's GPU comparison. Results go
+# to $OUT. Sections can be picked: run-gpu.sh [checks] [bench] [phases] [sph]
+# (default: all); each command on the node may run at most 10 minutes.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bundle="$root/gpu-bundle"
@@ -17,6 +19,8 @@ ln -sf "$cuda" "$rt/lib/libcuda.so"
 export LD_LIBRARY_PATH="$rt/lib:${LD_LIBRARY_PATH:-}"
 export OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+sections="${*:-checks bench phases sph sph-cpu}"
+want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
 pass=0; fail=0
 check() { # name plain gpu args...
   local name=$1 plain=$2 gpu=$3; shift 3
@@ -30,6 +34,7 @@ check() { # name plain gpu args...
     echo "FAIL $name ($k kernel launches)"; fail=$((fail + 1)); tail -5 "$out/$name.gpu.log"
   fi
 }
+if want checks; then
 check offload-small offload.plain offload.gpu 1 1000 3
 check offload-odd offload.plain offload.gpu 7 17 2
 check offload-large offload.plain offload.gpu 5 20000000 2
@@ -39,7 +44,9 @@ else
   echo "FAIL omp_pool_test"; fail=$((fail + 1)); tail -5 "$out/omp_pool_test.txt"
 fi
 echo "$pass passed, $fail failed" | tee "$out/summary.txt"
+fi
 sizes="1000 10000 100000 1000000 10000000 100000000"
+if want bench; then
 echo "== offload benchmark (pool), median of 20 calls"
 SOAVIEW_STATS=1 "$bundle/bin/offload_bench.gpu" 20 $sizes > "$out/bench_pool.csv" 2> "$out/bench_pool.stats"
 cat "$out/bench_pool.csv" "$out/bench_pool.stats"
@@ -47,6 +54,26 @@ echo "== the same, allocating device and host buffers on every call (SOAVIEW_NO_
 small="1000 10000 100000 1000000 10000000"
 SOAVIEW_NO_POOL=1 SOAVIEW_STATS=1 "$bundle/bin/offload_bench.gpu" 20 $small > "$out/bench_nopool.csv" 2> "$out/bench_nopool.stats"
 cat "$out/bench_nopool.csv" "$out/bench_nopool.stats"
-echo "== phase breakdown (SOAVIEW_STATS=2; times include profiling overhead)"
-SOAVIEW_STATS=2 "$bundle/bin/offload_bench.gpu" 20 $small > /dev/null 2> "$out/bench_phases.stats"
-cat "$out/bench_phases.stats"
+fi
+if want phases; then
+echo "== phase breakdown per size (SOAVIEW_STATS=2; times include profiling overhead)"
+for n in $sizes; do
+  echo "-- $n elements"
+  SOAVIEW_STATS=2 "$bundle/bin/offload_bench.gpu" 20 $n > /dev/null 2> "$out/bench_phases_$n.stats"
+  grep -E "phase|gather|device|kernel|scatter" "$out/bench_phases_$n.stats"
+done
+fi
+if want sph; then
+echo "== SPH: density and force, CPU builds on $(nproc) threads vs the offload build on the GPU"
+lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/cpu.txt"
+# shellcheck disable=SC2086
+"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --reps 3 --storage scattered \
+  ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
+  --csv "$out/sph_gpu.csv" 2>&1 | tee "$out/sph_gpu.txt" | grep -v "^omptarget\|info:"
+fi
+if want sph-cpu; then
+echo "== SPH: all kernels, CPU builds (no offload) on $(nproc) threads"
+"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --reps 3 --builds soaview,manual \
+  --ppc 64,256,1024 --particles 65536 --storage scattered,contiguous \
+  --csv "$out/sph_cpu.csv" > "$out/sph_cpu.txt" 2>&1; tail -3 "$out/sph_cpu.txt"
+fi
