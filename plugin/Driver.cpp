@@ -508,8 +508,34 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       }
     if (Empty)
       continue; // a nest converts whole or not at all
-    if (Opts.Profitability && !streamingIsProfitable(Ctx, Nest, Opts, Diags))
+    auto AddRows = [&](bool Converted) {
+      for (LoopPlan &P : Nest.Loops) {
+        ReportRow Row;
+        PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+        Row.Where = llvm::sys::path::filename(PL.getFilename()).str() + ":" +
+                    std::to_string(PL.getLine()) + ":" +
+                    std::to_string(PL.getColumn());
+        PrintingPolicy PP(Ctx.getLangOpts());
+        PP.SuppressTagKeyword = true;
+        Row.Element = P.View.ElementType.getAsString(PP);
+        for (auto &[Path, A] : P.View.Leaves) {
+          uint64_t B =
+              Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
+          if (A.Read)
+            Row.InFields++, Row.InBytes += B;
+          if (A.Written)
+            Row.OutFields++, Row.OutBytes += B;
+        }
+        Row.Hoist = P.HoistLevels;
+        Row.Offload = P.Annotation->has(AttrKind::Offload);
+        Row.Converted = Converted;
+        R.Report.push_back(Row);
+      }
+    };
+    if (Opts.Profitability && !streamingIsProfitable(Ctx, Nest, Opts, Diags)) {
+      AddRows(false);
       continue;
+    }
     if (!Em.emitNest(Nest))
       continue;
     for (LoopPlan &P : Nest.Loops)
@@ -518,27 +544,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
     AnyRewrite = true;
     for (LoopPlan &P : Nest.Loops)
       AnyOffload |= P.Offload;
-    for (LoopPlan &P : Nest.Loops) {
-      ReportRow Row;
-      PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
-      Row.Where = llvm::sys::path::filename(PL.getFilename()).str() + ":" +
-                  std::to_string(PL.getLine()) + ":" +
-                  std::to_string(PL.getColumn());
-      PrintingPolicy PP(Ctx.getLangOpts());
-      PP.SuppressTagKeyword = true;
-      Row.Element = P.View.ElementType.getAsString(PP);
-      for (auto &[Path, A] : P.View.Leaves) {
-        uint64_t B =
-            Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
-        if (A.Read)
-          Row.InFields++, Row.InBytes += B;
-        if (A.Written)
-          Row.OutFields++, Row.OutBytes += B;
-      }
-      Row.Hoist = P.HoistLevels;
-      Row.Offload = P.Annotation->has(AttrKind::Offload);
-      R.Report.push_back(Row);
-    }
+    AddRows(true);
     // With offloading the driver runs this plugin in the host and in the
     // device compile: remarks come from the host compile only.
     if (Opts.Remarks && !Ctx.getLangOpts().OpenMPIsTargetDevice)

@@ -35,6 +35,8 @@ struct ReportRow {
   uint64_t InBytes = 0, OutBytes = 0;
   unsigned Hoist = 0;
   bool Offload = false;
+  /// False when the profitability rule left the loop as written.
+  bool Converted = true;
 };
 
 /// What the first pass hands to the real compile.

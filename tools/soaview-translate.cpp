@@ -99,16 +99,17 @@ int main(int argc, const char **argv) {
   if (Report) {
     // The paper's Table 1, per converted loop (and template instantiation).
     const char *H[] = {"loop", "element", "|in|", "in B",
-                       "|out|", "out B", "hoist", "offload"};
-    llvm::outs() << llvm::format("%-32s %-14s %6s %8s %6s %8s %6s %8s\n", H[0],
-                                 H[1], H[2], H[3], H[4], H[5], H[6], H[7]);
+                       "|out|", "out B", "hoist", "offload", "converted"};
+    llvm::outs() << llvm::format("%-32s %-14s %6s %8s %6s %8s %6s %8s  %s\n", H[0],
+                                 H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
     for (const soaview::ReportRow &Row : R.Report)
       llvm::outs() << llvm::format(
-          "%-32s %-14s %6u %8llu %6u %8llu %6u %8s\n", Row.Where.c_str(),
+          "%-32s %-14s %6u %8llu %6u %8llu %6u %8s  %s\n", Row.Where.c_str(),
           Row.Element.c_str(), Row.InFields,
           (unsigned long long)Row.InBytes, Row.OutFields,
           (unsigned long long)Row.OutBytes, Row.Hoist,
-          Row.Offload ? "yes" : "no");
+          Row.Offload ? "yes" : "no",
+          Row.Converted ? "yes" : "no (visits each element once)");
     return 0;
   }
   std::string Text;

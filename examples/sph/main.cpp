@@ -122,7 +122,7 @@ Options parse(int argc, char **argv) {
     };
     if (a == "--quick") {
       o.ppc = {64, 256, 1024};
-      o.particles = {16384};
+      o.particles = {8192};
       o.storage = {"scattered"};
       o.reps = 3;
     } else if (a == "--csv") {
