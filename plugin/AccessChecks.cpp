@@ -195,8 +195,10 @@ bool Analyzer::addressStaysLocal(const Expr *LE, ParentMap &PM) {
       continue;
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
-      (void)AS;
-      return true; // an element of an array field: an lvalue used in place
+      if (AS->getBase() != Cur)
+        return true; // the field is the index: its value is read
+      Cur = AS; // an element of an array field: follow it
+      continue;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       if (ME->getBase() == Cur && !isa<CXXMethodDecl>(ME->getMemberDecl())) {
@@ -215,8 +217,10 @@ bool Analyzer::addressStaysLocal(const Expr *LE, ParentMap &PM) {
         return true;
       const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
           PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
-      if (AS && AS->getBase() == IC)
-        return true;
+      if (AS && AS->getBase() == IC) {
+        Cur = AS; // `p->a[k]`: follow the element
+        continue;
+      }
       Addr = IC;
     } else if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       // `T &r = p->f;`: a local reference to the field.

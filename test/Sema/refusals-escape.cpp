@@ -8,7 +8,7 @@
 #include <vector>
 
 struct P {
-  double x, y;
+  double x, y, arr[2];
   std::string name; // expected-note {{views copy fields with memcpy}}
 };
 
@@ -107,8 +107,13 @@ void fieldAddresses(std::vector<P *> &v) {
     keptField = &r;
   }
   [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    keptField = &p->arr[1]; // expected-error {{the address of field 'arr' may outlive the iteration}} expected-note {{use the address only within it}}
+  }
+  [[clang::soa_conversion]]
   for (auto *p : v) {
     double *q = &p->x; // local to the iteration: fine
+    q[0] += p->arr[0] + *&p->arr[1];
     double &r = p->y;
     *q += r;
     r = q[0] > 1 ? 1 : 0;
