@@ -317,7 +317,7 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
 /// original loop touches, so conversion cannot pay (measured 0.3-0.7x on
 /// the SPH kicks and drift); such a loop stays as written, with a remark.
 /// soa_conversion("always") or -fplugin-arg-soaview-convert=always convert it.
-bool streamingIsProfitable(ASTContext &Ctx, const NestPlan &Nest,
+bool conversionPays(ASTContext &Ctx, const NestPlan &Nest,
                            const Options &Opts, DiagStore &Diags) {
   if (Nest.Loops.size() != 1)
     return true;
@@ -532,7 +532,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
         R.Report.push_back(Row);
       }
     };
-    if (Opts.Profitability && !streamingIsProfitable(Ctx, Nest, Opts, Diags)) {
+    if (Opts.Profitability && !conversionPays(Ctx, Nest, Opts, Diags)) {
       AddRows(false);
       continue;
     }
