@@ -196,6 +196,21 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
     Diags.note(D, A->Range.getBegin(), Note);
     return false;
   };
+  // What any loop running on the device (offloaded, or inner in an
+  // offloaded nest) may not be: comparing addresses, or an index loop whose
+  // index outlives it.
+  auto DeviceForm = [&](const LoopPlan &L) {
+    if (!L.Identities.empty())
+      return Refuse(L.Identities.front()->getExprLoc(),
+                    "it compares element addresses",
+                    "the device copies do not keep the elements' addresses");
+    if (L.Form.Kind == LoopFormKind::Index &&
+        !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
+      return Refuse(L.Annotation->ForLoc,
+                    "its index is declared outside the loop",
+                    "declare the index in the loop: 'for (int i = lo; ...)'");
+    return true;
+  };
   // A nest offloads as a whole from its outer loop: the inner loop's view
   // must be built outside the offloaded loop (hoisted), so that it can be
   // copied to the device before the target region starts.
@@ -220,27 +235,14 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
                       "the inner loop's elements are shared by all offloaded "
                       "iterations, which run in parallel; write through the "
                       "outer loop's element (local-active order)");
-    if (!In.Identities.empty())
-      return Refuse(In.Identities.front()->getExprLoc(),
-                    "it compares element addresses",
-                    "the device copies do not keep the elements' addresses");
-    if (In.Form.Kind == LoopFormKind::Index &&
-        !isa<DeclStmt>(cast<ForStmt>(In.Form.Loop)->getInit()))
-      return Refuse(In.Annotation->ForLoc,
-                    "its index is declared outside the loop",
-                    "declare the index in the loop: 'for (int i = lo; ...)'");
+    if (!DeviceForm(In))
+      return false;
   }
   if (P.HoistTo)
     return Refuse(P.Annotation->ForLoc, "it is also hoisted",
                   "offloaded views are built where the loop is");
-  if (!P.Identities.empty())
-    return Refuse(P.Identities.front()->getExprLoc(),
-                  "it compares element addresses",
-                  "the device copies do not keep the elements' addresses");
-  if (P.Form.Kind == LoopFormKind::Index && !isa<DeclStmt>(cast<ForStmt>(P.Form.Loop)->getInit()))
-    return Refuse(P.Annotation->ForLoc,
-                  "its index is declared outside the loop",
-                  "declare the index in the loop: 'for (int i = lo; ...)'");
+  if (!DeviceForm(P))
+    return false;
   // Early exits and writes to variables declared outside the loop.
   struct Finder : RecursiveASTVisitor<Finder> {
     const Stmt *Loop;
