@@ -25,6 +25,14 @@
 #include <type_traits>
 #include <utility>
 
+// What generated views run on a CUDA device (the CUDA backend) is marked
+// host-device; in every other compile the mark is empty.
+#if defined(__CUDACC__)
+#define SOAVIEW_HD __host__ __device__
+#else
+#define SOAVIEW_HD
+#endif
+
 namespace soaview {
 
 inline constexpr std::size_t kAlignment = 64;
@@ -216,7 +224,9 @@ auto index_span_of(T &target, I lo, H hi) noexcept {
 /// exactly `buf[i]`, so the subscript need not be looked at.
 template <class V> struct index_shadow {
   V &current;
-  template <class I> V &operator[](I) const noexcept { return current; }
+  template <class I> SOAVIEW_HD V &operator[](I) const noexcept {
+    return current;
+  }
 };
 
 //===-- frames --------------------------------------------------------------===//
@@ -306,10 +316,22 @@ private:
 /// body) is a copy of the element and writes nothing back.
 template <class T> struct out_slot {
   T *p;
-  out_slot(T *slot) noexcept : p(slot) {}
-  out_slot(const out_slot &) noexcept : p(nullptr) {}
-  out_slot &operator=(const out_slot &) noexcept { return *this; }
+  SOAVIEW_HD out_slot(T *slot) noexcept : p(slot) {}
+  SOAVIEW_HD out_slot(const out_slot &) noexcept : p(nullptr) {}
+  SOAVIEW_HD out_slot &operator=(const out_slot &) noexcept { return *this; }
 };
+
+/// Element-wise copy of an array field between a view and its slot. Views
+/// that run in CUDA kernels use it: memcpy in device code copies byte by
+/// byte, this copies whole elements.
+template <class T> SOAVIEW_HD void copy_array(T &dst, const T &src) noexcept {
+  if constexpr (std::is_array_v<T>) {
+    for (std::size_t k = 0; k < std::extent_v<T>; ++k)
+      copy_array(dst[k], src[k]);
+  } else {
+    dst = src;
+  }
+}
 
 /// The address of the original element behind a view: generated code
 /// compares element addresses through it (`p != q` between two views).

@@ -1,0 +1,210 @@
+//===- soaview/cuda.h - CUDA device memory and launches for soaview -*- C++ -*-===//
+//
+// The CUDA backend of the soaview runtime, included by the CUDA source that
+// `soaview-translate --backend=cuda` writes (compile it with nvcc and the
+// flags `soaview-config --cflags` prints).
+//
+// An offloaded loop invocation:
+//   host_frame    gathers the view's fields into pinned host buffers;
+//   device_frame  leases device buffers of the same layout from the pool
+//                 (cudaMalloc, cached per site, thread and depth: after
+//                 warm-up no allocation) and queues the copies to the device
+//                 on the calling thread's stream;
+//   launch        queues a grid-stride kernel running the loop body (a
+//                 __device__ lambda) once per element, queues the copies of
+//                 the written fields back, and waits for the stream once;
+//   ~host_frame   scatters the written fields into the elements.
+//
+// Contracts: every host thread uses its own stream (cudaStreamPerThread), so
+// threads launching converted loops do not serialise on one another; device
+// buffers are owned by the runtime and valid while the device_frame lives;
+// the thread that built a frame destroys it. Errors follow the runtime's one
+// policy: a message naming the loop site on stderr, then an exception
+// (std::bad_alloc when memory runs out, soaview::cuda::error for any other
+// CUDA failure). Covered by test/Unit/cuda_pool_test.cu (run on the GPU node
+// by tools/gpu/run-gpu.sh) and the translated programs of test/Offload.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_CUDA_H
+#define SOAVIEW_CUDA_H
+
+#include "soaview/soaview.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace soaview::cuda {
+
+/// A CUDA call that failed (other than running out of memory).
+class error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The one error policy: message naming the site, then an exception.
+[[noreturn]] inline void fail(const site &s, const char *what, cudaError_t e) {
+  std::fprintf(stderr, "soaview: %s at the loop %s failed: %s\n", what,
+               s.where(), cudaGetErrorString(e));
+  throw error(std::string("soaview: ") + what + ": " + cudaGetErrorString(e));
+}
+inline void check(cudaError_t e, const site &s, const char *what) {
+  if (e != cudaSuccess)
+    fail(s, what, e);
+}
+
+inline void *allocate(std::size_t bytes, int device) {
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || current != device)
+    cudaSetDevice(device);
+  void *p = nullptr;
+  if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
+    std::fprintf(stderr, "soaview: cudaMalloc: %s\n", cudaGetErrorString(e));
+    cudaGetLastError(); // clear the error; the pool reports it, naming the site
+    return nullptr;
+  }
+  return p;
+}
+inline void deallocate(void *p, int) noexcept { cudaFree(p); }
+inline const rt::backend backend = {"cuda", allocate, deallocate};
+
+// Page-locked host memory: host buffers of offloaded loops live there, so
+// the copies run asynchronously and at the interconnect's speed.
+inline void *allocate_pinned(std::size_t bytes, int) {
+  void *p = nullptr;
+  if (cudaError_t e = cudaMallocHost(&p, bytes); e != cudaSuccess) {
+    std::fprintf(stderr, "soaview: cudaMallocHost: %s\n", cudaGetErrorString(e));
+    cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+inline void deallocate_pinned(void *p, int) noexcept { cudaFreeHost(p); }
+inline const rt::backend pinned = {"cuda-pinned", allocate_pinned,
+                                   deallocate_pinned};
+
+/// The host frame of an offloaded loop: its buffers are pinned.
+template <class Spec, bool Scatter = true>
+using host_frame = frame<Spec, Scatter, &pinned>;
+
+inline int current_device() {
+  int d = 0;
+  cudaGetDevice(&d);
+  return d;
+}
+
+/// Blocks per grid for n elements: enough to fill every multiprocessor,
+/// never more than the elements need; the kernel strides over the rest.
+inline unsigned grid_for(std::size_t n, unsigned block, int device) {
+  static thread_local int sms = 0, sms_device = -1;
+  if (sms_device != device) {
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) !=
+        cudaSuccess)
+      sms = 1;
+    sms_device = device;
+  }
+  std::size_t need = (n + block - 1) / block, cap = std::size_t(sms) * 32;
+  return unsigned(need < cap ? need : cap);
+}
+
+inline constexpr unsigned kBlock = 256;
+
+/// The kernel of every offloaded loop: a grid-stride loop calling the loop
+/// body (a __device__ lambda over the device buffers) once per element.
+template <class Body>
+__global__ void __launch_bounds__(kBlock) for_each(std::size_t n, Body body) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+       i < n; i += std::size_t(blockDim.x) * gridDim.x)
+    body(i);
+}
+
+/// The device side of one offloaded loop invocation (or of the hoisted
+/// inner view of an offloaded nest): device buffers with the host frame's
+/// layout, from the pool; every viewed field is copied to the device on the
+/// thread's stream. launch() runs the kernel and brings the written fields
+/// back before the host frame scatters them.
+template <class Spec> class device_frame {
+public:
+  template <class Frame>
+  device_frame(const site &s, const Frame &host, int device = current_device())
+      : site_(s), host_(host.buffers()), n_(host.size()), device_(device),
+        lease_(rt::acquire_on(backend, device, s, Spec::bytes_for(n_))) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (Spec::writes && host.has_repeats()) {
+      rt::release_on(backend, device_, site_);
+      std::fprintf(stderr,
+                   "soaview: the offloaded loop at %s writes an element that "
+                   "its container holds more than once; its iterations are "
+                   "not independent\n",
+                   s.where());
+      throw std::logic_error("soaview: repeated element in offloaded loop");
+    }
+    dev_ = host_;
+    arena a(lease_);
+    Spec::carve(dev_, a, n_); // same order and sizes as the host carve
+    dev_.__soaview_address = nullptr; // identities are not offloaded
+    cudaError_t e = cudaSuccess;
+    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
+                                 bool) {
+      if (n_ && e == cudaSuccess)
+        e = cudaMemcpyAsync(d, h, elem * n_, cudaMemcpyHostToDevice,
+                            cudaStreamPerThread);
+    });
+    if (e != cudaSuccess) {
+      rt::release_on(backend, device_, site_);
+      fail(s, "copy to the device", e);
+    }
+    if (t0) { // profiling times each phase on its own
+      cudaStreamSynchronize(cudaStreamPerThread);
+      rt::record(s, rt::to_device, rt::now_ns() - t0);
+    }
+  }
+  ~device_frame() { rt::release_on(backend, device_, site_); }
+  device_frame(const device_frame &) = delete;
+  device_frame &operator=(const device_frame &) = delete;
+
+  /// Runs body(i) for i in [0, size()) on the device, copies the written
+  /// fields back and waits for the thread's stream: the one wait of the
+  /// invocation.
+  template <class Body> void launch(const Body &body) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (n_) {
+      for_each<<<grid_for(n_, kBlock, device_), kBlock, 0,
+                 cudaStreamPerThread>>>(n_, body);
+      check(cudaGetLastError(), site_, "kernel launch");
+    }
+    if (t0) {
+      check(cudaStreamSynchronize(cudaStreamPerThread), site_, "kernel");
+      std::uint64_t t1 = rt::now_ns();
+      rt::record(site_, rt::kernel, t1 - t0);
+      t0 = t1;
+    }
+    cudaError_t e = cudaSuccess;
+    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
+                                 bool written) {
+      if (written && n_ && e == cudaSuccess)
+        e = cudaMemcpyAsync(const_cast<void *>(h), d, elem * n_,
+                            cudaMemcpyDeviceToHost, cudaStreamPerThread);
+    });
+    check(e, site_, "copy from the device");
+    check(cudaStreamSynchronize(cudaStreamPerThread), site_, "kernel");
+    if (t0)
+      rt::record(site_, rt::from_device, rt::now_ns() - t0);
+  }
+
+  /// Device buffers, captured by value by the kernel's lambda.
+  const typename Spec::soa &buffers() const noexcept { return dev_; }
+  std::size_t size() const noexcept { return n_; }
+
+private:
+  const site &site_;
+  typename Spec::soa host_, dev_;
+  std::size_t n_;
+  int device_;
+  void *lease_;
+};
+
+} // namespace soaview::cuda
+
+#endif
