@@ -9,6 +9,7 @@
 
 #include "Analysis.h"
 #include "Annotations.h"
+#include "CudaChecks.h"
 #include "Emit.h"
 #include "LoopForms.h"
 
@@ -364,7 +365,12 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   LoopFinder LF(C);
   LF.TraverseDecl(Ctx.getTranslationUnitDecl());
 
-  Emitter Em(Ctx, Diags);
+  Emitter Em(Ctx, Diags, Opts.Offload == Backend::Cuda);
+  // Offloaded loops become OpenMP target regions when the compile has
+  // -fopenmp, CUDA kernels with the CUDA backend; otherwise they stay on
+  // the host.
+  const bool CanOffload =
+      Ctx.getLangOpts().OpenMP || Opts.Offload == Backend::Cuda;
   bool AnyRewrite = false, AnyOffload = false;
   // Loops in source order for deterministic output.
   std::vector<const LoopAnnotation *> Order;
@@ -487,7 +493,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       continue;
     bool OffloadOK = true;
     for (LoopPlan &P : Nest.Loops)
-      if (P.Annotation->has(AttrKind::Offload) && Ctx.getLangOpts().OpenMP) {
+      if (P.Annotation->has(AttrKind::Offload) && CanOffload) {
         P.Offload = true;
         OffloadOK &= checkOffload(Ctx, Nest, P, Diags);
       }
@@ -497,6 +503,12 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       Nest.Loops[1].DeviceInner = true;
       Nest.Loops[0].DeviceInners.push_back(&Nest.Loops[1]);
     }
+    if (Opts.Offload == Backend::Cuda)
+      for (const LoopPlan &P : Nest.Loops)
+        if (P.Offload)
+          OffloadOK &= checkCudaOffload(Ctx, Nest, P, Diags);
+    if (!OffloadOK)
+      continue;
     bool Empty = false;
     for (LoopPlan &P : Nest.Loops)
       if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
@@ -556,7 +568,8 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
           Msg += "; built " + std::to_string(P.HoistLevels) +
                  " loop level(s) out";
         if (P.Offload)
-          Msg += "; offloaded (OpenMP target)";
+          Msg += Opts.Offload == Backend::Cuda ? "; offloaded (CUDA kernel)"
+                                               : "; offloaded (OpenMP target)";
         else if (P.Annotation->has(AttrKind::Offload))
           Msg += "; not offloaded: compile with -fopenmp to offload, the loop "
                  "runs on the host";
@@ -576,8 +589,10 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   EditBuffer *MB = Em.bufferFor(SM.getLocForStartOfFile(Main));
   if (MB)
     MB->insert(0, std::string("#include <soaview/soaview.h> // added by soaview\n") +
-                      (AnyOffload ? "#include <soaview/omp.h> // added by soaview\n"
-                                  : ""));
+                      (!AnyOffload ? ""
+                       : Opts.Offload == Backend::Cuda
+                           ? "#include <soaview/cuda.h> // added by soaview\n"
+                           : "#include <soaview/omp.h> // added by soaview\n"));
   R.Buffers = std::move(Em.buffers());
   R.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
 }

@@ -16,6 +16,11 @@ class ASTContext;
 namespace soaview {
 class AnnotationCollector;
 
+/// What offloaded loops become: OpenMP target regions (compiled by clang
+/// with -fopenmp and an offload target) or CUDA kernels (the translated file
+/// is compiled by nvcc; soaview-translate --backend=cuda).
+enum class Backend { OpenMP, Cuda };
+
 struct Options {
   bool Remarks = false;
   std::string DumpPath; ///< "-" for stdout
@@ -26,6 +31,7 @@ struct Options {
   /// once unconverted); off with -fplugin-arg-soaview-convert=always or
   /// SOAVIEW_CONVERT=always.
   bool Profitability = true;
+  Backend Offload = Backend::OpenMP;
 };
 
 /// One converted loop, in the shape of the paper's Table 1.

@@ -254,6 +254,13 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
               Ed.push_back({RT, qualifiedView(VP)});
           }
     identityEdits(CR, Ed, Identities);
+    bool Device = false;
+    for (const LoopPlan &L : N.Loops)
+      Device |= L.Offload;
+    if (Device && Cuda) // the clone runs in the kernel
+      Ed.push_back({CharSourceRange::getCharRange(FD->getInnerLocStart(),
+                                                  FD->getInnerLocStart()),
+                    "__host__ __device__ "});
     std::string Full = withEdits(CR, Ed);
     // Inside the reopened namespace the declaration is unqualified
     // (`void phys::kick(...)` becomes `void kick(...)`).
@@ -287,7 +294,10 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
         if (U.ParamViews[I] < 0)
           continue;
         const DeclContext *EN = namespaceOf(N.Loops[U.ParamViews[I]].View.Element);
-        if (EN != namespaceOf(FD) && !isa<TranslationUnitDecl>(EN) &&
+        if (Cuda && Done.insert(EN).second) // views in a plain unnamed namespace
+          Decls.add(EN, "namespace { using ::" + FD->getQualifiedNameAsString() +
+                            "; } // soaview: found by the view's lookup\n");
+        else if (!Cuda && EN != namespaceOf(FD) && !isa<TranslationUnitDecl>(EN) &&
             Done.insert(EN).second)
           Decls.add(EN, "using ::" + FD->getQualifiedNameAsString() +
                             "; // soaview: found by the view's lookup\n");
@@ -298,17 +308,17 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
                        PL.getFilename() + "\"\n" +
                        std::string(PL.getColumn() - 1, ' ');
     SourceLocation End = SM.getFileLoc(CR.getEnd());
-    bool Device = false;
-    for (const LoopPlan &L : N.Loops)
-      Device |= L.Offload;
-    std::string Open = Device ? "#pragma omp declare target\n" : "";
-    std::string Close = Device ? "#pragma omp end declare target\n" : "";
+    bool OmpDevice = Device && !Cuda;
+    std::string Open = OmpDevice ? "#pragma omp declare target\n" : "";
+    std::string Close = OmpDevice ? "#pragma omp end declare target\n" : "";
     if (SM.isBeforeInTranslationUnit(End, AtLoc))
       Early.add(namespaceOf(FD), Open + Line + FullUnq + "\n" + Close);
     else
       LateDefs.push_back({End, "\n" + Open + Line + Full + "\n" + Close});
   }
 
+  if (Cuda && !markDeviceFunctions(N))
+    return false;
   Chunks All;
   for (Chunks *C : {&Fwd, &Decls, &Main, &Early})
     All.append(*C);
@@ -324,6 +334,52 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
     LB->insert(SM.getFileOffset(Loc), Def);
   }
   return true;
+}
+
+bool Emitter::Impl::markDeviceFunctions(const NestPlan &N) {
+  for (const FunctionDecl *FD : N.DeviceFunctions) {
+    if (!MarkedDevice.insert(FD->getCanonicalDecl()).second)
+      continue;
+    for (const FunctionDecl *R : FD->redecls()) {
+      SourceLocation L = SM.getFileLoc(R->getInnerLocStart());
+      EditBuffer *EB = E.bufferFor(L);
+      if (!EB)
+        return false;
+      EB->insert(SM.getFileOffset(L), "__host__ __device__ ");
+    }
+  }
+  return true;
+}
+
+void Emitter::Impl::continueEdits(const LoopPlan &P, EditBuffer &EB) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Depth = 0; // nested loops own their `continue`
+    std::vector<const ContinueStmt *> Found;
+    using Base = RecursiveASTVisitor<Finder>;
+#define SOAVIEW_NESTED(Kind)                                                   \
+  bool Traverse##Kind(Kind *S) {                                               \
+    ++Depth;                                                                   \
+    bool R = Base::Traverse##Kind(S);                                          \
+    --Depth;                                                                   \
+    return R;                                                                  \
+  }
+    SOAVIEW_NESTED(ForStmt)
+    SOAVIEW_NESTED(CXXForRangeStmt)
+    SOAVIEW_NESTED(WhileStmt)
+    SOAVIEW_NESTED(DoStmt)
+#undef SOAVIEW_NESTED
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitContinueStmt(ContinueStmt *S) {
+      if (!Depth)
+        Found.push_back(S);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  for (const ContinueStmt *C : F.Found) {
+    unsigned B = SM.getFileOffset(SM.getFileLoc(C->getContinueLoc()));
+    EB.replace(B, B + 8, "return");
+  }
 }
 
 /// Position after the statement's last character (including its ';').
@@ -371,15 +427,16 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
 
   // 2. Prologue before `for`.
   std::string Pro = "{ // soaview: " + E.remark(P) +
-                    (P.Offload ? "; offloaded" : "") +
+                    (P.Offload ? Cuda ? "; offloaded (CUDA kernel)" : "; offloaded" : "") +
                     (P.DeviceInner ? "; on the device in the offloaded loop" : "") + "\n";
   std::string Site = "  static ::soaview::site " + Px + "site(\"" +
                      siteWhere(P) + "\");\n";
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   const bool Device = P.Offload || P.DeviceInner;
   // Offloaded views gather into pinned host memory (fast device copies).
+  const std::string Ns = Cuda ? "::soaview::cuda::" : "::soaview::omp::";
   std::string FrameT =
-      Device ? "::soaview::omp::host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
+      Device ? Ns + "host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
                 : "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
   std::string BodyDecls;
   std::string Header; // replaces the loop header when set
@@ -417,11 +474,14 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     // The inner loop of an offloaded nest builds its device frame before
     // the target region and runs inside it.
     Pro += "  using " + Px + "spec = " + SpecT + ";\n";
-    Pro += "  ::soaview::omp::device_frame<" + Px + "spec> " + Px + "device(" +
+    Pro += "  " + Ns + "device_frame<" + Px + "spec> " + Px + "device(" +
            Px + "site, " + Px + "frame);\n";
     Pro += "  const auto " + Px + "buffers = " + Px + "device.buffers();\n";
     Pro += "  const std::size_t " + Px + "n = " + Px + "device.size();\n";
-    if (P.Offload) {
+    if (P.Offload && Cuda) {
+      // The body becomes a __device__ lambda that the device frame's
+      // grid-stride kernel calls once per element; it captures by value.
+    } else if (P.Offload) {
       std::string Captures = Px + "buffers";
       for (const LoopPlan *In : P.DeviceInners)
         Captures += ", " + prefix(*In) + "buffers";
@@ -431,6 +491,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     }
     std::string K = F.Kind == LoopFormKind::Range ? Px + "i" : Px + "k";
     Header = "(std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
+    if (P.Offload && Cuda)
+      Header = Px + "device.launch([=] __device__ (std::size_t " + K + ")";
     std::string Idx;
     if (F.Kind == LoopFormKind::Index)
       Idx = " const " + typeName(F.IndexVar->getType().getUnqualifiedType()) + " " +
@@ -452,7 +514,11 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     SourceLocation RParen = F.Kind == LoopFormKind::Range
                                 ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
                                 : cast<ForStmt>(F.Loop)->getRParenLoc();
-    EB->replace(SM.getFileOffset(LParen), SM.getFileOffset(RParen) + 1, Header);
+    if (P.Offload && Cuda) // `for (...)` becomes the launch; after the prologue
+      EB->replace(SM.getFileOffset(A.ForLoc), SM.getFileOffset(RParen) + 1,
+                  Header, 1);
+    else
+      EB->replace(SM.getFileOffset(LParen), SM.getFileOffset(RParen) + 1, Header);
   }
   // A hoisted view is built before the loop n levels out and lives until
   // that loop ends; its block opens before (and closes after) the blocks of
@@ -471,6 +537,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   const Stmt *Body = F.Body;
   SourceLocation BodyEnd = afterStmt(Body, SM, LO);
   std::string Close = P.HoistTo ? "" : " }";
+  if (P.Offload && Cuda) // the lambda and the launch end after the body
+    Close = ");" + Close;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
     EB->insert(SM.getFileOffset(CS->getLBracLoc()) + 1, BodyDecls);
     if (!Close.empty())
@@ -480,6 +548,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
                "{" + BodyDecls + " ");
     EB->insert(SM.getFileOffset(BodyEnd), " }" + Close);
   }
+  if (P.Offload && Cuda)
+    continueEdits(P, *EB);
   if (P.HoistTo)
     EB->insert(SM.getFileOffset(afterStmt(P.HoistTo, SM, LO)), " }", Levels);
 
@@ -511,8 +581,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   return true;
 }
 
-Emitter::Emitter(ASTContext &Ctx, DiagStore &Diags)
-    : P(std::make_unique<Impl>(Ctx, Diags, *this)) {}
+Emitter::Emitter(ASTContext &Ctx, DiagStore &Diags, bool Cuda)
+    : P(std::make_unique<Impl>(Ctx, Diags, *this, Cuda)) {}
 Emitter::~Emitter() = default;
 
 bool Emitter::emitNest(const NestPlan &Nest) { return P->emitNest(Nest); }

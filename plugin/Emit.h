@@ -26,7 +26,9 @@ class DiagStore;
 
 class Emitter {
 public:
-  Emitter(clang::ASTContext &Ctx, DiagStore &Diags);
+  /// Cuda: offloaded loops become CUDA kernels (soaview/cuda.h) instead of
+  /// OpenMP target regions.
+  Emitter(clang::ASTContext &Ctx, DiagStore &Diags, bool Cuda = false);
   ~Emitter();
 
   /// Emits the views of a nest's loops and the clones of its callees.

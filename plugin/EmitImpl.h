@@ -105,9 +105,9 @@ public:
   using Chunks = detail::Chunks;
   using ProxyNode = detail::ProxyNode;
 public:
-  Impl(ASTContext &Ctx, DiagStore &Diags, Emitter &E)
+  Impl(ASTContext &Ctx, DiagStore &Diags, Emitter &E, bool Cuda)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        Diags(Diags), E(E), Policy(Ctx.getPrintingPolicy()) {
+        Diags(Diags), E(E), Policy(Ctx.getPrintingPolicy()), Cuda(Cuda) {
     Policy.SuppressUnwrittenScope = true;
     Policy.AnonymousTagLocations = false;
     Policy.SuppressTagKeyword = true;
@@ -120,7 +120,17 @@ public:
   DiagStore &Diags;
   Emitter &E;
   PrintingPolicy Policy;
+  /// Offloaded loops become CUDA kernels (else OpenMP target regions).
+  bool Cuda;
   std::set<std::string> DoneSpecs;
+  /// Functions already marked __host__ __device__ (CUDA backend).
+  std::set<const FunctionDecl *> MarkedDevice;
+
+  /// The execution-space mark of code that runs on a CUDA device: for the
+  /// views and clones of offloaded loops with the CUDA backend.
+  std::string hd(const LoopPlan &P) const {
+    return Cuda && (P.Offload || P.DeviceInner) ? "__host__ __device__ " : "";
+  }
 
   std::string typeName(QualType T) {
     return TypeName::getFullyQualifiedName(T, Ctx, Policy,
@@ -179,6 +189,10 @@ public:
   std::string methodText(const LoopPlan &P, const CXXMethodDecl *MD,
                          const std::string &ProxyName);
   std::string forwarders(const LoopPlan &P, const ProxyNode &N, int Indent);
+  /// CUDA backend: `continue` of the offloaded loop ends its lambda.
+  void continueEdits(const LoopPlan &P, EditBuffer &EB);
+  /// CUDA backend: marks the nest's device functions __host__ __device__.
+  bool markDeviceFunctions(const NestPlan &N);
   std::string accessPath(const LoopPlan &P, const FieldPath &Path,
                          StringRef Obj, std::string &Tags);
   std::string withEdits(CharSourceRange R,

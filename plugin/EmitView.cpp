@@ -43,8 +43,8 @@ std::string Emitter::Impl::methodText(const LoopPlan &P,
   PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
   std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
                      std::string(PL.getFilename()) + "\"\n";
-  return Line + std::string(PL.getColumn() - 1, ' ') + withEdits(CR, Ed) +
-         "\n";
+  return Line + std::string(PL.getColumn() - 1, ' ') + hd(P) +
+         withEdits(CR, Ed) + "\n";
 }
 
 std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
@@ -107,7 +107,7 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
       Out += In + "static constexpr auto " + Name + " = " + Q + "::" + Name + ";\n";
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
       if (MD->isStatic())
-        Out += In + "template <class... A> static decltype(auto) " + Name +
+        Out += In + "template <class... A> static " + hd(P) + "decltype(auto) " + Name +
                "(A &&...a) { return " + Q + "::" + Name +
                "(static_cast<A &&>(a)...); }\n";
     } else if ((isa<TypeDecl>(D) && !isa<CXXRecordDecl>(D)) ||
@@ -154,7 +154,10 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
     if (K->Leaf) {
       QualType T = K->Field->getType();
       Out += In + "  " + declare(T.getUnqualifiedType(), KName) + ";\n";
-      if (T->isArrayType())
+      if (T->isArrayType() && !hd(P).empty())
+        Copies += In + "    ::soaview::copy_array(" + KName + ", s." +
+                  bufName(K->Path) + "[i]);\n";
+      else if (T->isArrayType())
         Copies += In + "    std::memcpy(&" + KName + ", &s." + bufName(K->Path) +
                   "[i], sizeof " + KName + ");\n";
       else
@@ -178,17 +181,20 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
       Out += In + "  ::soaview::out_slot<" + T + "> " + Slot + ";\n";
       AddInit(Slot + "(&s." + bufName(Path) + "[i])");
       std::string Member = dotted(Path);
-      if (Path.back()->getType()->isArrayType())
+      if (Path.back()->getType()->isArrayType() && !hd(P).empty())
+        Dtor += In + "    if (" + Slot + ".p) ::soaview::copy_array(*" + Slot +
+                ".p, " + Member + ");\n";
+      else if (Path.back()->getType()->isArrayType())
         Dtor += In + "    if (" + Slot + ".p) std::memcpy(" + Slot + ".p, &" +
                 Member + ", sizeof " + Member + ");\n";
       else
         Dtor += In + "    if (" + Slot + ".p) *" + Slot + ".p = " + Member + ";\n";
     }
   }
-  Out += In + "  template <class S> " + Name + "(const S &s, std::size_t i)" +
+  Out += In + "  template <class S> " + hd(P) + Name + "(const S &s, std::size_t i)" +
          Inits + " {\n" + Copies + In + "    (void)s, (void)i;\n" + In + "  }\n";
   if (!Dtor.empty())
-    Out += In + "  ~" + Name + "() {\n" + Dtor + In + "  }\n";
+    Out += In + "  " + hd(P) + "~" + Name + "() {\n" + Dtor + In + "  }\n";
   auto MIt = P.View.Methods.find(N.Path);
   if (MIt != P.View.Methods.end()) {
     std::vector<const CXXMethodDecl *> Ms(MIt->second.begin(),
@@ -264,7 +270,12 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   // builds) does not define the same view twice. It is inline, so that
   // argument-dependent lookup on a view also searches the element's
   // namespace (where clones of the loop's callees are declared).
-  Fwd.add(ElemNS, "inline namespace { struct " + VName + "; }\n");
+  // nvcc cannot reopen an inline unnamed namespace (its own generated code
+  // opens the unnamed namespace first, not inline): with the CUDA backend
+  // the views live in a plain unnamed namespace, and the clones that calls
+  // in templates must find are declared there as well (Emit.cpp).
+  const std::string Open = Cuda ? "namespace {" : "inline namespace {";
+  Fwd.add(ElemNS, Open + " struct " + VName + "; }\n");
 
   std::string ElemName = typeName(P.View.ElementType);
   std::string Tags;
@@ -325,7 +336,7 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
     if (A.Written)
       Spec += Copy(Path, /*ToSlot=*/false);
   Spec += "  }\n";
-  Spec += "  static view at(const soa &s, std::size_t i) { return view(s, i); }\n";
+  Spec += "  static " + hd(P) + "view at(const soa &s, std::size_t i) { return view(s, i); }\n";
   Spec += "};\n";
   // Templates find their view's spec through this declaration, by
   // argument-dependent lookup on the element type: it lives in the element's
@@ -344,11 +355,11 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
            "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
-  if (P.Offload || P.DeviceInner) // the proxy and the spec's at() run on the device
-    Main.add(ElemNS, "inline namespace {\n" + Tags + "#pragma omp declare target\n" +
+  if ((P.Offload || P.DeviceInner) && !Cuda) // the proxy and the spec's at() run on the device
+    Main.add(ElemNS, Open + "\n" + Tags + "#pragma omp declare target\n" +
                          Body + Spec + "#pragma omp end declare target\n} // namespace\n" + Select);
   else
-    Main.add(ElemNS, "inline namespace {\n" + Tags + Body + Spec + "} // namespace\n" + Select);
+    Main.add(ElemNS, Open + "\n" + Tags + Body + Spec + "} // namespace\n" + Select);
   return true;
 }
 

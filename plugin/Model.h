@@ -124,6 +124,10 @@ struct NestPlan {
   /// enclosing loop a view is hoisted out of (code there could change the
   /// hoisted view's fields).
   const clang::Stmt *Root = nullptr;
+  /// CUDA backend: user functions the offloaded loop calls (directly or
+  /// through other calls) that must be compiled for the device too; the
+  /// emitter marks them __host__ __device__.
+  std::vector<const clang::FunctionDecl *> DeviceFunctions;
 };
 
 } // namespace soaview

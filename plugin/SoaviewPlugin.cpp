@@ -6,6 +6,10 @@
 //   -fplugin-arg-soaview-convert=always|profitable
 //                                     convert every annotated loop, or only
 //                                     those that can pay (default)
+//   -fplugin-arg-soaview-backend=cuda  with dump=FILE.cu: write offloaded
+//                                     loops as CUDA kernels into the dump
+//                                     (for nvcc); this compile then goes on
+//                                     with the source as written
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
@@ -65,15 +69,28 @@ protected:
         Opts.Profitability = false;
       else if (S == "convert=profitable")
         Opts.Profitability = true;
+      else if (S == "backend=cuda")
+        Opts.Offload = Backend::Cuda;
+      else if (S == "backend=openmp")
+        Opts.Offload = Backend::OpenMP;
       else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                    "soaview: unknown plugin argument '%0'; "
-                                   "expected 'remarks', 'dump=FILE' or "
-                                   "'convert=always|profitable'"))
+                                   "expected 'remarks', 'dump=FILE', "
+                                   "'convert=always|profitable' or "
+                                   "'backend=openmp|cuda'"))
             << A;
         return false;
       }
+    }
+    if (Opts.Offload == Backend::Cuda && Opts.DumpPath.empty()) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "soaview: 'backend=cuda' writes CUDA source "
+                                 "for nvcc; give it a file with "
+                                 "-fplugin-arg-soaview-dump=FILE.cu"));
+      return false;
     }
     return true;
   }
@@ -92,7 +109,11 @@ protected:
 
     SourceManager &SM = CI.getSourceManager();
     FileManager &FM = CI.getFileManager();
+    // CUDA source is for nvcc: this compile keeps the source as written.
+    const bool Compile = Opts.Offload != Backend::Cuda;
     for (auto &[Name, Buf] : R->Buffers) {
+      if (!Compile)
+        break;
       auto FE = FM.getOptionalFileRef(Name);
       if (!FE)
         continue;
@@ -113,6 +134,8 @@ protected:
             << Opts.DumpPath << EC.message();
       }
     }
+    if (!Compile)
+      R->Buffers.clear(); // diagnostics point into the source as written
     return std::make_unique<ReplayConsumer>(CI, std::move(R));
   }
 

@@ -1,13 +1,18 @@
 //===- soaview-translate.cpp - write the converted source -----------------===//
 //
-//   soaview-translate FILE [-o OUT] [--remarks] -- <compile flags>
+//   soaview-translate FILE [-o OUT] [--remarks] [--backend=openmp|cuda]
+//                     [--convert=always|profitable] [--depfile DEP]
+//                     -- <compile flags>
 //   soaview-translate --report FILE -- <compile flags>
 //
 // Runs soaview's first pass and writes the rewritten translation unit, for
 // sites whose production compiler cannot load plugins. The output includes
 // <soaview/soaview.h>: compile it with -I<runtime include> and link the
 // soaview runtime. Diagnostics are printed clang-style; the exit status is 1
-// when a loop was refused.
+// when a loop was refused. With --backend=cuda, offloaded loops become CUDA
+// kernels and the output is CUDA source for nvcc (flags: soaview-config).
+// --depfile writes the files the output depends on (Make syntax, for build
+// systems: the CMake helper soaview_cuda_sources uses it).
 // Tests: test/Rewrite/translate.cpp.
 //===----------------------------------------------------------------------===//
 #include "Action.h"
@@ -29,7 +34,8 @@ namespace {
 
 int usage() {
   llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] "
-                  "[--convert=always|profitable] -- "
+                  "[--convert=always|profitable] [--backend=openmp|cuda] "
+                  "[--depfile DEP] -- "
                   "<compile flags>\n"
                   "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
@@ -51,7 +57,7 @@ private:
 
 int main(int argc, const char **argv) {
   soaview::registerAttributes();
-  std::string File, Out = "-";
+  std::string File, Out = "-", DepFile;
   soaview::Options Opts;
   Opts.ReportInFirstPass = true;
   Opts.Profitability = soaview::profitabilityFromEnvironment();
@@ -73,6 +79,12 @@ int main(int argc, const char **argv) {
       Opts.Profitability = false;
     } else if (A == "--convert=profitable") {
       Opts.Profitability = true;
+    } else if (A == "--depfile" && I + 1 < argc) {
+      DepFile = argv[++I];
+    } else if (A == "--backend=cuda") {
+      Opts.Offload = soaview::Backend::Cuda;
+    } else if (A == "--backend=openmp") {
+      Opts.Offload = soaview::Backend::OpenMP;
     } else if (A == "-h" || A == "--help") {
       usage();
       return 0;
@@ -87,8 +99,17 @@ int main(int argc, const char **argv) {
   Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
   Flags.push_back("-isystem" SOAVIEW_RUNTIME_INCLUDE);
   Flags.push_back("-Wno-unknown-attributes");
+  if (!DepFile.empty()) {
+    Flags.push_back("-MD");
+    Flags.push_back("-MF" + DepFile);
+    Flags.push_back("-MT" + Out);
+  }
   tooling::FixedCompilationDatabase DB(".", Flags);
   tooling::ClangTool Tool(DB, {File});
+  // ClangTool's default adjusters drop dependency-file flags: keep them.
+  Tool.clearArgumentsAdjusters();
+  Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
   soaview::PassResult R;
   Factory F(Opts, R);
   int Rc = Tool.run(&F);

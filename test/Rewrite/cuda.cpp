@@ -1,0 +1,85 @@
+// The CUDA backend: an offloaded loop becomes a __device__ lambda launched by
+// the device frame (a grid-stride kernel in soaview/cuda.h); views, clones
+// and the user functions the body reaches are marked __host__ __device__;
+// `continue` of the loop ends the lambda's call; no OpenMP pragma anywhere.
+// RUN: %soaview-translate --backend=cuda %s -o - -- -std=c++17 -I%inputs | %nochecks | FileCheck %s
+// The plugin writes the same CUDA source into its dump and compiles the
+// source as written.
+// RUN: %clangxx -fsyntax-only -fplugin=%soaview_libdir/soaview.so -I%inputs \
+// RUN:   -fplugin-arg-soaview-backend=cuda -fplugin-arg-soaview-dump=%t.cu %s
+// RUN: %nochecks %t.cu | FileCheck %s
+#include "cuda_marked.h"
+#include <cmath>
+#include <vector>
+struct P { double x, v, m, g[2]; int id; };
+
+static double weight(double r) { return std::sqrt(r) + libScale(r) + libConst(r); }
+static double weightDecl(double r);
+static void kick(P &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
+static double weightDecl(double r) { return r; }
+
+void step(std::vector<P> &ps, double dt) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto &p : ps) {
+    if (p.m <= 0)
+      continue;
+    for (int k = 0; k < 2; ++k)
+      if (k == 1)
+        continue;
+    kick(p, dt);
+    p.x += p.v * dt + p.g[1];
+  }
+}
+// CHECK: #include <soaview/soaview.h>
+// CHECK-NEXT: #include <soaview/cuda.h>
+// CHECK-NOT: pragma omp
+// CHECK-NOT: inline namespace
+// CHECK: __host__ __device__ static double weight(double r)
+// CHECK: __host__ __device__ static double weightDecl(double r);
+// CHECK-NEXT: static void kick(P &p, double dt)
+// CHECK-NEXT: __host__ __device__ static double weightDecl(double r) { return r; }
+// CHECK: namespace { struct [[V:__soaview_P_cuda_cpp_23_3]]; }
+// CHECK: __host__ __device__ static void kick(::[[V]] &p, double dt);
+// CHECK: struct [[V]] {
+// CHECK: template <class S> __host__ __device__ [[V]](const S &s, std::size_t i)
+// Arrays are copied element by element (memcpy in device code copies bytes).
+// CHECK: ::soaview::copy_array(g, s.g[i]);
+// CHECK: __host__ __device__ ~[[V]]() {
+// CHECK: static __host__ __device__ view at(const soa &s, std::size_t i)
+// CHECK: __host__ __device__ static void kick(::[[V]] &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
+// CHECK-LABEL: void step(
+// CHECK: // soaview: view of 'P' in {x, v, m, g} out {x, v} {{.*}}; offloaded (CUDA kernel)
+// CHECK: ::soaview::cuda::host_frame<::[[V]]_spec> [[P:__sv23_3_]]frame([[P]]site, [[P]]range);
+// CHECK-NEXT: using [[P]]spec = ::[[V]]_spec;
+// CHECK-NEXT: ::soaview::cuda::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);
+// CHECK-NEXT: const auto [[P]]buffers = [[P]]device.buffers();
+// CHECK: [[P]]device.launch([=] __device__ (std::size_t [[P]]i) { auto [[P]]view = [[P]]spec::at([[P]]buffers, [[P]]i); auto &p = [[P]]view;
+// CHECK-NEXT: if (p.m <= 0)
+// CHECK-NEXT: return;
+// CHECK: if (k == 1)
+// CHECK-NEXT: continue;
+// CHECK: p.x += p.v * dt + p.g[1];
+// CHECK-NEXT: }); }
+// CHECK-NEXT: }
+
+// A pair nest: the hoisted inner view's device frame is built before the
+// launch and captured by the lambda; the inner loop runs over its buffers.
+struct Q { double x[2], m; };
+static void pair(Q *l, const Q *a) { l->x[0] += a->m; l->x[1] -= a->m; }
+void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Q *l : local) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (const Q *a : active)
+      pair(l, a);
+  }
+}
+// A written array field goes back element by element too.
+// CHECK: if (__soaview_out_x.p) ::soaview::copy_array(*__soaview_out_x.p, x);
+// CHECK-LABEL: void pairs(
+// CHECK:       ::soaview::cuda::device_frame<[[ISPEC:__sv[0-9_]+spec]]> [[I:__sv[0-9]+_[0-9]+_]]device(
+// CHECK:       const std::size_t [[I]]n = [[I]]device.size();
+// CHECK:       [[O:__sv[0-9]+_[0-9]+_]]device.launch([=] __device__ (std::size_t [[O]]i) {
+// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i)
+// CHECK-NEXT:  { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); const auto *a = &[[I]]view;
+// CHECK:       }); } }
