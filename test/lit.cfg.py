@@ -67,4 +67,15 @@ config.substitutions.append(("%nochecks", "grep -v -E '^// *[A-Z][A-Z0-9-]*:'"))
 config.substitutions.append(("%soaview_libdir", lib_dir))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.soaview_src_root, "examples")))
+# The CUDA backend: nvcc with what `soaview-config --cflags` and `--libs`
+# print (test/Offload/cuda*.test; compiled here, run on the GPU node).
+config.substitutions.append(
+    ("%nvcc_soaview",
+     "/usr/local/cuda/bin/nvcc -arch=sm_90 -std=c++17 --extended-lambda "
+     "--expt-relaxed-constexpr -I%s" % inc))
+config.substitutions.append(
+    ("%soaview_cuda_libs", "-L%s -lsoaview_rt -Xlinker -rpath=%s" % (lib_dir, lib_dir)))
+config.substitutions.append(("%soaview_objroot", config.soaview_obj_root))
+if os.path.exists(os.path.join(bin_dir, "soaview-sph-cuda")):
+    config.available_features.add("sph-cuda")
 config.substitutions.append(("%compare", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-compare.py")))

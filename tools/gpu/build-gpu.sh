@@ -27,10 +27,36 @@ march="-Xarch_host -march=x86-64-v3"
 tmp="$(mktemp -d)"
 "$sv" -O3 -ffp-contract=off $march -fopenmp $arch -DSPH_NS=offload_strict -c "$sph/kernels.cpp" -o "$tmp/offload_strict.o"
 "$sv" -O3 -ffast-math $march -fopenmp $arch -DSPH_NS=offload_fast -c "$sph/kernels.cpp" -o "$tmp/offload_fast.o"
-"$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -c "$sph/main.cpp" -o "$tmp/main.o"
+# The CUDA backend's builds of the SPH kernels (examples/sph/CMakeLists.txt
+# translates and compiles them with nvcc) are linked in as well.
+cudart="/usr/local/cuda/lib64/libcudart_static.a"
+"$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -c "$sph/main.cpp" -o "$tmp/main.o"
 "$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
-  "$objs"/sph_{plain,soaview,manual}_{strict,fast}.dir/*.o -o "$bundle/bin/soaview-sph.gpu"
+  "$build"/examples/sph/cuda_{strict,fast}.o \
+  "$objs"/sph_{plain,soaview,manual}_{strict,fast}.dir/*.o "$cudart" -ldl -lrt \
+  -o "$bundle/bin/soaview-sph.gpu"
 rm -rf "$tmp"
+
+# The CUDA backend (soaview-translate --backend=cuda, nvcc): the offload
+# examples (no FMA contraction, so that results compare bit for bit with
+# the plain CPU builds), the backend's unit test, and the backend benchmark
+# (generated CUDA, the OpenMP backend and hand-written CUDA of one loop).
+nvcc="/usr/local/cuda/bin/nvcc -arch=sm_90 $("$build/bin/soaview-config" --cflags)"
+nvlibs="$("$build/bin/soaview-config" --libs)"
+tr="$build/bin/soaview-translate --backend=cuda"
+cu="$(mktemp -d)"
+clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_pairs.cpp" -o "$bundle/bin/pairs.plain"
+$tr "$ex/offload.cpp" -o "$cu/offload.cu" -- -std=c++17 -I"$ex"
+$tr "$ex/offload_pairs.cpp" -o "$cu/pairs.cu" -- -std=c++17 -I"$ex"
+$nvcc -O2 --fmad=false -I"$ex" "$cu/offload.cu" -o "$bundle/bin/offload.cuda" $nvlibs
+$nvcc -O2 --fmad=false -I"$ex" "$cu/pairs.cu" -o "$bundle/bin/pairs.cuda" $nvlibs
+$nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_pool_test.cu" -o "$bundle/bin/cuda_pool_test.cuda" $nvlibs
+bench="$root/examples/bench"
+$tr "$bench/backend_bench.cpp" -o "$cu/backend_bench.cu" -- -std=c++17 -I"$bench"
+$nvcc -O3 -I"$bench" -DBENCH_VARIANT='"cuda"' "$cu/backend_bench.cu" -o "$bundle/bin/backend_bench.cuda" $nvlibs
+$nvcc -O3 -I"$bench" "$bench/backend_manual.cu" -o "$bundle/bin/backend_manual.cuda"
+"$sv" -O3 -fopenmp $arch -I"$bench" -DBENCH_VARIANT='"openmp"' "$bench/backend_bench.cpp" -o "$bundle/bin/backend_bench.gpu"
+rm -rf "$cu"
 for b in "$bundle"/bin/*.gpu; do python3 "$root/tools/gpu/patch-cubin.py" --check "$b"; done
 cp "$build/lib/libsoaview_rt.so" "$bundle/lib/"
 # The LLVM 19 offload runtime and what it needs beyond the node's own libc.
