@@ -37,12 +37,16 @@ SPH_DECLARE_TABLE(manual_fast)
 SPH_DECLARE_TABLE(offload_strict)
 SPH_DECLARE_TABLE(offload_fast)
 #endif
+#ifdef SPH_WITH_CUDA
+SPH_DECLARE_TABLE(cuda_strict)
+SPH_DECLARE_TABLE(cuda_fast)
+#endif
 
 namespace sph {
 namespace {
 
 struct Build {
-  const char *build;  // plain, soaview, manual, offload
+  const char *build;  // plain, soaview, manual, offload, cuda
   const char *fpmode; // strict, fast
   KernelTable (*table)();
 };
@@ -54,11 +58,17 @@ const Build kBuilds[] = {
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "strict", offload_strict::table},
 #endif
+#ifdef SPH_WITH_CUDA
+    {"cuda", "strict", cuda_strict::table},
+#endif
     {"plain", "fast", plain_fast::table},
     {"soaview", "fast", soaview_fast::table},
     {"manual", "fast", manual_fast::table},
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "fast", offload_fast::table},
+#endif
+#ifdef SPH_WITH_CUDA
+    {"cuda", "fast", cuda_fast::table},
 #endif
 };
 
@@ -354,6 +364,9 @@ int main(int argc, char **argv) {
 #ifdef SPH_WITH_OFFLOAD
         std::printf(" %10s %8s", "offload", "speedup");
 #endif
+#ifdef SPH_WITH_CUDA
+        std::printf(" %10s %8s", "cuda", "speedup");
+#endif
         std::printf("  check\n");
         for (const std::string &fp : o.fpmode) {
           std::vector<const Build *> builds;
@@ -434,6 +447,12 @@ int main(int argc, char **argv) {
 #ifdef SPH_WITH_OFFLOAD
             if (const Row *of = find("offload"))
               std::printf(" %10.2f %7.2fx", of->ns, pl->ns / of->ns);
+            else
+              std::printf(" %10s %8s", "-", "-");
+#endif
+#ifdef SPH_WITH_CUDA
+            if (const Row *cu = find("cuda"))
+              std::printf(" %10.2f %7.2fx", cu->ns, pl->ns / cu->ns);
             else
               std::printf(" %10s %8s", "-", "-");
 #endif

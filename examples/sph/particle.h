@@ -48,6 +48,15 @@ static_assert(sizeof(Particle) == 272, "the paper's particle is 272 bytes");
 /// active; kernels write only local particles.
 using ParticleList = std::vector<Particle *>;
 
+/// The spline functions run in CUDA kernels too (soaview-translate
+/// --backend=cuda): a header soaview does not rewrite marks them for the
+/// device itself, with a macro that is empty for every other compiler.
+#ifdef __CUDACC__
+#define SPH_HD __host__ __device__
+#else
+#define SPH_HD
+#endif
+
 /// Constants of the physics (an ideal gas with artificial viscosity).
 constexpr double kDt = 1e-4;
 constexpr double kGamma = 5.0 / 3.0;
@@ -56,20 +65,20 @@ constexpr double kAlpha = 0.8; // artificial viscosity
 // The M5 quartic spline in 2D with support radius H (= 2.5 h of the usual
 // notation): W(r, H) = norm(H) * w(q), q = 2.5 r / H. Branch-free, so that
 // masked kernels vectorise.
-inline double quarticW(double q) {
+SPH_HD inline double quarticW(double q) {
   double a = std::fmax(2.5 - q, 0.0), b = std::fmax(1.5 - q, 0.0),
          c = std::fmax(0.5 - q, 0.0);
   a *= a, b *= b, c *= c;
   return a * a - 5 * b * b + 10 * c * c;
 }
 /// dw/dq of quarticW.
-inline double quarticDW(double q) {
+SPH_HD inline double quarticDW(double q) {
   double a = std::fmax(2.5 - q, 0.0), b = std::fmax(1.5 - q, 0.0),
          c = std::fmax(0.5 - q, 0.0);
   return -4 * (a * a * a - 5 * b * b * b + 10 * c * c * c);
 }
 /// 96 / (1199 pi h^2) with h = H / 2.5.
-inline double quarticNorm(double H) {
+SPH_HD inline double quarticNorm(double H) {
   return 96.0 * 6.25 / (1199.0 * 3.14159265358979323846 * H * H);
 }
 
