@@ -91,6 +91,21 @@ bool deviceConstant(ASTContext &Ctx, const VarDecl *V) {
          V->hasConstantInitialization();
 }
 
+/// The calls a statement makes (functions and constructors), for the walk
+/// over what the device runs; Derived adds its own visits.
+template <class Derived> struct CallCollector : RecursiveASTVisitor<Derived> {
+  std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
+  bool VisitCallExpr(CallExpr *E) {
+    if (const FunctionDecl *FD = E->getDirectCallee())
+      Calls.push_back({FD, E->getExprLoc()});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Calls.push_back({E->getConstructor(), E->getExprLoc()});
+    return true;
+  }
+};
+
 class Checker {
 public:
   Checker(ASTContext &Ctx, NestPlan &Nest, const LoopPlan &P, DiagStore &Diags)
@@ -184,13 +199,12 @@ bool Checker::body() {
     if (L.Form.Kind == LoopFormKind::Index && L.Form.Target)
       Targets.insert(L.Form.Target);
 
-  struct Walk : RecursiveASTVisitor<Walk> {
+  struct Walk : CallCollector<Walk> {
     Checker &C;
     const std::vector<const Expr *> &Skip;
     const std::set<const NamedDecl *> &Targets;
     const Stmt *BadThis = nullptr;
     const DeclRefExpr *BadCapture = nullptr, *BadGlobal = nullptr;
-    std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
     Walk(Checker &C, const std::vector<const Expr *> &Skip,
          const std::set<const NamedDecl *> &Targets)
         : C(C), Skip(Skip), Targets(Targets) {}
@@ -198,7 +212,7 @@ bool Checker::body() {
       for (const Expr *E : Skip)
         if (S == E)
           return true;
-      return RecursiveASTVisitor<Walk>::TraverseStmt(S);
+      return CallCollector<Walk>::TraverseStmt(S);
     }
     bool VisitCXXThisExpr(CXXThisExpr *E) {
       if (!BadThis)
@@ -220,15 +234,6 @@ bool Checker::body() {
                  !deviceCopyable(C.Ctx, V->getType()) && !BadCapture) {
         BadCapture = E;
       }
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *E) {
-      if (const FunctionDecl *FD = E->getDirectCallee())
-        Calls.push_back({FD, E->getExprLoc()});
-      return true;
-    }
-    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      Calls.push_back({E->getConstructor(), E->getExprLoc()});
       return true;
     }
   } W(*this, Replaced, Targets);
@@ -315,20 +320,10 @@ bool Checker::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def))
     return true;
-  struct Calls : RecursiveASTVisitor<Calls> {
+  struct Reached : CallCollector<Reached> {
     Checker &C;
     const DeclRefExpr *BadGlobal = nullptr;
-    std::vector<std::pair<const FunctionDecl *, SourceLocation>> Found;
-    explicit Calls(Checker &C) : C(C) {}
-    bool VisitCallExpr(CallExpr *E) {
-      if (const FunctionDecl *FD = E->getDirectCallee())
-        Found.push_back({FD, E->getExprLoc()});
-      return true;
-    }
-    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      Found.push_back({E->getConstructor(), E->getExprLoc()});
-      return true;
-    }
+    explicit Reached(Checker &C) : C(C) {}
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       const auto *V = dyn_cast<VarDecl>(E->getDecl());
       if (V && V->hasGlobalStorage() && !deviceConstant(C.Ctx, V) && !BadGlobal)
@@ -344,7 +339,7 @@ bool Checker::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
                   "', which lives in host memory",
                   "device code sees only constants (constexpr, or const "
                   "scalars with constant initializers)");
-  for (auto &[G, L] : K.Found)
+  for (auto &[G, L] : K.Calls)
     if (!reach(G, L))
       return false;
   return true;

@@ -245,46 +245,9 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
   if (!DeviceForm(P))
     return false;
   // Early exits and writes to variables declared outside the loop.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const Stmt *Loop;
-    const SourceManager &SM;
-    unsigned Depth = 0; // nested loops / switches that own a `break`
-    const Stmt *Exit = nullptr;
-    Finder(const Stmt *L, const SourceManager &SM) : Loop(L), SM(SM) {}
-    using Base = RecursiveASTVisitor<Finder>;
-#define SOAVIEW_NESTED(Kind)                                                   \
-  bool Traverse##Kind(Kind *S) {                                               \
-    ++Depth;                                                                   \
-    bool R = Base::Traverse##Kind(S);                                          \
-    --Depth;                                                                   \
-    return R;                                                                  \
-  }
-    SOAVIEW_NESTED(ForStmt)
-    SOAVIEW_NESTED(CXXForRangeStmt)
-    SOAVIEW_NESTED(WhileStmt)
-    SOAVIEW_NESTED(DoStmt)
-    SOAVIEW_NESTED(SwitchStmt)
-#undef SOAVIEW_NESTED
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitBreakStmt(BreakStmt *S) {
-      if (!Depth && !Exit)
-        Exit = S;
-      return true;
-    }
-    bool VisitReturnStmt(ReturnStmt *S) {
-      if (!Exit)
-        Exit = S;
-      return true;
-    }
-    bool VisitGotoStmt(GotoStmt *S) {
-      if (!Exit)
-        Exit = S;
-      return true;
-    }
-  } F(P.Form.Loop, SM);
-  F.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
-  if (F.Exit)
-    return Refuse(F.Exit->getBeginLoc(), "it can leave the loop early",
+  LoopJumps J = findLoopJumps(P.Form.Body);
+  if (!J.Exits.empty())
+    return Refuse(J.Exits.front()->getBeginLoc(), "it can leave the loop early",
                   "offloaded iterations run in parallel; 'break', 'return' "
                   "and 'goto' out of the loop have no meaning there");
   llvm::SmallPtrSet<const ValueDecl *, 8> Outer;

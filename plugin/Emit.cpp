@@ -13,6 +13,7 @@
 // Tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
 #include "EmitImpl.h"
+#include "LoopForms.h"
 
 #include <set>
 
@@ -352,31 +353,7 @@ bool Emitter::Impl::markDeviceFunctions(const NestPlan &N) {
 }
 
 void Emitter::Impl::continueEdits(const LoopPlan &P, EditBuffer &EB) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    unsigned Depth = 0; // nested loops own their `continue`
-    std::vector<const ContinueStmt *> Found;
-    using Base = RecursiveASTVisitor<Finder>;
-#define SOAVIEW_NESTED(Kind)                                                   \
-  bool Traverse##Kind(Kind *S) {                                               \
-    ++Depth;                                                                   \
-    bool R = Base::Traverse##Kind(S);                                          \
-    --Depth;                                                                   \
-    return R;                                                                  \
-  }
-    SOAVIEW_NESTED(ForStmt)
-    SOAVIEW_NESTED(CXXForRangeStmt)
-    SOAVIEW_NESTED(WhileStmt)
-    SOAVIEW_NESTED(DoStmt)
-#undef SOAVIEW_NESTED
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitContinueStmt(ContinueStmt *S) {
-      if (!Depth)
-        Found.push_back(S);
-      return true;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
-  for (const ContinueStmt *C : F.Found) {
+  for (const ContinueStmt *C : findLoopJumps(P.Form.Body).Continues) {
     unsigned B = SM.getFileOffset(SM.getFileLoc(C->getContinueLoc()));
     EB.replace(B, B + 8, "return");
   }

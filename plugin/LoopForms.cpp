@@ -431,4 +431,46 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
   return F;
 }
 
+LoopJumps findLoopJumps(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Loops = 0, Switches = 0; // nested statements owning jumps
+    LoopJumps J;
+    using Base = RecursiveASTVisitor<Finder>;
+#define SOAVIEW_NESTED(Kind, Counter)                                          \
+  bool Traverse##Kind(Kind *S) {                                               \
+    ++Counter;                                                                 \
+    bool R = Base::Traverse##Kind(S);                                          \
+    --Counter;                                                                 \
+    return R;                                                                  \
+  }
+    SOAVIEW_NESTED(ForStmt, Loops)
+    SOAVIEW_NESTED(CXXForRangeStmt, Loops)
+    SOAVIEW_NESTED(WhileStmt, Loops)
+    SOAVIEW_NESTED(DoStmt, Loops)
+    SOAVIEW_NESTED(SwitchStmt, Switches)
+#undef SOAVIEW_NESTED
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitBreakStmt(BreakStmt *S) {
+      if (!Loops && !Switches)
+        J.Exits.push_back(S);
+      return true;
+    }
+    bool VisitContinueStmt(ContinueStmt *S) {
+      if (!Loops)
+        J.Continues.push_back(S);
+      return true;
+    }
+    bool VisitReturnStmt(ReturnStmt *S) {
+      J.Exits.push_back(S);
+      return true;
+    }
+    bool VisitGotoStmt(GotoStmt *S) {
+      J.Exits.push_back(S);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.J;
+}
+
 } // namespace soaview

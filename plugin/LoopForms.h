@@ -31,6 +31,15 @@ std::optional<LoopForm> recogniseLoop(clang::ASTContext &Ctx,
 const clang::Expr *findWrite(const clang::Stmt *S,
                              llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
 
+/// The jumps of a loop body that act on the loop itself, in source order:
+/// `break` and `continue` not owned by a nested loop (nor, for `break`, by a
+/// switch), and every `return` and `goto`. Lambda bodies are not searched.
+struct LoopJumps {
+  std::vector<const clang::Stmt *> Exits; ///< break, return, goto
+  std::vector<const clang::ContinueStmt *> Continues;
+};
+LoopJumps findLoopJumps(const clang::Stmt *Body);
+
 } // namespace soaview
 
 #endif

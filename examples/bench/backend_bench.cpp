@@ -32,46 +32,19 @@ void density(std::vector<Particle *> &local, std::vector<Particle *> &active) {
 #define BENCH_VARIANT "soaview"
 #endif
 
-template <class F> void measure(const char *kernel, long n, int reps, F &&call,
-                                std::vector<Particle> &ps) {
-  std::vector<double> total, ph[5];
-  for (int r = 0; r < reps + 2; ++r) {
-    double t0 = now_us();
-    call();
-    double t1 = now_us();
-    if (r >= 2)
-      total.push_back(t1 - t0);
-  }
+int main(int argc, char **argv) {
   // The phases, from soaview's own timers (each phase synchronised).
-  for (int r = 0; r < reps; ++r) {
+  auto profiled = [](auto &call) {
     soaview::rt::reset_phases();
     soaview::rt::set_profiling(true);
     call();
     soaview::rt::set_profiling(false);
     std::uint64_t ns[soaview::rt::phase_count];
     soaview::rt::phase_totals(ns);
+    Phases p;
     for (int k = 0; k < 5; ++k)
-      ph[k].push_back(ns[k] * 1e-3);
-  }
-  Phases m;
-  for (int k = 0; k < 5; ++k)
-    m.us[k] = median(ph[k]);
-  print_row(BENCH_VARIANT, kernel, n, median(total), m, checksum(ps));
-}
-
-int main(int argc, char **argv) {
-  int reps = argc > 1 ? std::atoi(argv[1]) : 5;
-  print_header();
-  for (int k = 2; k < argc; ++k) {
-    long n = std::atol(argv[k]);
-    std::vector<Particle> ps = make_particles(n, 1);
-    measure("drift", n, reps, [&] { drift(ps); }, ps);
-    if (n > 32768)
-      continue;
-    std::vector<Particle> qs = make_particles(n, 2);
-    std::vector<Particle *> ptrs;
-    for (Particle &q : qs)
-      ptrs.push_back(&q);
-    measure("density", n, reps, [&] { density(ptrs, ptrs); }, qs);
-  }
+      p.us[k] = ns[k] * 1e-3;
+    return p;
+  };
+  return run_bench(BENCH_VARIANT, argc, argv, drift, density, profiled);
 }

@@ -91,4 +91,54 @@ inline void print_row(const char *variant, const char *kernel, long n,
               ph.us[4], sum);
 }
 
+/// Measures one kernel: the median whole-call time of `reps` calls after 2
+/// warm-up calls, then the median phases of `reps` more calls, each timed
+/// by `profiled(call)` (which returns the phases of one synchronised call).
+template <class Call, class Profile>
+void measure(const char *variant, const char *kernel, long n, int reps,
+             Call &&call, Profile &&profiled, const std::vector<Particle> &ps) {
+  std::vector<double> total, ph[5];
+  for (int r = 0; r < reps + 2; ++r) {
+    double t0 = now_us();
+    call();
+    double t1 = now_us();
+    if (r >= 2)
+      total.push_back(t1 - t0);
+  }
+  for (int r = 0; r < reps; ++r) {
+    Phases one = profiled(call);
+    for (int k = 0; k < 5; ++k)
+      ph[k].push_back(one.us[k]);
+  }
+  Phases m;
+  for (int k = 0; k < 5; ++k)
+    m.us[k] = median(ph[k]);
+  print_row(variant, kernel, n, median(total), m, checksum(ps));
+}
+
+/// The benchmark's driver, shared by every variant: `REPS N...`; drift for
+/// every n, density (local = active) for n <= 32768.
+template <class Profile>
+int run_bench(const char *variant, int argc, char **argv,
+              void (*drift)(std::vector<Particle> &),
+              void (*density)(std::vector<Particle *> &, std::vector<Particle *> &),
+              Profile &&profiled) {
+  int reps = argc > 1 ? std::atoi(argv[1]) : 5;
+  print_header();
+  for (int k = 2; k < argc; ++k) {
+    long n = std::atol(argv[k]);
+    std::vector<Particle> ps = make_particles(n, 1);
+    measure(variant, "drift", n, reps, [&] { drift(ps); }, profiled, ps);
+    if (n > 32768)
+      continue;
+    std::vector<Particle> qs = make_particles(n, 2);
+    std::vector<Particle *> ptrs;
+    for (Particle &q : qs)
+      ptrs.push_back(&q);
+    measure(variant, "density", n, reps, [&] { density(ptrs, ptrs); },
+            profiled, qs);
+  }
+  return 0;
+}
+
 #endif

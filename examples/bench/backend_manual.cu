@@ -142,43 +142,13 @@ void density(std::vector<Particle *> &local, std::vector<Particle *> &active) {
   phase(4);
 }
 
-template <class F> void measure(const char *kernel, long n, int reps, F &&call,
-                                std::vector<Particle> &ps) {
-  std::vector<double> total, ph[5];
-  for (int r = 0; r < reps + 2; ++r) {
-    double t0 = now_us();
-    call();
-    double t1 = now_us();
-    if (r >= 2)
-      total.push_back(t1 - t0);
-  }
-  for (int r = 0; r < reps; ++r) {
+int main(int argc, char **argv) {
+  auto profiled = [](auto &call) {
     phases = Phases();
     profiling = true;
     call();
     profiling = false;
-    for (int k = 0; k < 5; ++k)
-      ph[k].push_back(phases.us[k]);
-  }
-  Phases m;
-  for (int k = 0; k < 5; ++k)
-    m.us[k] = median(ph[k]);
-  print_row("manual", kernel, n, median(total), m, checksum(ps));
-}
-
-int main(int argc, char **argv) {
-  int reps = argc > 1 ? std::atoi(argv[1]) : 5;
-  print_header();
-  for (int k = 2; k < argc; ++k) {
-    long n = std::atol(argv[k]);
-    std::vector<Particle> ps = make_particles(n, 1);
-    measure("drift", n, reps, [&] { drift(ps); }, ps);
-    if (n > 32768)
-      continue;
-    std::vector<Particle> qs = make_particles(n, 2);
-    std::vector<Particle *> ptrs;
-    for (Particle &q : qs)
-      ptrs.push_back(&q);
-    measure("density", n, reps, [&] { density(ptrs, ptrs); }, qs);
-  }
+    return phases;
+  };
+  return run_bench("manual", argc, argv, drift, density, profiled);
 }

@@ -133,12 +133,7 @@ public:
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
     if (Spec::writes && host.has_repeats()) {
       rt::release_on(backend, device_, site_);
-      std::fprintf(stderr,
-                   "soaview: the offloaded loop at %s writes an element that "
-                   "its container holds more than once; its iterations are "
-                   "not independent\n",
-                   s.where());
-      throw std::logic_error("soaview: repeated element in offloaded loop");
+      rt::refuse_repeats_on_device(s);
     }
     dev_ = host_;
     arena a(lease_);

@@ -17,9 +17,6 @@
 
 #include <omp.h>
 
-#include <cstdio>
-#include <stdexcept>
-
 namespace soaview::omp {
 
 inline void *allocate(std::size_t bytes, int device) {
@@ -78,14 +75,8 @@ public:
       : site_(s), host_(host.buffers()), n_(host.size()),
         lease_(s, Spec::bytes_for(host.size()), device) {
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (Spec::writes && host.has_repeats()) {
-      std::fprintf(stderr,
-                   "soaview: the offloaded loop at %s writes an element that "
-                   "its container holds more than once; its iterations are "
-                   "not independent\n",
-                   s.where());
-      throw std::logic_error("soaview: repeated element in offloaded loop");
-    }
+    if (Spec::writes && host.has_repeats())
+      rt::refuse_repeats_on_device(s);
     dev_ = host_;
     arena a(lease_.data());
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve

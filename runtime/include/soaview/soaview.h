@@ -19,8 +19,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <stdexcept>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -310,6 +312,20 @@ private:
   const std::size_t *remap_ = nullptr;
   typename Spec::soa soa_{};
 };
+
+namespace rt {
+/// Offloaded loops run their iterations in parallel: one that writes an
+/// element its container holds more than once is refused at run time (the
+/// one error policy: message naming the site, then an exception).
+inline void refuse_repeats_on_device(const site &s) {
+  std::fprintf(stderr,
+               "soaview: the offloaded loop at %s writes an element that "
+               "its container holds more than once; its iterations are "
+               "not independent\n",
+               s.where());
+  throw std::logic_error("soaview: repeated element in offloaded loop");
+}
+} // namespace rt
 
 /// Where a view writes one field back when its iteration ends. Moves with
 /// the view it was made for; a copy of a view (`auto c = *p` in the loop
