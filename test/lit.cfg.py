@@ -5,7 +5,7 @@ import lit.formats
 config.name = "soaview"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "Unit", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "CMakeLists.txt", "Unit", "GPU", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.soaview_obj_root, "test")
 

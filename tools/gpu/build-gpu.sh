@@ -59,6 +59,9 @@ $nvcc -O3 -I"$bench" "$bench/backend_manual.cu" -o "$bundle/bin/backend_manual.c
 rm -rf "$cu"
 for b in "$bundle"/bin/*.gpu; do python3 "$root/tools/gpu/patch-cubin.py" --check "$b"; done
 cp "$build/lib/libsoaview_rt.so" "$bundle/lib/"
+# lit itself (pure Python) runs the GPU test suite (test/GPU) on the node.
+mkdir -p "$bundle/lit"
+cp -r /usr/lib/llvm-19/build/utils/lit/lit /usr/lib/llvm-19/build/utils/lit/lit.py "$bundle/lit/"
 # The LLVM 19 offload runtime and what it needs beyond the node's own libc.
 libs="/usr/lib/llvm-19/lib/libomp.so.5 /usr/lib/llvm-19/lib/libomptarget.so.19.1"
 for l in $(ldd /usr/lib/llvm-19/lib/libomptarget.so.19.1 | awk '{print $3}'); do

@@ -3,9 +3,9 @@
 # checks that every offloaded kernel runs on the GPU and that results match
 # the CPU build bit for bit, runs the device-pool unit test, then the
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
-# to $OUT. Sections can be picked: run-gpu.sh [checks] [cuda] [bench]
-# [phases] [backends] [sph] [sph-cuda] [sph-cpu] (default: all); each command on the
-# node may run at most 10 minutes.
+# to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
+# [backends] [sph] [sph-cuda] [sph-cpu] (default: all); `tests` is the GPU
+# lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bundle="$root/gpu-bundle"
@@ -20,60 +20,13 @@ ln -sf "$cuda" "$rt/lib/libcuda.so"
 export LD_LIBRARY_PATH="$rt/lib:${LD_LIBRARY_PATH:-}"
 export OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-sections="${*:-checks cuda bench phases backends sph sph-cuda sph-cpu}"
+sections="${*:-tests bench phases backends sph sph-cuda sph-cpu}"
 want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
-pass=0; fail=0
-check() { # name plain gpu args...
-  local name=$1 plain=$2 gpu=$3; shift 3
-  "$bundle/bin/$plain" "$@" > "$out/$name.cpu.txt" 2>&1
-  LIBOMPTARGET_INFO=16 "$bundle/bin/$gpu" "$@" > "$out/$name.gpu.log" 2>&1
-  grep -v 'info: \|^omptarget' "$out/$name.gpu.log" > "$out/$name.gpu.txt"
-  local k; k=$(grep -c 'Launching kernel' "$out/$name.gpu.log")
-  if cmp -s "$out/$name.cpu.txt" "$out/$name.gpu.txt" && [ "$k" -gt 0 ]; then
-    echo "PASS $name ($k kernel launches on the GPU)"; pass=$((pass + 1))
-  else
-    echo "FAIL $name ($k kernel launches)"; fail=$((fail + 1)); tail -5 "$out/$name.gpu.log"
-  fi
-}
-if want checks; then
-check offload-small offload.plain offload.gpu 1 1000 3
-check offload-odd offload.plain offload.gpu 7 17 2
-check offload-large offload.plain offload.gpu 5 20000000 2
-if "$bundle/bin/omp_pool_test.gpu" > "$out/omp_pool_test.txt" 2>&1; then
-  echo "PASS omp_pool_test (device pool on the GPU)"; pass=$((pass + 1))
-else
-  echo "FAIL omp_pool_test"; fail=$((fail + 1)); tail -5 "$out/omp_pool_test.txt"
-fi
-echo "$pass passed, $fail failed" | tee "$out/summary.txt"
-fi
-if want cuda; then
-# The CUDA backend: translated programs against the plain CPU builds (bit
-# for bit), and its unit test. nsys is not on the node: the kernels' own
-# presence is shown by the unit test's device checks.
-cucheck() { # name plain cuda args...
-  local name=$1 plain=$2 gpu=$3; shift 3
-  "$bundle/bin/$plain" "$@" > "$out/$name.cpu.txt" 2>&1
-  "$bundle/bin/$gpu" "$@" > "$out/$name.cuda.txt" 2>&1
-  if cmp -s "$out/$name.cpu.txt" "$out/$name.cuda.txt"; then
-    echo "PASS $name (CUDA backend, identical to the CPU build)"; pass=$((pass + 1))
-  else
-    echo "FAIL $name"; fail=$((fail + 1)); diff "$out/$name.cpu.txt" "$out/$name.cuda.txt" | head -5
-  fi
-  rm -f "$out/$name.cpu.txt" "$out/$name.cuda.txt"
-}
-cucheck cuda-small offload.plain offload.cuda 1 1000 3
-cucheck cuda-odd offload.plain offload.cuda 7 17 2
-cucheck cuda-empty offload.plain offload.cuda 2 0 1
-cucheck cuda-large offload.plain offload.cuda 5 20000000 2
-cucheck cuda-pairs pairs.plain pairs.cuda 1 100 2
-cucheck cuda-pairs-odd pairs.plain pairs.cuda 3 7 1
-cucheck cuda-pairs-large pairs.plain pairs.cuda 2 3000 1
-if "$bundle/bin/cuda_pool_test.cuda" > "$out/cuda_pool_test.txt" 2>&1; then
-  echo "PASS cuda_pool_test (CUDA device pool, streams, launches)"; pass=$((pass + 1))
-else
-  echo "FAIL cuda_pool_test"; fail=$((fail + 1)); tail -5 "$out/cuda_pool_test.txt"
-fi
-echo "$pass passed, $fail failed (with the CUDA backend)" | tee "$out/summary.txt"
+if want tests; then
+# The GPU test suite (test/GPU, lit with its own shell; lit is in the bundle).
+echo "== GPU test suite (test/GPU)"
+SOAVIEW_GPU_BUNDLE="$bundle" SOAVIEW_GPU_OUT=/tmp/soaview-gpu-lit \
+  python3 "$bundle/lit/lit.py" -v "$root/test/GPU" 2>&1 | tee "$out/gpu-lit.txt" | grep -E "^(PASS|FAIL|UNSUPPORTED)|Passed|Failed"
 fi
 if want backends; then
 echo "== backend benchmark: generated CUDA vs OpenMP backend vs hand-written CUDA, median of 10 calls"
