@@ -161,14 +161,14 @@ bool Checker::enclosingFunction() {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn)) {
     if (MD->getParent()->isLambda())
       Why = "it is inside a lambda";
-    for (const DeclContext *DC = MD; !Why && DC && DC->isRecord();
+    for (const DeclContext *DC = MD->getParent(); !Why && DC && DC->isRecord();
          DC = DC->getParent()) {
-      const auto *D = cast<Decl>(DC);
-      if (D->getAccess() == AS_private || D->getAccess() == AS_protected)
-        Why = "the function holding it is a private or protected member";
-      else if (const auto *RD = dyn_cast<RecordDecl>(DC->getParent()))
-        if (!RD->getIdentifier())
-          Why = "the function holding it is a member of an unnamed class";
+      const auto *RD = cast<RecordDecl>(DC);
+      if (RD->getAccess() == AS_private || RD->getAccess() == AS_protected)
+        Why = "the function holding it is a member of a private or protected "
+              "nested class";
+      else if (!RD->getIdentifier())
+        Why = "the function holding it is a member of an unnamed class";
     }
     if (!Why && MD->getAccess() != AS_public && MD->getAccess() != AS_none)
       Why = "the function holding it is a private or protected member";

@@ -97,3 +97,23 @@ auto deduced(std::vector<P *> &v) {
     p->x = 1;
   return 0;
 }
+
+class Outer {
+  struct Hidden {
+    void run(std::vector<P *> &v) {
+      [[clang::soa_conversion_offload_compute]] // expected-note {{move the loop into such a function}}
+      for (auto *p : v) // expected-error {{cannot offload loop to CUDA: the function holding it is a member of a private or protected nested class}}
+        p->x = 2;
+    }
+  };
+public:
+  void call(std::vector<P *> &v) { Hidden().run(v); }
+};
+
+struct Public {
+  void run(std::vector<P *> &v) {
+    [[clang::soa_conversion_offload_compute]] // accepted: a public member of a named class
+    for (auto *p : v)
+      p->x = 3;
+  }
+};
