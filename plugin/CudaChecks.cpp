@@ -91,10 +91,16 @@ bool deviceConstant(ASTContext &Ctx, const VarDecl *V) {
          V->hasConstantInitialization();
 }
 
-/// The calls a statement makes (functions and constructors), for the walk
-/// over what the device runs; Derived adds its own visits.
-template <class Derived> struct CallCollector : RecursiveASTVisitor<Derived> {
+/// What device code reaches in a statement: the calls it makes (functions
+/// and constructors) and the first variable with static storage that device
+/// code cannot read (not a constant); Derived adds its own visits and says
+/// which static locals are its own (`ownStatic`).
+template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
+  ASTContext &Ctx;
   std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
+  const DeclRefExpr *BadGlobal = nullptr;
+  explicit DeviceWalk(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool ownStatic(const VarDecl *) const { return false; }
   bool VisitCallExpr(CallExpr *E) {
     if (const FunctionDecl *FD = E->getDirectCallee())
       Calls.push_back({FD, E->getExprLoc()});
@@ -102,6 +108,13 @@ template <class Derived> struct CallCollector : RecursiveASTVisitor<Derived> {
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     Calls.push_back({E->getConstructor(), E->getExprLoc()});
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *V = dyn_cast<VarDecl>(E->getDecl());
+    if (V && V->hasGlobalStorage() && !BadGlobal && !deviceConstant(Ctx, V) &&
+        !(V->isStaticLocal() && static_cast<Derived *>(this)->ownStatic(V)))
+      BadGlobal = E;
     return true;
   }
 };
@@ -150,7 +163,6 @@ private:
   DiagStore &Diags;
   const AttrUse *Attr;
   std::set<const FunctionDecl *> Seen;
-  std::set<const FunctionDecl *> Marked;
 };
 
 bool Checker::enclosingFunction() {
@@ -199,20 +211,23 @@ bool Checker::body() {
     if (L.Form.Kind == LoopFormKind::Index && L.Form.Target)
       Targets.insert(L.Form.Target);
 
-  struct Walk : CallCollector<Walk> {
+  struct Walk : DeviceWalk<Walk> {
+    using Base = DeviceWalk<Walk>;
     Checker &C;
     const std::vector<const Expr *> &Skip;
     const std::set<const NamedDecl *> &Targets;
     const Stmt *BadThis = nullptr;
-    const DeclRefExpr *BadCapture = nullptr, *BadGlobal = nullptr;
+    const DeclRefExpr *BadCapture = nullptr;
     Walk(Checker &C, const std::vector<const Expr *> &Skip,
          const std::set<const NamedDecl *> &Targets)
-        : C(C), Skip(Skip), Targets(Targets) {}
+        : Base(C.Ctx), C(C), Skip(Skip), Targets(Targets) {}
+    /// Static locals of the loop body itself are compiled into the kernel.
+    bool ownStatic(const VarDecl *V) const { return C.inLoop(V->getLocation()); }
     bool TraverseStmt(Stmt *S) {
       for (const Expr *E : Skip)
         if (S == E)
           return true;
-      return CallCollector<Walk>::TraverseStmt(S);
+      return Base::TraverseStmt(S);
     }
     bool VisitCXXThisExpr(CXXThisExpr *E) {
       if (!BadThis)
@@ -221,19 +236,12 @@ bool Checker::body() {
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       const auto *V = dyn_cast<VarDecl>(E->getDecl());
-      if (!V || Targets.count(V))
+      if (!V || Targets.count(V)) // index-loop targets become the view
         return true;
-      if (V->hasGlobalStorage() && !V->isStaticLocal()) {
-        if (!deviceConstant(C.Ctx, V) && !BadGlobal)
-          BadGlobal = E;
-      } else if (V->isStaticLocal()) {
-        if (!C.inLoop(V->getLocation()) && !deviceConstant(C.Ctx, V) &&
-            !BadGlobal)
-          BadGlobal = E;
-      } else if (!C.inLoop(V->getLocation()) &&
-                 !deviceCopyable(C.Ctx, V->getType()) && !BadCapture) {
+      Base::VisitDeclRefExpr(E);
+      if (!V->hasGlobalStorage() && !C.inLoop(V->getLocation()) &&
+          !deviceCopyable(C.Ctx, V->getType()) && !BadCapture)
         BadCapture = E;
-      }
       return true;
     }
   } W(*this, Replaced, Targets);
@@ -320,17 +328,9 @@ bool Checker::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def))
     return true;
-  struct Reached : CallCollector<Reached> {
-    Checker &C;
-    const DeclRefExpr *BadGlobal = nullptr;
-    explicit Reached(Checker &C) : C(C) {}
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      const auto *V = dyn_cast<VarDecl>(E->getDecl());
-      if (V && V->hasGlobalStorage() && !deviceConstant(C.Ctx, V) && !BadGlobal)
-        BadGlobal = E;
-      return true;
-    }
-  } K(*this);
+  struct Reached : DeviceWalk<Reached> {
+    using DeviceWalk<Reached>::DeviceWalk;
+  } K(Ctx);
   K.TraverseStmt(Def->getBody());
   if (K.BadGlobal)
     return refuse(K.BadGlobal->getLocation(),

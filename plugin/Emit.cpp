@@ -410,6 +410,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
                      siteWhere(P) + "\");\n";
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   const bool Device = P.Offload || P.DeviceInner;
+  // The CUDA backend runs the offloaded loop's body as a kernel's lambda.
+  const bool CudaKernel = P.Offload && Cuda;
   // Offloaded views gather into pinned host memory (fast device copies).
   const std::string Ns = Cuda ? "::soaview::cuda::" : "::soaview::omp::";
   std::string FrameT =
@@ -457,7 +459,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     Pro += "  const std::size_t " + Px + "n = " + Px + "device.size();\n";
     if (!Cuda)
       Pro += "  char &" + Px + "token = " + Px + "device.token();\n";
-    if (P.Offload && Cuda) {
+    if (CudaKernel) {
       // The body becomes a __device__ lambda that the device frame's
       // grid-stride kernel calls once per element; it captures by value.
     } else if (P.Offload) {
@@ -479,7 +481,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     }
     std::string K = F.Kind == LoopFormKind::Range ? Px + "i" : Px + "k";
     Header = "(std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
-    if (P.Offload && Cuda)
+    if (CudaKernel)
       Header = Px + "device.launch([=] __device__ (std::size_t " + K + ")";
     std::string Idx;
     if (F.Kind == LoopFormKind::Index)
@@ -502,7 +504,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     SourceLocation RParen = F.Kind == LoopFormKind::Range
                                 ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
                                 : cast<ForStmt>(F.Loop)->getRParenLoc();
-    if (P.Offload && Cuda) // `for (...)` becomes the launch; after the prologue
+    if (CudaKernel) // `for (...)` becomes the launch; after the prologue
       EB->replace(SM.getFileOffset(A.ForLoc), SM.getFileOffset(RParen) + 1,
                   Header, 1);
     else
@@ -525,7 +527,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   const Stmt *Body = F.Body;
   SourceLocation BodyEnd = afterStmt(Body, SM, LO);
   std::string Close = P.HoistTo ? "" : " }";
-  if (P.Offload && Cuda) // the lambda and the launch end after the body
+  if (CudaKernel) // the lambda and the launch end after the body
     Close = ");" + Close;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
     EB->insert(SM.getFileOffset(CS->getLBracLoc()) + 1, BodyDecls);
@@ -536,7 +538,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
                "{" + BodyDecls + " ");
     EB->insert(SM.getFileOffset(BodyEnd), " }" + Close);
   }
-  if (P.Offload && Cuda)
+  if (CudaKernel)
     continueEdits(P, *EB);
   if (P.HoistTo)
     EB->insert(SM.getFileOffset(afterStmt(P.HoistTo, SM, LO)), " }", Levels);

@@ -126,10 +126,14 @@ public:
   /// Functions already marked __host__ __device__ (CUDA backend).
   std::set<const FunctionDecl *> MarkedDevice;
 
-  /// The execution-space mark of code that runs on a CUDA device: for the
-  /// views and clones of offloaded loops with the CUDA backend.
+  /// True when P's view runs in a CUDA kernel (an offloaded loop, or the
+  /// inner loop of one, with the CUDA backend).
+  bool onCudaDevice(const LoopPlan &P) const {
+    return Cuda && (P.Offload || P.DeviceInner);
+  }
+  /// The execution-space mark of the code that runs there.
   std::string hd(const LoopPlan &P) const {
-    return Cuda && (P.Offload || P.DeviceInner) ? "__host__ __device__ " : "";
+    return onCudaDevice(P) ? "__host__ __device__ " : "";
   }
 
   std::string typeName(QualType T) {

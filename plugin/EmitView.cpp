@@ -154,7 +154,7 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
     if (K->Leaf) {
       QualType T = K->Field->getType();
       Out += In + "  " + declare(T.getUnqualifiedType(), KName) + ";\n";
-      if (T->isArrayType() && !hd(P).empty())
+      if (T->isArrayType() && onCudaDevice(P))
         Copies += In + "    ::soaview::copy_array(" + KName + ", s." +
                   bufName(K->Path) + "[i]);\n";
       else if (T->isArrayType())
@@ -181,7 +181,7 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
       Out += In + "  ::soaview::out_slot<" + T + "> " + Slot + ";\n";
       AddInit(Slot + "(&s." + bufName(Path) + "[i])");
       std::string Member = dotted(Path);
-      if (Path.back()->getType()->isArrayType() && !hd(P).empty())
+      if (Path.back()->getType()->isArrayType() && onCudaDevice(P))
         Dtor += In + "    if (" + Slot + ".p) ::soaview::copy_array(*" + Slot +
                 ".p, " + Member + ");\n";
       else if (Path.back()->getType()->isArrayType())

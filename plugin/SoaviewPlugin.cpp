@@ -111,17 +111,16 @@ protected:
     FileManager &FM = CI.getFileManager();
     // CUDA source is for nvcc: this compile keeps the source as written.
     const bool Compile = Opts.Offload != Backend::Cuda;
-    for (auto &[Name, Buf] : R->Buffers) {
-      if (!Compile)
-        break;
-      auto FE = FM.getOptionalFileRef(Name);
-      if (!FE)
-        continue;
-      SM.overrideFileContents(
-          *FE, llvm::MemoryBuffer::getMemBufferCopy(Buf->result(), Name));
-      if (Name == R->MainFile)
-        SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
-    }
+    if (Compile)
+      for (auto &[Name, Buf] : R->Buffers) {
+        auto FE = FM.getOptionalFileRef(Name);
+        if (!FE)
+          continue;
+        SM.overrideFileContents(
+            *FE, llvm::MemoryBuffer::getMemBufferCopy(Buf->result(), Name));
+        if (Name == R->MainFile)
+          SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
+      }
     if (!Opts.DumpPath.empty()) {
       std::error_code EC;
       llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 namespace soaview {
@@ -357,6 +358,15 @@ const std::size_t *find_duplicates(const void *const *ptrs, std::size_t n,
     }
   }
   return any ? remap : nullptr;
+}
+
+void refuse_repeats_on_device(const site &s) {
+  std::fprintf(stderr,
+               "soaview: the offloaded loop at %s writes an element that "
+               "its container holds more than once; its iterations are "
+               "not independent\n",
+               s.where());
+  throw std::logic_error("soaview: repeated element in offloaded loop");
 }
 
 } // namespace rt

@@ -19,10 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <iterator>
-#include <stdexcept>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -316,15 +314,8 @@ private:
 namespace rt {
 /// Offloaded loops run their iterations in parallel: one that writes an
 /// element its container holds more than once is refused at run time (the
-/// one error policy: message naming the site, then an exception).
-inline void refuse_repeats_on_device(const site &s) {
-  std::fprintf(stderr,
-               "soaview: the offloaded loop at %s writes an element that "
-               "its container holds more than once; its iterations are "
-               "not independent\n",
-               s.where());
-  throw std::logic_error("soaview: repeated element in offloaded loop");
-}
+/// one error policy: message naming the site, then std::logic_error).
+[[noreturn]] void refuse_repeats_on_device(const site &s);
 } // namespace rt
 
 /// Where a view writes one field back when its iteration ends. Moves with
