@@ -457,27 +457,16 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
            Px + "site, " + Px + "frame);\n";
     Pro += "  const auto " + Px + "buffers = " + Px + "device.buffers();\n";
     Pro += "  const std::size_t " + Px + "n = " + Px + "device.size();\n";
-    if (!Cuda)
-      Pro += "  char &" + Px + "token = " + Px + "device.token();\n";
     if (CudaKernel) {
       // The body becomes a __device__ lambda that the device frame's
       // grid-stride kernel calls once per element; it captures by value.
     } else if (P.Offload) {
-      // Asynchronous: the target region is a task after the copies of its
-      // own and its inner views' buffers (through their tokens); the
-      // completion, declared after every value the region captures, waits
-      // for it and brings the written fields back.
-      std::string Captures = Px + "buffers", Tokens = Px + "token";
-      for (const LoopPlan *In : P.DeviceInners) {
+      std::string Captures = Px + "buffers";
+      for (const LoopPlan *In : P.DeviceInners)
         Captures += ", " + prefix(*In) + "buffers";
-        Tokens += ", " + prefix(*In) + "token";
-      }
       Pro += "  const int " + Px + "dev = " + Px + "device.device();\n";
-      Pro += "  typename decltype(" + Px + "device)::completion " + Px + "done(" + Px +
-             "device);\n";
       Pro += "#pragma omp target teams distribute parallel for firstprivate(" +
-             Captures + ") device(" + Px + "dev) nowait depend(inout: " +
-             Tokens + ")\n";
+             Captures + ") device(" + Px + "dev)\n";
     }
     std::string K = F.Kind == LoopFormKind::Range ? Px + "i" : Px + "k";
     Header = "(std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";

@@ -1,5 +1,5 @@
-// An offloaded loop: host gather, device frame from the pool, asynchronous
-// target region over the device buffers; proxy, spec, clones declare target.
+// An offloaded loop: host gather, a device frame from the pool, a target
+// region over the device buffers; proxy, spec and clones in declare target.
 // RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s --check-prefix=NOOMP
 #include <vector>
@@ -25,13 +25,7 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: using [[P:__sv10_3_]]spec = ::[[V]]_spec;
 // CHECK-NEXT: ::soaview::omp::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);
 // CHECK-NEXT: const auto [[P]]buffers = [[P]]device.buffers();
-// CHECK-NEXT: const std::size_t [[P]]n = [[P]]device.size();
-// CHECK-NEXT: char &[[P]]token = [[P]]device.token();
-// CHECK-NEXT: const int [[P]]dev = [[P]]device.device();
-// The region is a task after the copies (the token); the completion object,
-// declared after what the region captures, waits for it before they die.
-// CHECK-NEXT: typename decltype([[P]]device)::completion [[P]]done([[P]]device);
-// CHECK-NEXT: #pragma omp target teams distribute parallel for firstprivate([[P]]buffers) device([[P]]dev) nowait depend(inout: [[P]]token)
+// CHECK: #pragma omp target teams distribute parallel for firstprivate([[P]]buffers) device([[P]]dev)
 // CHECK-NEXT: #line 10
 // CHECK-NEXT: for (std::size_t [[P]]i = 0; [[P]]i < [[P]]n; ++[[P]]i) { auto [[P]]view = [[P]]spec::at([[P]]buffers, [[P]]i); auto &p = [[P]]view;
 // NOOMP-NOT: pragma omp
@@ -55,6 +49,6 @@ void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
 // CHECK:       const auto [[I]]buffers = [[I]]device.buffers();
 // CHECK:       const std::size_t [[I]]n = [[I]]device.size();
 // CHECK:       // soaview: view of 'Q' in {x} out {x} {{.*}}; offloaded
-// CHECK:       #pragma omp target teams distribute parallel for firstprivate([[O:__sv[0-9]+_[0-9]+_]]buffers, [[I]]buffers) device([[O]]dev) nowait depend(inout: [[O]]token, [[I]]token)
+// CHECK:       #pragma omp target teams distribute parallel for firstprivate([[O:__sv[0-9]+_[0-9]+_]]buffers, [[I]]buffers) device([[O]]dev)
 // CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i)
 // CHECK-NEXT:  { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); auto *a = &[[I]]view;

@@ -63,15 +63,10 @@ private:
   void *data_;
 };
 
-/// The device side of one offloaded loop invocation (or of the hoisted inner
-/// view of an offloaded nest): device buffers with the host frame's layout
-/// (from the pool). Asynchronous: the copies to the device are OpenMP tasks
-/// ordered through the frame's token(); the generated target region runs
-/// `nowait depend(inout: token)`; finish() -- called by the completion
-/// object the generated code declares after the region's captured values,
-/// and by the destructor -- waits for it and brings the written fields back
-/// (tasks on the same token, one taskwait): the invocation's one wait,
-/// before the host frame scatters.
+/// The device side of one offloaded loop invocation: device buffers with the
+/// host frame's layout (from the pool), every viewed field copied to the
+/// device on construction, the written fields copied back into the host
+/// buffers on destruction -- before the host frame scatters them.
 template <class Spec> class device_frame {
 public:
   template <class Frame>
@@ -87,78 +82,40 @@ public:
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve
     dev_.__soaview_address = nullptr; // identities are not offloaded
     int dev = lease_.device(), init = omp_get_initial_device();
-    char &tok = token_;
     Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
                                  bool) {
-      std::size_t bytes = elem * n_;
-      if (bytes) {
-#pragma omp task depend(inout : tok) firstprivate(h, d, bytes, dev, init)
-        omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
-      }
+      if (n_)
+        omp_target_memcpy(d, h, elem * n_, 0, 0, dev, init);
     });
-    if (t0) { // profiling times each phase on its own
-#pragma omp taskwait
+    if (t0) {
       ready_ = rt::now_ns();
       rt::record(s, rt::to_device, ready_ - t0);
     }
   }
-  ~device_frame() { finish(); }
-  device_frame(const device_frame &) = delete;
-  device_frame &operator=(const device_frame &) = delete;
-
-  /// Waits for the target region and copies the written fields back (once).
-  void finish() {
-    if (finished_)
-      return;
-    finished_ = true;
-    std::uint64_t t0 = 0;
-    if (rt::profiling()) {
-#pragma omp taskwait
-      t0 = rt::now_ns();
-      if (ready_)
-        rt::record(site_, rt::kernel, t0 - ready_);
-    }
+  ~device_frame() {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (t0 && ready_) // the target region ran in between, synchronously
+      rt::record(site_, rt::kernel, t0 - ready_);
     int dev = lease_.device(), init = omp_get_initial_device();
-    char &tok = token_;
     Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
                                  bool written) {
-      std::size_t bytes = elem * n_;
-      void *hw = const_cast<void *>(h);
-      if (written && bytes) {
-#pragma omp task depend(inout : tok) firstprivate(hw, d, bytes, dev, init)
-        omp_target_memcpy(hw, d, bytes, 0, 0, init, dev);
-      }
+      if (written && n_)
+        omp_target_memcpy(const_cast<void *>(h), d, elem * n_, 0, 0, init, dev);
     });
-#pragma omp taskwait
     if (t0)
       rt::record(site_, rt::from_device, rt::now_ns() - t0);
   }
-
-  /// Finishes the frame when it goes out of scope: declared after the values
-  /// the target region captures, so that they outlive the region.
-  class completion {
-  public:
-    explicit completion(device_frame &f) noexcept : f_(f) {}
-    ~completion() { f_.finish(); }
-    completion(const completion &) = delete;
-    completion &operator=(const completion &) = delete;
-
-  private:
-    device_frame &f_;
-  };
+  device_frame(const device_frame &) = delete;
+  device_frame &operator=(const device_frame &) = delete;
 
   /// Device buffers, to pass into the target region by value.
   const typename Spec::soa &buffers() const noexcept { return dev_; }
   std::size_t size() const noexcept { return n_; }
   int device() const noexcept { return lease_.device(); }
-  /// The dependence token of this invocation's tasks.
-  char &token() noexcept { return token_; }
 
 private:
   const site &site_;
   std::uint64_t ready_ = 0;
-  char token_ = 0;
-  bool finished_ = false;
   typename Spec::soa host_, dev_;
   std::size_t n_;
   device_lease lease_;
