@@ -25,6 +25,11 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_COMPILER=clang++-19 "${launcher[@]}" >/dev/null
 fi
-cmake --build "$build" -- -j"$(nproc)" | grep -vE '^\[[0-9]+/[0-9]+\]' || true
-test -x "$build/bin/soaview-clang++" || { echo "soaview setup: build failed" >&2; exit 1; }
+# Progress lines dropped, everything else (warnings, errors) shown; with
+# pipefail the build's own status decides.
+if ! cmake --build "$build" -- -j"$(nproc)" | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; } \
+   || [ ! -x "$build/bin/soaview-clang++" ]; then
+  echo "soaview setup: build failed in $build" >&2
+  exit 1
+fi
 echo "soaview setup: built in $build"
