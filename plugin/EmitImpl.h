@@ -41,6 +41,11 @@ CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
                                 const SourceManager &SM, const LangOptions &LO);
 /// Name of the SoA buffer of a leaf: the path joined with '_'.
 std::string bufName(const FieldPath &P);
+/// A small one-dimensional array of arithmetic values (`double x[3]`) is
+/// stored one buffer per component (`double *x[3]` in the soa), so that loops
+/// reading `p->x[0]` load consecutive slots, as hand-written SoA does. Returns
+/// the component count and sets Elem, or 0 for fields stored whole.
+unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem);
 
 struct ProxyNode {
   const FieldDecl *Field = nullptr; // null for the root

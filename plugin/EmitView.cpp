@@ -154,7 +154,14 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
     if (K->Leaf) {
       QualType T = K->Field->getType();
       Out += In + "  " + declare(T.getUnqualifiedType(), KName) + ";\n";
-      if (T->isArrayType() && onCudaDevice(P))
+      QualType E;
+      if (unsigned N = splitComponents(Ctx, T, E)) {
+        std::string List;
+        for (unsigned C = 0; C < N; ++C)
+          List += (C ? ", s." : "s.") + bufName(K->Path) + "[" +
+                  std::to_string(C) + "][i]";
+        AddInit(KName + "{" + List + "}");
+      } else if (T->isArrayType() && onCudaDevice(P))
         Copies += In + "    ::soaview::copy_array(" + KName + ", s." +
                   bufName(K->Path) + "[i]);\n";
       else if (T->isArrayType())
@@ -177,10 +184,22 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
       if (!A.Written)
         continue;
       std::string Slot = "__soaview_out_" + bufName(Path);
+      std::string Member = dotted(Path);
+      QualType E;
+      if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
+        for (unsigned C = 0; C < N; ++C) {
+          std::string K = std::to_string(C);
+          Out += In + "  ::soaview::out_slot<" + typeName(E) + "> " + Slot +
+                 "_" + K + ";\n";
+          AddInit(Slot + "_" + K + "(&s." + bufName(Path) + "[" + K + "][i])");
+          Dtor += In + "    if (" + Slot + "_" + K + ".p) *" + Slot + "_" + K +
+                  ".p = " + Member + "[" + K + "];\n";
+        }
+        continue;
+      }
       std::string T = typeName(Path.back()->getType().getUnqualifiedType());
       Out += In + "  ::soaview::out_slot<" + T + "> " + Slot + ";\n";
       AddInit(Slot + "(&s." + bufName(Path) + "[i])");
-      std::string Member = dotted(Path);
       if (Path.back()->getType()->isArrayType() && onCudaDevice(P))
         Dtor += In + "    if (" + Slot + ".p) ::soaview::copy_array(*" + Slot +
                 ".p, " + Member + ");\n";
@@ -292,28 +311,55 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Spec += "  using view = " + VName + ";\n";
   Spec += std::string("  static constexpr bool writes = ") +
           (Writes ? "true" : "false") + ";\n";
+  // Each buffer: its name in the soa (a component of a split array is
+  // `x[1]`), its element type, and whether the loop writes it.
+  struct Buffer {
+    std::string Name, Type;
+    bool Written;
+  };
+  std::vector<Buffer> Buffers;
   Spec += "  struct soa {\n";
-  for (auto &[Path, A] : Leaves)
+  for (auto &[Path, A] : Leaves) {
+    QualType E;
+    if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
+      Spec += "    " + typeName(E) + " *" + bufName(Path) + "[" +
+              std::to_string(N) + "]; // one buffer per component\n";
+      for (unsigned C = 0; C < N; ++C)
+        Buffers.push_back({bufName(Path) + "[" + std::to_string(C) + "]",
+                           typeName(E), A.Written});
+      continue;
+    }
     Spec += "    " +
             declare(Ctx.getPointerType(Path.back()->getType()), bufName(Path)) +
             ";\n";
+    Buffers.push_back({bufName(Path), typeName(Path.back()->getType()), A.Written});
+  }
   Spec += "    const void *const *__soaview_address;\n";
   Spec += "  };\n";
   Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
-  for (auto &[Path, A] : Leaves)
-    Spec += "\n      + ::soaview::arena::round_up(sizeof(" +
-            typeName(Path.back()->getType()) + ") * n)";
+  for (const Buffer &B : Buffers)
+    Spec += "\n      + ::soaview::arena::round_up(sizeof(" + B.Type + ") * n)";
   Spec += ";\n  }\n";
   Spec += "  static void carve(soa &s, ::soaview::arena &a, std::size_t n) {\n";
-  for (auto &[Path, A] : Leaves)
-    Spec += "    s." + bufName(Path) + " = a.take<" +
-            typeName(Path.back()->getType()) + ">(n);\n";
+  for (const Buffer &B : Buffers)
+    Spec += "    s." + B.Name + " = a.take<" + B.Type + ">(n);\n";
   Spec += "  }\n";
   // One field copied between an element and its slot: assignment for
   // scalars, memcpy for arrays and whole structs.
   auto Copy = [&](const FieldPath &Path, bool ToSlot) {
     std::string Buf = "s." + bufName(Path) + "[i]";
     std::string Elem = accessPath(P, Path, "e", Tags);
+    QualType E;
+    if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
+      std::string Out;
+      for (unsigned C = 0; C < N; ++C) {
+        std::string K = "[" + std::to_string(C) + "]";
+        std::string Slot = "s." + bufName(Path) + K + "[i]", Field = Elem + K;
+        Out += "    " + (ToSlot ? Slot : Field) + " = " +
+               (ToSlot ? Field : Slot) + ";\n";
+      }
+      return Out;
+    }
     const std::string &Dst = ToSlot ? Buf : Elem, &Src = ToSlot ? Elem : Buf;
     if (Path.back()->getType()->isScalarType())
       return "    " + Dst + " = " + Src + ";\n";
@@ -326,10 +372,9 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   // pairs(): each field's host and device buffers, element size, written.
   Spec += "  template <class F> static void pairs(const soa &h, const soa &d, "
           "F &&f) {\n";
-  for (auto &[Path, A] : Leaves)
-    Spec += "    f(h." + bufName(Path) + ", d." + bufName(Path) + ", sizeof(" +
-            typeName(Path.back()->getType()) + "), " +
-            (A.Written ? "true" : "false") + ");\n";
+  for (const Buffer &B : Buffers)
+    Spec += "    f(h." + B.Name + ", d." + B.Name + ", sizeof(" + B.Type +
+            "), " + (B.Written ? "true" : "false") + ");\n";
   Spec += "  }\n";
   Spec += "  static void scatter(const soa &s, std::size_t i, element &e) {\n";
   for (auto &[Path, A] : Leaves)
