@@ -11,7 +11,7 @@
 #include "cuda_marked.h"
 #include <cmath>
 #include <vector>
-struct P { double x, v, m, g[2]; int id; };
+struct P { double x, v, m, g[5]; int id; };
 
 static double weight(double r) { return std::sqrt(r) + libScale(r) + libConst(r); }
 static double weightDecl(double r);
@@ -42,7 +42,8 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: __host__ __device__ static void kick(::[[V]] &p, double dt);
 // CHECK: struct [[V]] {
 // CHECK: template <class S> __host__ __device__ [[V]](const S &s, std::size_t i)
-// Arrays are copied element by element (memcpy in device code copies bytes).
+// Whole arrays (more than 4 components) are copied element by element
+// (memcpy in device code copies bytes).
 // CHECK: ::soaview::copy_array(g, s.g[i]);
 // CHECK: __host__ __device__ ~[[V]]() {
 // CHECK: static __host__ __device__ view at(const soa &s, std::size_t i)
@@ -64,7 +65,7 @@ void step(std::vector<P> &ps, double dt) {
 
 // A pair nest: the hoisted inner view's device frame is built before the
 // launch and captured by the lambda; the inner loop runs over its buffers.
-struct Q { double x[2], m; };
+struct Q { double x[5], m; };
 static void pair(Q *l, const Q *a) { l->x[0] += a->m; l->x[1] -= a->m; }
 void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
   [[clang::soa_conversion_offload_compute]]

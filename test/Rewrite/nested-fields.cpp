@@ -1,5 +1,5 @@
-// Leaves of nested structs by dotted path; a whole array field; a member
-// function of the nested struct copied into the nested proxy.
+// Leaves of nested structs by dotted path; an array field (a buffer a component);
+// a member function of the nested struct copied into the nested proxy.
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s
 // RUN: %soaview_verify -fplugin-arg-soaview-remarks %s
 #include <list>
@@ -38,8 +38,8 @@ double energy(std::list<Body *> &bs) {
 // CHECK:      } kin;
 // CHECK-NEXT: struct __soaview_pos_proxy {
 // CHECK-NEXT:   double c[3];
-// CHECK-NEXT:   template <class S> __soaview_pos_proxy(const S &s, std::size_t i) {
-// CHECK-NEXT:     std::memcpy(&c, &s.pos_c[i], sizeof c);
+// CHECK-NEXT:   template <class S> __soaview_pos_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:       : c{s.pos_c[0][i], s.pos_c[1][i], s.pos_c[2][i]} {
 // CHECK: double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
 // CHECK: } pos;
 // Only the written leaf is written back, through its nested path.
@@ -49,4 +49,6 @@ double energy(std::list<Body *> &bs) {
 // CHECK-NEXT:   if (__soaview_out_kin_e.p) *__soaview_out_kin_e.p = kin.e;
 // CHECK-NEXT: }
 // CHECK-NOT: acc
-// CHECK: std::memcpy(&s.pos_c[i], &e.pos.c, sizeof s.pos_c[i]);
+// CHECK:      s.pos_c[0][i] = e.pos.c[0];
+// CHECK-NEXT: s.pos_c[1][i] = e.pos.c[1];
+// CHECK-NEXT: s.pos_c[2][i] = e.pos.c[2];
