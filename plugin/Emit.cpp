@@ -431,6 +431,19 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   std::string FrameT =
       Device ? Ns + "host_frame<" + SpecT + (Scatter ? "" : ", false") + ">"
                 : "::soaview::frame<" + SpecT + (Scatter ? "" : ", false") + ">";
+  // A host loop over pointers that writes its elements picks each
+  // element's slot through the frame's repeat map (remap), an indirection
+  // that keeps the compiler from vectorising the loop. Its body becomes a
+  // lambda that the frame's each() calls with the slot: directly indexed
+  // when the range holds no element twice.
+  bool ViewWrites = false;
+  for (auto &[Path, Acc] : P.View.Leaves)
+    ViewWrites |= Acc.Written;
+  const bool EachSlot = !Device && F.Kind == LoopFormKind::Range &&
+                        F.VarIsPointer && Scatter && ViewWrites &&
+                        bodyFitsLambda(F.Body);
+  // The body becomes a lambda's: `for (...)` is replaced, `);` closes it.
+  const bool LambdaBody = CudaKernel || EachSlot;
   std::string BodyDecls;
   std::string Header; // replaces the loop header when set
   auto T = [&](SourceRange R) {
@@ -493,6 +506,10 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
             typeName(F.IndexVar->getType().getUnqualifiedType()) + ">(" + Px +
             "lo + " + K + ");";
     BodyDecls = Idx + ElementDecls(Px + "spec::at(" + Px + "buffers, " + K + ")");
+  } else if (EachSlot) {
+    Header = Px + "frame.each([&](std::size_t " + Px +
+             "slot) __attribute__((always_inline))";
+    BodyDecls = ElementDecls(Px + "frame.at_slot(" + Px + "slot)");
   } else if (F.Kind == LoopFormKind::Range) {
     Header = "(std::size_t " + Px + "i = 0; " + Px + "i < " + Px +
              "frame.size(); ++" + Px + "i)";
@@ -507,7 +524,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
     SourceLocation RParen = F.Kind == LoopFormKind::Range
                                 ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
                                 : cast<ForStmt>(F.Loop)->getRParenLoc();
-    if (CudaKernel) // `for (...)` becomes the launch; after the prologue
+    if (LambdaBody) // `for (...)` becomes the call; after the prologue
       EB->replace(SM.getFileOffset(A.ForLoc), SM.getFileOffset(RParen) + 1,
                   Header, 1);
     else
@@ -530,7 +547,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   const Stmt *Body = F.Body;
   SourceLocation BodyEnd = afterStmt(Body, SM, LO);
   std::string Close = P.HoistTo ? "" : " }";
-  if (CudaKernel) // the lambda and the launch end after the body
+  if (LambdaBody) // the lambda and the call end after the body
     Close = ");" + Close;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
     EB->insert(SM.getFileOffset(CS->getLBracLoc()) + 1, BodyDecls);
@@ -541,7 +558,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
                "{" + BodyDecls + " ");
     EB->insert(SM.getFileOffset(BodyEnd), " }" + Close);
   }
-  if (CudaKernel)
+  if (LambdaBody)
     continueEdits(P, *EB);
   if (P.HoistTo)
     EB->insert(SM.getFileOffset(afterStmt(P.HoistTo, SM, LO)), " }", Levels);

@@ -473,4 +473,34 @@ LoopJumps findLoopJumps(const Stmt *Body) {
   return F.J;
 }
 
+bool bodyFitsLambda(const Stmt *Body) {
+  if (!findLoopJumps(Body).Exits.empty())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Body;
+    bool Fits = true;
+    bool outside(const Decl *D) const {
+      return !(Body->getBeginLoc() <= D->getLocation() &&
+               D->getLocation() <= Body->getEndLoc());
+    }
+    bool VisitStmt(Stmt *S) {
+      if (isa<CoroutineSuspendExpr>(S) || isa<CoreturnStmt>(S) ||
+          isa<PredefinedExpr>(S) || isa<SourceLocExpr>(S) ||
+          isa<IndirectGotoStmt>(S))
+        Fits = false;
+      return Fits;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const ValueDecl *D = E->getDecl();
+      if ((isa<BindingDecl>(D) || D->getType()->isVariablyModifiedType()) &&
+          outside(D))
+        Fits = false;
+      return Fits;
+    }
+  } F;
+  F.Body = Body;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Fits;
+}
+
 } // namespace soaview

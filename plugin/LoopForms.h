@@ -40,6 +40,13 @@ struct LoopJumps {
 };
 LoopJumps findLoopJumps(const clang::Stmt *Body);
 
+/// True when the loop body means the same as the body of a lambda capturing
+/// by reference whose `return` replaces the loop's `continue`: no break,
+/// return or goto acting on the loop, no coroutine operators, no __func__
+/// or __builtin_FUNCTION, no structured bindings or variable-length arrays
+/// from outside the body (a C++17 lambda cannot capture them).
+bool bodyFitsLambda(const clang::Stmt *Body);
+
 } // namespace soaview
 
 #endif

@@ -20,7 +20,7 @@ void pairs(std::list<P *> &local, std::list<P *> &active) {
 // CHECK: ::soaview::frame<::[[A]]_spec> [[AR]]frame(
 // CHECK: { // soaview: view of 'P' in {x, rho} out {rho}
 // CHECK: ::soaview::frame<::[[L]]_spec> __sv9_3_frame(
-// CHECK: for (std::size_t __sv9_3_i = 0;
+// CHECK: __sv9_3_frame.each([&](std::size_t __sv9_3_slot)
 // CHECK: for (std::size_t [[AR]]i = 0; [[AR]]i < [[AR]]frame.size(); ++[[AR]]i)
 // CHECK-NEXT: { auto [[AR]]view = {{.*}}; auto *a = &[[AR]]view; density(*l, *a); }
-// CHECK-NEXT: } } }
+// CHECK-NEXT: }); } }

@@ -1,5 +1,5 @@
 // A range-for over pointers: spec struct, proxy, gather/scatter of exactly
-// the used fields, and the loop turned into an index loop over the frame.
+// the used fields; the written loop's body becomes a lambda the frame calls.
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s
 #include <vector>
 
@@ -51,6 +51,66 @@ void push(std::vector<Particle *> &ps, double dt) {
 // CHECK: static ::soaview::site [[R]]site("range-pointers.cpp:15:3");
 // CHECK: ::soaview::frame<::[[VIEW]]_spec> [[R]]frame([[R]]site, [[R]]range);
 // CHECK: #line 15
-// CHECK-NEXT: for (std::size_t [[R]]i = 0; [[R]]i < [[R]]frame.size(); ++[[R]]i) { auto [[R]]view = [[R]]frame.at([[R]]i); auto *p = &[[R]]view;
+// The body runs as a lambda that each() calls with the element's slot
+// (direct when the range holds no element twice: the loop can vectorise).
+// CHECK-NEXT: [[R]]frame.each([&](std::size_t [[R]]slot) __attribute__((always_inline)) { auto [[R]]view = [[R]]frame.at_slot([[R]]slot); auto *p = &[[R]]view;
 // CHECK-NEXT: p->x += p->getMass() * dt;
-// CHECK-NEXT: } }
+// CHECK-NEXT: }); }
+
+// `continue` of the loop ends the lambda's call; a nested loop's own
+// `continue` stays.
+void skip(std::vector<Particle *> &ps) {
+  [[clang::soa_conversion]]
+  for (auto *p : ps) {
+    if (p->mass < 0)
+      continue;
+    for (int k = 0; k < 2; ++k)
+      if (k)
+        continue;
+    p->x = 0;
+  }
+}
+// CHECK-LABEL: void skip(
+// CHECK: [[S:__sv[0-9]+_3_]]frame.each([&](std::size_t [[S]]slot)
+// CHECK-NEXT: if (p->mass < 0)
+// CHECK-NEXT: return;
+// CHECK: if (k)
+// CHECK-NEXT: continue;
+// CHECK: }); }
+
+// Loops whose body a lambda would change keep the index loop over at(i):
+// break, return, goto; __func__; nothing written back.
+void stop(std::vector<Particle *> &ps) {
+  [[clang::soa_conversion]]
+  for (auto *p : ps) {
+    if (p->mass < 0)
+      break;
+    p->x = 0;
+  }
+}
+// CHECK-LABEL: void stop(
+// CHECK: for (std::size_t [[B:__sv[0-9]+_3_]]i = 0; [[B]]i < [[B]]frame.size(); ++[[B]]i) { auto [[B]]view = [[B]]frame.at([[B]]i);
+// CHECK-NOT: each(
+const char *named(std::vector<Particle *> &ps) {
+  const char *f = nullptr;
+  [[clang::soa_conversion]]
+  for (auto *p : ps) {
+    p->x = 1;
+    f = __func__;
+  }
+  return f;
+}
+// CHECK-LABEL: const char *named(
+// CHECK: for (std::size_t [[F:__sv[0-9]+_3_]]i = 0; {{.*}} [[F]]frame.at([[F]]i);
+// CHECK-NOT: each(
+double sum(std::vector<Particle *> &ps) {
+  double s = 0;
+  [[clang::soa_conversion]]
+  for (auto *p : ps)
+    s += p->mass;
+  return s;
+}
+// CHECK-LABEL: double sum(
+// CHECK: for (std::size_t [[N:__sv[0-9]+_3_]]i = 0;
+// CHECK-NEXT: { auto [[N]]view = [[N]]frame.at([[N]]i);
+// CHECK-NOT: each(

@@ -288,6 +288,23 @@ public:
     else // repeats need no shared slot when nothing is written back
       return Spec::at(soa_, i);
   }
+  /// Calls f(slot) for i = 0..size()-1 in order, where slot is i or, for an
+  /// element the range holds more than once, the slot of its first
+  /// occurrence (the element's one shared slot). Loops written over each()
+  /// index the buffers directly when the range has no repeats, which lets
+  /// the compiler vectorise them (at() selects the slot on every call).
+  template <class F> void each(F &&f) const {
+    if (remap_)
+      for (std::size_t i = 0; i < n_; ++i)
+        f(remap_[i]);
+    else
+      for (std::size_t i = 0; i < n_; ++i)
+        f(i);
+  }
+  /// The view of slot `slot` (a value each() passes).
+  typename Spec::view at_slot(std::size_t slot) const noexcept {
+    return Spec::at(soa_, slot);
+  }
   /// The host buffers (for device copies).
   const typename Spec::soa &buffers() const noexcept { return soa_; }
   /// True when a pointer container held the same element more than once.
