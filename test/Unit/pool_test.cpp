@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "soaview/soaview.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <list>
@@ -121,8 +122,84 @@ static void stress() {
     t.join();
 }
 
+// A spec of five buffers carved like a frame's: a, c, d written; b, e read.
+struct RunSpec {
+  struct soa {
+    double *a, *b;
+    char *c;
+    double *d, *e;
+  };
+  static std::size_t bytes_for(std::size_t n) {
+    using soaview::arena;
+    return 4 * arena::round_up(sizeof(double) * n) + arena::round_up(n);
+  }
+  static void carve(soa &s, soaview::arena &ar, std::size_t n) {
+    s.a = ar.take<double>(n), s.b = ar.take<double>(n), s.c = ar.take<char>(n);
+    s.d = ar.take<double>(n), s.e = ar.take<double>(n);
+  }
+  template <class F> static void pairs(const soa &h, const soa &d, F &&f) {
+    f(h.a, d.a, sizeof(double), true);
+    f(h.b, d.b, sizeof(double), false);
+    f(h.c, d.c, sizeof(char), true);
+    f(h.d, d.d, sizeof(double), true);
+    f(h.e, d.e, sizeof(double), false);
+  }
+};
+
+// Device copies coalesced over adjacent buffers (rt::copy_runs): one copy
+// each way for a small frame; a read-only gap over kCopyGap splits the copy
+// back; the copies cover exactly what each way needs, at the same offsets.
+static void copy_runs() {
+  for (std::size_t n : {std::size_t(3), std::size_t(100000)}) {
+    std::size_t bytes = RunSpec::bytes_for(n);
+    std::vector<char> hmem(bytes + 64), dmem(bytes + 64);
+    auto align = [](char *p) {
+      return reinterpret_cast<char *>(
+          (reinterpret_cast<std::uintptr_t>(p) + 63) & ~std::uintptr_t(63));
+    };
+    RunSpec::soa h{}, d{};
+    soaview::arena ha(align(hmem.data())), da(align(dmem.data()));
+    RunSpec::carve(h, ha, n);
+    RunSpec::carve(d, da, n);
+    struct Run {
+      const char *h;
+      char *d;
+      std::size_t bytes;
+    };
+    std::vector<Run> runs;
+    auto record = [&](const void *hp, void *dp, std::size_t b) {
+      runs.push_back({static_cast<const char *>(hp), static_cast<char *>(dp), b});
+    };
+    auto covers = [&](const void *p, std::size_t b) {
+      for (const Run &r : runs)
+        if (static_cast<const char *>(p) >= r.h &&
+            static_cast<const char *>(p) + b <= r.h + r.bytes)
+          return true;
+      return false;
+    };
+    const std::size_t nd = sizeof(double) * n;
+    soaview::rt::copy_runs<RunSpec>(h, d, n, false, record);
+    CHECK(runs.size() == 1); // everything, in one copy
+    CHECK(runs.size() == 1 && runs[0].h == reinterpret_cast<char *>(h.a) &&
+          runs[0].d == reinterpret_cast<char *>(d.a));
+    CHECK(covers(h.e, nd));
+    runs.clear();
+    soaview::rt::copy_runs<RunSpec>(h, d, n, true, record);
+    CHECK(covers(h.a, nd) && covers(h.c, n) && covers(h.d, nd));
+    CHECK(!covers(h.e, nd)); // nothing written after d
+    for (const Run &r : runs)
+      CHECK(r.d - reinterpret_cast<char *>(d.a) ==
+            r.h - reinterpret_cast<const char *>(h.a));
+    if (nd <= soaview::rt::kCopyGap)
+      CHECK(runs.size() == 1); // b, read-only and small, goes along
+    else
+      CHECK(runs.size() == 2 && !covers(h.b, nd));
+  }
+}
+
 int main() {
   alignment_and_reuse();
+  copy_runs();
   std::vector<void *> seen;
   nesting_gets_distinct_buffers(4, seen);
   duplicates();

@@ -121,9 +121,10 @@ __global__ void __launch_bounds__(kBlock) for_each(std::size_t n, Body body) {
 
 /// The device side of one offloaded loop invocation (or of the hoisted
 /// inner view of an offloaded nest): device buffers with the host frame's
-/// layout, from the pool; every viewed field is copied to the device on the
-/// thread's stream. launch() runs the kernel and brings the written fields
-/// back before the host frame scatters them.
+/// layout, from the pool; the viewed fields are copied to the device on the
+/// thread's stream, adjacent buffers in one copy (rt::copy_runs). launch()
+/// runs the kernel and brings the written fields back before the host frame
+/// scatters them.
 template <class Spec> class device_frame {
 public:
   template <class Frame>
@@ -140,10 +141,10 @@ public:
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve
     dev_.__soaview_address = nullptr; // identities are not offloaded
     cudaError_t e = cudaSuccess;
-    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
-                                 bool) {
-      if (n_ && e == cudaSuccess)
-        e = cudaMemcpyAsync(d, h, elem * n_, cudaMemcpyHostToDevice,
+    rt::copy_runs<Spec>(host_, dev_, n_, false,
+                        [&](const void *h, void *d, std::size_t bytes) {
+      if (e == cudaSuccess)
+        e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
                             cudaStreamPerThread);
     });
     if (e != cudaSuccess) {
@@ -176,10 +177,10 @@ public:
       t0 = t1;
     }
     cudaError_t e = cudaSuccess;
-    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
-                                 bool written) {
-      if (written && n_ && e == cudaSuccess)
-        e = cudaMemcpyAsync(const_cast<void *>(h), d, elem * n_,
+    rt::copy_runs<Spec>(host_, dev_, n_, true,
+                        [&](const void *h, void *d, std::size_t bytes) {
+      if (e == cudaSuccess)
+        e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
                             cudaMemcpyDeviceToHost, cudaStreamPerThread);
     });
     check(e, site_, "copy from the device");

@@ -64,9 +64,10 @@ private:
 };
 
 /// The device side of one offloaded loop invocation: device buffers with the
-/// host frame's layout (from the pool), every viewed field copied to the
+/// host frame's layout (from the pool), the viewed fields copied to the
 /// device on construction, the written fields copied back into the host
-/// buffers on destruction -- before the host frame scatters them.
+/// buffers on destruction -- before the host frame scatters them; adjacent
+/// buffers go in one copy (rt::copy_runs).
 template <class Spec> class device_frame {
 public:
   template <class Frame>
@@ -82,10 +83,9 @@ public:
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve
     dev_.__soaview_address = nullptr; // identities are not offloaded
     int dev = lease_.device(), init = omp_get_initial_device();
-    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
-                                 bool) {
-      if (n_)
-        omp_target_memcpy(d, h, elem * n_, 0, 0, dev, init);
+    rt::copy_runs<Spec>(host_, dev_, n_, false,
+                        [&](const void *h, void *d, std::size_t bytes) {
+      omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
     });
     if (t0) {
       ready_ = rt::now_ns();
@@ -97,10 +97,9 @@ public:
     if (t0 && ready_) // the target region ran in between, synchronously
       rt::record(site_, rt::kernel, t0 - ready_);
     int dev = lease_.device(), init = omp_get_initial_device();
-    Spec::pairs(host_, dev_, [&](const void *h, void *d, std::size_t elem,
-                                 bool written) {
-      if (written && n_)
-        omp_target_memcpy(const_cast<void *>(h), d, elem * n_, 0, 0, init, dev);
+    rt::copy_runs<Spec>(host_, dev_, n_, true,
+                        [&](const void *h, void *d, std::size_t bytes) {
+      omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, dev);
     });
     if (t0)
       rt::record(site_, rt::from_device, rt::now_ns() - t0);

@@ -329,6 +329,58 @@ private:
 };
 
 namespace rt {
+/// Largest run of buffers a copy back to the host takes along although the
+/// loop does not write them, to join two written runs into one copy.
+inline constexpr std::size_t kCopyGap = 64 * 1024;
+
+/// The device copies of one frame, coalesced. A device frame's buffers have
+/// the host frame's layout (one arena each, carved in the same order), so
+/// buffers adjacent in both arenas go in one copy: copy(host, device, bytes)
+/// is called once per run. With written_only, only the written buffers are
+/// copied, and a gap of other buffers up to kCopyGap bytes joins two runs
+/// (the device holds the host's values there, which the copy rewrites
+/// unchanged). Small frames then cost one copy each way, not one per field.
+template <class Spec, class Copy>
+void copy_runs(const typename Spec::soa &host, const typename Spec::soa &dev,
+               std::size_t n, bool written_only, Copy &&copy) {
+  const char *h0 = nullptr, *h_end = nullptr; // the open run [h0, h_end)
+  char *d0 = nullptr;
+  std::size_t gap = 0; // bytes skipped since the run's last copied buffer
+  auto flush = [&] {
+    if (h0 && h_end > h0)
+      copy(h0, d0, static_cast<std::size_t>(h_end - h0));
+    h0 = h_end = nullptr;
+    gap = 0;
+  };
+  Spec::pairs(host, dev, [&](const void *hv, void *dv, std::size_t elem,
+                             bool written) {
+    const char *h = static_cast<const char *>(hv);
+    char *d = static_cast<char *>(dv);
+    std::size_t bytes = elem * n;
+    if (!bytes)
+      return;
+    bool take = written || !written_only;
+    bool adjacent = h0 && h == h_end + gap && d == d0 + (h - h0);
+    if (!adjacent)
+      flush();
+    if (!take) {
+      if (h0)
+        gap += arena::round_up(bytes);
+      return;
+    }
+    if (h0 && gap <= kCopyGap) {
+      h_end = h + bytes; // the gap goes along
+    } else {
+      flush();
+      h0 = h;
+      d0 = d;
+      h_end = h + bytes;
+    }
+    gap = arena::round_up(bytes) - bytes; // padding up to the next buffer
+  });
+  flush();
+}
+
 /// Offloaded loops run their iterations in parallel: one that writes an
 /// element its container holds more than once is refused at run time (the
 /// one error policy: message naming the site, then std::logic_error).
