@@ -436,11 +436,8 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   // that keeps the compiler from vectorising the loop. Its body becomes a
   // lambda that the frame's each() calls with the slot: directly indexed
   // when the range holds no element twice.
-  bool ViewWrites = false;
-  for (auto &[Path, Acc] : P.View.Leaves)
-    ViewWrites |= Acc.Written;
   const bool EachSlot = !Device && F.Kind == LoopFormKind::Range &&
-                        F.VarIsPointer && Scatter && ViewWrites &&
+                        F.VarIsPointer && Scatter && P.View.writes() &&
                         bodyFitsLambda(F.Body);
   // The body becomes a lambda's: `for (...)` is replaced, `);` closes it.
   const bool LambdaBody = CudaKernel || EachSlot;

@@ -300,9 +300,6 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   std::string Tags;
   std::string Spec;
   std::string SName = VName + "_spec";
-  bool Writes = false;
-  for (auto &[Path, A] : Leaves)
-    Writes |= A.Written;
   std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
   Spec += "// soaview: buffers of the view of '" + ElemShown + "' at " +
           siteWhere(P) + "\n";
@@ -310,7 +307,7 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Spec += "  using element = " + ElemName + ";\n";
   Spec += "  using view = " + VName + ";\n";
   Spec += std::string("  static constexpr bool writes = ") +
-          (Writes ? "true" : "false") + ";\n";
+          (P.View.writes() ? "true" : "false") + ";\n";
   // Each buffer: its name in the soa (a component of a split array is
   // `x[1]`), its element type, and whether the loop writes it.
   struct Buffer {

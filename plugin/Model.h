@@ -50,6 +50,13 @@ struct ViewModel {
   void normalise();
   /// Leaves in declaration order.
   std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
+  /// True when the loop writes some leaf (the view has fields to scatter).
+  bool writes() const {
+    for (const auto &[Path, A] : Leaves)
+      if (A.Written)
+        return true;
+    return false;
+  }
 };
 
 /// A free function reached with at least one element argument.
