@@ -4,7 +4,9 @@
 // runs without a GPU: device memory is then a separate address space in the
 // same process. Checks: device buffers are usable from target regions, a site
 // allocates on the device only while warming up, recursion gets one buffer
-// per depth, and threads do not share buffers.
+// per depth, threads do not share buffers, and pinned host memory survives
+// many threads allocating and freeing at once (the lock around LLVM 19's
+// racy pinned-buffer table; on the GPU node this failed without it).
 //===----------------------------------------------------------------------===//
 #include "soaview/omp.h"
 
@@ -66,6 +68,32 @@ int main() {
     });
   for (auto &t : ts)
     t.join();
+
+  // Pinned memory from many threads at once, sizes varying so that freed
+  // addresses are handed out again.
+  std::vector<std::thread> ps;
+  std::vector<int> bad(32, 0);
+  for (int t = 0; t < 32; ++t)
+    ps.emplace_back([t, &bad] {
+      for (int k = 0; k < 300; ++k) {
+        std::size_t bytes = 4096 * (1 + (t * 7 + k * 13) % 64);
+        auto *p = static_cast<unsigned char *>(soaview::omp::pinned.allocate(bytes, 0));
+        if (!p) {
+          ++bad[t];
+          continue;
+        }
+        p[0] = p[bytes - 1] = static_cast<unsigned char>(k);
+        if (p[0] != p[bytes - 1])
+          ++bad[t];
+        soaview::omp::pinned.deallocate(p, 0);
+      }
+    });
+  for (auto &t : ps)
+    t.join();
+  int pinnedFailures = 0;
+  for (int b : bad)
+    pinnedFailures += b;
+  CHECK(pinnedFailures == 0);
   if (Failures)
     std::fprintf(stderr, "%d failure(s)\n", Failures);
   else

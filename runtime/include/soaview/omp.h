@@ -15,6 +15,8 @@
 
 #include "soaview/soaview.h"
 
+#include <mutex>
+
 #include <omp.h>
 
 namespace soaview::omp {
@@ -30,12 +32,26 @@ inline const rt::backend backend = {"omp", allocate, deallocate};
 // Pinned (page-locked) host memory from LLVM's offload runtime: host buffers
 // of offloaded loops live there, so copies to and from the device run at the
 // interconnect's speed instead of through a bounce buffer.
+//
+// Pinned allocations and frees are serialised: LLVM 19's offload runtime frees
+// pinned memory before it drops the buffer from its table of locked buffers,
+// so another thread's allocation at the freed address in between is refused
+// ("Partial overlapping not allowed in locked buffers"; seen with 64 threads
+// launching SPH cells on an H100, docs/offload.md). After warm-up the pools
+// allocate nothing, so the lock costs nothing there. Pinned memory that code
+// outside soaview allocates in the same process is not covered.
 extern "C" void *llvm_omp_target_alloc_host(std::size_t, int);
 extern "C" void llvm_omp_target_free_host(void *, int);
+inline std::mutex &pinned_mutex() {
+  static std::mutex *m = new std::mutex; // never destroyed: pools outlive it
+  return *m;
+}
 inline void *allocate_pinned(std::size_t bytes, int) {
+  std::lock_guard<std::mutex> hold(pinned_mutex());
   return llvm_omp_target_alloc_host(bytes, omp_get_default_device());
 }
 inline void deallocate_pinned(void *p, int) noexcept {
+  std::lock_guard<std::mutex> hold(pinned_mutex());
   llvm_omp_target_free_host(p, omp_get_default_device());
 }
 inline const rt::backend pinned = {"pinned", allocate_pinned, deallocate_pinned};
