@@ -10,7 +10,13 @@
 //   soaview-sph [--quick] [--csv FILE] [--ppc 64,256] [--particles 65536]
 //               [--storage scattered,contiguous] [--fpmode strict,fast]
 //               [--kernels density,force] [--reps N] [--threads N]
-//               [--no-profile] [--seed S]
+//               [--gpu-threads N] [--no-profile] [--seed S]
+//
+// --gpu-threads sets how many host threads launch cells in the offload and
+// CUDA builds (default: 4 per CPU thread; they mostly wait for the GPU).
+// Each launch is one cell, so this is how many cells the GPU works on at
+// once: with one launching thread per core, 16 cells of 256 particles keep
+// 16 of an H100's 132 multiprocessors busy (docs/cuda.md).
 #include "kernels.h"
 
 #include <soaview/soaview.h>
@@ -82,7 +88,8 @@ struct Options {
   std::vector<std::string> kernels; // empty: all
   std::vector<std::string> builds;  // empty: all
   int reps = 5;
-  int threads = 0; // 0: OpenMP default
+  int threads = 0;    // 0: OpenMP default
+  int gpuThreads = 0; // offload and CUDA builds; 0: 4 per CPU thread
   bool profile = true;
   unsigned seed = 1;
   std::string csv;
@@ -116,7 +123,7 @@ std::vector<long> splitLongs(const char *s) {
                "soaview-sph: %s\nusage: soaview-sph [--quick] [--csv FILE] "
                "[--ppc L] [--particles L] [--storage L] [--fpmode L] "
                "[--kernels L] [--builds L] [--reps N] [--threads N] "
-               "[--no-profile] [--seed S]\n",
+               "[--gpu-threads N] [--no-profile] [--seed S]\n",
                msg);
   std::exit(2);
 }
@@ -153,6 +160,8 @@ Options parse(int argc, char **argv) {
       o.reps = std::max(1, std::atoi(next()));
     } else if (a == "--threads") {
       o.threads = std::atoi(next());
+    } else if (a == "--gpu-threads") {
+      o.gpuThreads = std::max(1, std::atoi(next()));
     } else if (a == "--no-profile") {
       o.profile = false;
     } else if (a == "--seed") {
@@ -262,11 +271,12 @@ struct System {
       s[k] = *ptr[k];
     return s;
   }
-  /// One kernel over every cell; returns wall-clock nanoseconds.
-  double run(KernelFn fn) {
+  /// One kernel over every cell on `threads` threads; returns wall-clock
+  /// nanoseconds.
+  double run(KernelFn fn, int threads) {
     const long cells = grid * grid;
     auto t0 = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (long c = 0; c < cells; ++c)
       fn(local[c], active[c]);
     auto t1 = std::chrono::steady_clock::now();
@@ -338,6 +348,8 @@ int main(int argc, char **argv) {
   Options o = parse(argc, argv);
   if (o.threads > 0)
     omp_set_num_threads(o.threads);
+  const int cpuThreads = omp_get_max_threads();
+  const int gpuThreads = o.gpuThreads > 0 ? o.gpuThreads : 4 * cpuThreads;
   std::FILE *csv = nullptr;
   if (!o.csv.empty()) {
     csv = std::fopen(o.csv.c_str(), "w");
@@ -348,7 +360,10 @@ int main(int argc, char **argv) {
   }
   std::printf("soaview-sph: %d threads, %d repetitions (median), cost per particle "
               "update in ns, end to end\n",
-              omp_get_max_threads(), o.reps);
+              cpuThreads, o.reps);
+#if defined(SPH_WITH_OFFLOAD) || defined(SPH_WITH_CUDA)
+  std::printf("offload and cuda builds: %d host threads launch one cell each\n", gpuThreads);
+#endif
   std::printf("speedup = plain / build; limit = manual / soaview (1.0: as fast as "
               "hand-written SoA)\n");
   bool allPass = true;
@@ -390,8 +405,11 @@ int main(int argc, char **argv) {
                 return 2;
               }
               Row r{e.kernel, e.variant, storage, fp, b->build, ppc, sys.n, 0, true};
+              const bool device =
+                  !std::strcmp(b->build, "offload") || !std::strcmp(b->build, "cuda");
+              const int threads = device ? gpuThreads : cpuThreads;
               sys.reset();
-              sys.run(be.fn);
+              sys.run(be.fn, threads);
               std::vector<Particle> got = sys.state();
               if (expect.empty()) {
                 expect = std::move(got);
@@ -404,7 +422,7 @@ int main(int argc, char **argv) {
               std::vector<double> t_ns;
               for (int rep = 0; rep < o.reps; ++rep) {
                 sys.reset();
-                t_ns.push_back(sys.run(be.fn));
+                t_ns.push_back(sys.run(be.fn, threads));
               }
               r.ns = median(t_ns) / sys.n;
               if (o.profile && !std::strcmp(b->build, "soaview")) {
@@ -414,11 +432,11 @@ int main(int argc, char **argv) {
                 sys.reset();
                 soaview::rt::reset_phases();
                 soaview::rt::set_profiling(true);
-                double wall = sys.run(be.fn);
+                double wall = sys.run(be.fn, threads);
                 soaview::rt::set_profiling(false);
                 std::uint64_t ph[soaview::rt::phase_count];
                 soaview::rt::phase_totals(ph);
-                double busy = wall * std::min<long>(omp_get_max_threads(), sys.grid * sys.grid);
+                double busy = wall * std::min<long>(threads, sys.grid * sys.grid);
                 r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
                 r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
               }

@@ -19,12 +19,22 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundl
 "$sv" $strict -fopenmp $arch "$ex/offload.cpp" -o "$bundle/bin/offload.gpu"
 "$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
-# The SPH demonstrator with its offload build for the GPU: the CPU builds are
-# the objects CMake built (-march=x86-64-v3), the offload kernels are built
-# here for sm_90 (code-generation flags for the host side only).
-sph="$root/examples/sph"; objs="$build/examples/sph/CMakeFiles"
+# The SPH demonstrator with its offload build for the GPU. Every build is
+# compiled here for x86-64-v3 (AVX2, FMA), which the node's CPU has (the
+# local CMake build may use AVX-512): the CPU builds as CMake compiles them,
+# the offload kernels for sm_90 (code-generation flags for the host side
+# only).
+sph="$root/examples/sph"
+rtinc="-isystem $root/runtime/include"
 march="-Xarch_host -march=x86-64-v3"
 tmp="$(mktemp -d)"
+for fp in strict fast; do
+  fpflags="-O3 -ffp-contract=off"; [ "$fp" = fast ] && fpflags="-O3 -ffast-math"
+  cpu="$fpflags -march=x86-64-v3 -Wno-unknown-attributes -std=c++17 $rtinc"
+  clang++-19 $cpu -DSPH_NS=plain_$fp -c "$sph/kernels.cpp" -o "$tmp/plain_$fp.o"
+  "$sv" $cpu -DSPH_NS=soaview_$fp -c "$sph/kernels.cpp" -o "$tmp/soaview_$fp.o"
+  clang++-19 $cpu -DSPH_NS=manual_$fp -c "$sph/manual.cpp" -o "$tmp/manual_$fp.o"
+done
 "$sv" -O3 -ffp-contract=off $march -fopenmp $arch -DSPH_NS=offload_strict -c "$sph/kernels.cpp" -o "$tmp/offload_strict.o"
 "$sv" -O3 -ffast-math $march -fopenmp $arch -DSPH_NS=offload_fast -c "$sph/kernels.cpp" -o "$tmp/offload_fast.o"
 # The CUDA backend's builds of the SPH kernels (examples/sph/CMakeLists.txt
@@ -33,7 +43,7 @@ cudart="/usr/local/cuda/lib64/libcudart_static.a"
 "$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -c "$sph/main.cpp" -o "$tmp/main.o"
 "$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
   "$build"/examples/sph/cuda_{strict,fast}.o \
-  "$objs"/sph_{plain,soaview,manual}_{strict,fast}.dir/*.o "$cudart" -ldl -lrt \
+  "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
 rm -rf "$tmp"
 

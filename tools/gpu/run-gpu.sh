@@ -4,7 +4,8 @@
 # the CPU build bit for bit, runs the device-pool unit test, then the
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
-# [backends] [sph] [sph-cuda] [sph-cpu] (default: all); `tests` is the GPU
+# [backends] [sph] [sph-cuda] [sph-threads] [sph-sweep] [sph-cpu] (default:
+# all but sph-threads and sph-sweep); `tests` is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -55,10 +56,10 @@ for n in $sizes; do
 done
 fi
 if want sph; then
-echo "== SPH: density and force, CPU builds on $(nproc) threads vs the offload build on the GPU"
+echo "== SPH: density and force, CPU builds on $(nproc) threads vs the offload build on the GPU (one launching thread per core)"
 lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/cpu.txt"
 # shellcheck disable=SC2086
-"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --reps 3 --storage scattered \
+"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 3 --storage scattered \
   ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
   --builds soaview,manual,offload \
   --csv "$out/sph_gpu.csv" 2>&1 | tee "$out/sph_gpu.txt" | grep -v "^omptarget\|info:"
@@ -67,11 +68,44 @@ if want sph-cuda; then
 # The CUDA backend's build in a process of its own: LLVM 19's offload
 # runtime refuses pinned buffers next to those of the CUDA runtime
 # ("Partial overlapping not allowed in locked buffers"), docs/offload.md.
-echo "== SPH: density and force, the CUDA backend's build on the GPU vs the plain build on $(nproc) threads"
+echo "== SPH: density and force, the CUDA backend's build on the GPU (one launching thread per core) vs the plain build on $(nproc) threads"
 # shellcheck disable=SC2086
-"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --reps 3 --storage scattered \
+"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 3 --storage scattered \
   ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
   --builds cuda --csv "$out/sph_cuda.csv" 2>&1 | tee "$out/sph_cuda.txt"
+fi
+if want sph-threads; then
+# One launch is one cell: the number of host threads launching cells is the
+# number of cells the GPU can work on at once. The same comparison with more
+# launching threads than cores (each build in a process of its own).
+for t in ${SPH_GPU_THREADS:-64 128}; do
+  for b in ${SPH_GPU_BUILDS:-cuda offload}; do
+    echo "== SPH: density and force, the $b build launching from $t host threads vs plain on $(nproc) threads"
+    # shellcheck disable=SC2086
+    "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$t" --reps 3 \
+      --storage scattered \
+      ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
+      --builds "$b" --no-profile --csv "$out/sph_${b}_t$t.csv" 2>&1 |
+      tee "$out/sph_${b}_t$t.txt" | grep -v "^omptarget\|info:"
+  done
+done
+fi
+if want sph-sweep; then
+# Cost per particle update against the number of launching threads: density
+# at ppc 256, strict, the CUDA build (docs/cuda.md plots it).
+echo "== SPH sweep: density, ppc 256, the cuda build from 8 to 256 launching threads"
+# One CSV (a threads column added) and one log: $OUT takes few files.
+sweep="$(mktemp -d)"
+echo "threads,kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,check" > "$out/sph_sweep.csv"
+for t in ${SPH_SWEEP_THREADS:-8 16 32 48 64 96 128 192 256}; do
+  "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$t" --reps 5 \
+    --storage scattered --ppc 256 --particles 131072 --kernels density --fpmode strict \
+    --builds cuda --no-profile --csv "$sweep/t$t.csv" > "$sweep/t$t.txt" 2>&1
+  cat "$sweep/t$t.txt" >> "$out/sph_sweep.txt"
+  tail -n +2 "$sweep/t$t.csv" | cut -d, -f1-9 | sed "s/^/$t,/" >> "$out/sph_sweep.csv"
+  echo "threads $t: $(grep -E '^density' "$sweep/t$t.txt" | awk '{printf "%s %s ns %s; ", $2, $(NF-2), $(NF-1)}')"
+done
+rm -rf "$sweep"
 fi
 if want sph-cpu; then
 echo "== SPH: all kernels, CPU builds (no offload) on $(nproc) threads"
