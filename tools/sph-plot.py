@@ -10,6 +10,13 @@ Writes to OUTDIR:
                                 and ppc, strict and fast
   shares-<storage>.png          gather / compute / scatter share of the
                                 soaview build per kernel (paper Table 2)
+  shares-<storage>-<build>.png  the same for the offload and cuda builds,
+                                with the copies to and from the device
+  threads-<kernel>-ppc<N>.png   for a sweep CSV (run-gpu.sh sph-sweep, with
+                                a threads column): cost per particle update
+                                of the device build against the number of
+                                host threads launching cells, plain and the
+                                10x line for reference
 Needs Debian's python3-matplotlib (apt install python3-matplotlib).
 """
 import argparse
@@ -37,6 +44,8 @@ def load(path):
             r["ppc"] = int(r["ppc"])
             r["particles"] = int(r["particles"])
             r["ns_per_update"] = float(r["ns_per_update"])
+            if "threads" in r:
+                r["threads"] = int(r["threads"])
             rows.append(r)
     return rows
 
@@ -119,35 +128,85 @@ def speedup_plot(rows, storage, out, title):
     plt.close(fig)
 
 
-def shares_plot(rows, storage, out, title):
-    sel = [r for r in rows if r["storage"] == storage and r["build"] == "soaview"
-           and r.get("gather_share")]
+PHASES = [("gather_share", "gather", "#ff7f0e"),
+          ("to_device_share", "copy to device", "#8c564b"),
+          (None, "compute", "#1f77b4"),
+          ("from_device_share", "copy back", "#e377c2"),
+          ("scatter_share", "scatter", "#2ca02c")]
+
+
+def shares_plot(rows, storage, out, title, build="soaview"):
+    """Phase shares of one build (fast mode): gather, compute, scatter, and
+    for device builds the copies and the kernel (compute)."""
+    sel = [r for r in rows if r["storage"] == storage and r["build"] == build
+           and r.get("gather_share") and r["fpmode"] == "fast"]
     if not sel:
         return
-    labels, g, s, c = [], [], [], []
+    device = any(r.get("kernel_share") for r in sel)
+    labels, bars = [], {name: [] for _, name, _ in PHASES}
     for r in sel:
-        if r["fpmode"] != "fast":
-            continue
         labels.append(f'{r["kernel"][:7]} {r["variant"][:5]} {r["ppc"]}')
-        gs, ss = float(r["gather_share"]), float(r["scatter_share"])
-        g.append(100 * gs)
-        s.append(100 * ss)
-        c.append(max(0.0, 100 * (1 - gs - ss)))
-    if not labels:
-        return
+        shares = {}
+        for key, name, _ in PHASES:
+            if key:
+                shares[name] = 100 * float(r.get(key) or 0)
+        if device:
+            shares["compute"] = 100 * float(r["kernel_share"])
+        else:
+            shares["compute"] = max(0.0, 100 - sum(shares.values()))
+        for name in bars:
+            bars[name].append(shares[name])
     fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(labels)), 4))
     xs = range(len(labels))
-    ax.bar(xs, g, color="#ff7f0e", label="gather")
-    ax.bar(xs, c, bottom=g, color="#1f77b4", label="compute")
-    ax.bar(xs, s, bottom=[a + b for a, b in zip(g, c)], color="#2ca02c", label="scatter")
+    bottom = [0.0] * len(labels)
+    for key, name, color in PHASES:
+        if not device and key in ("to_device_share", "from_device_share"):
+            continue
+        label = "kernel" if device and name == "compute" else name
+        ax.bar(xs, bars[name], bottom=bottom, color=color, label=label)
+        bottom = [a + b for a, b in zip(bottom, bars[name])]
     ax.set_xticks(list(xs))
     ax.set_xticklabels(labels, rotation=70, fontsize=6)
     ax.set_ylabel("% of the converted loop's time")
     ax.legend(fontsize=7)
-    fig.suptitle(f"{title}: gather / compute / scatter (soaview, fast, {storage})")
+    what = "gather / copies / kernel / scatter" if device else "gather / compute / scatter"
+    fig.suptitle(f"{title}: {what} ({build}, fast, {storage})", fontsize=9)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, f"shares-{storage}.png"), dpi=110)
+    name = f"shares-{storage}.png" if build == "soaview" else f"shares-{storage}-{build}.png"
+    fig.savefig(os.path.join(out, name), dpi=110)
     plt.close(fig)
+
+
+def threads_plot(rows, out, title):
+    """Cost per update against launching threads, one line per variant."""
+    for kernel, ppc in sorted({(r["kernel"], r["ppc"]) for r in rows}):
+        sel = [r for r in rows if r["kernel"] == kernel and r["ppc"] == ppc]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for i, variant in enumerate(sorted({r["variant"] for r in sel})):
+            color = "C%d" % i
+            dev = sorted((r["threads"], r["ns_per_update"]) for r in sel
+                         if r["variant"] == variant and r["build"] != "plain")
+            plain = sorted(r["ns_per_update"] for r in sel
+                           if r["variant"] == variant and r["build"] == "plain")
+            build = next(r["build"] for r in sel if r["build"] != "plain")
+            ax.plot([t for t, _ in dev], [v for _, v in dev], "o-", color=color,
+                    label="%s %s" % (variant, build))
+            if plain:
+                med = plain[len(plain) // 2]
+                ax.axhline(med, color=color, ls=":", lw=1,
+                           label="%s plain (median of runs)" % variant)
+                ax.axhline(med / 10, color=color, ls="--", lw=1,
+                           label="%s: 10x plain" % variant)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("host threads launching cells (one cell per launch)")
+        ax.set_ylabel("ns per particle update")
+        ax.set_title("%s: %s, ppc %d" % (title, kernel, ppc))
+        ax.legend(fontsize=7)
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "threads-%s-ppc%d.png" % (kernel, ppc)), dpi=110)
+        plt.close(fig)
 
 
 def main():
@@ -158,11 +217,15 @@ def main():
     a = ap.parse_args()
     rows = load(a.csv)
     os.makedirs(a.outdir, exist_ok=True)
+    if rows and "threads" in rows[0]:
+        threads_plot(rows, a.outdir, a.title)
+        rows = []
     for storage in sorted({r["storage"] for r in rows}):
         for fp in ("strict", "fast"):
             cost_plot(rows, storage, fp, a.outdir, a.title)
         speedup_plot(rows, storage, a.outdir, a.title)
-        shares_plot(rows, storage, a.outdir, a.title)
+        for build in ("soaview", "offload", "cuda"):
+            shares_plot(rows, storage, a.outdir, a.title, build)
     print("\n".join(sorted(os.path.join(a.outdir, f) for f in os.listdir(a.outdir)
                            if f.endswith(".png"))))
 

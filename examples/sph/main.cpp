@@ -337,7 +337,9 @@ struct Row {
   long ppc, n;
   double ns; // per particle update
   bool pass;
-  double gather = -1, scatter = -1; // shares of the time, soaview builds
+  // Shares of the time per phase (soaview, offload and cuda builds; -1: not
+  // profiled).
+  double gather = -1, scatter = -1, toDevice = -1, compute = -1, fromDevice = -1;
 };
 
 } // namespace
@@ -356,7 +358,8 @@ int main(int argc, char **argv) {
     if (!csv)
       usage(("cannot write " + o.csv).c_str());
     std::fprintf(csv, "kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,"
-                      "check,gather_share,scatter_share\n");
+                      "check,gather_share,scatter_share,to_device_share,kernel_share,"
+                      "from_device_share\n");
   }
   std::printf("soaview-sph: %d threads, %d repetitions (median), cost per particle "
               "update in ns, end to end\n",
@@ -425,10 +428,13 @@ int main(int argc, char **argv) {
                 t_ns.push_back(sys.run(be.fn, threads));
               }
               r.ns = median(t_ns) / sys.n;
-              if (o.profile && !std::strcmp(b->build, "soaview")) {
-                // Table 2 of the paper: the share of gather and scatter.
-                // Phase times are summed over threads: compare with the
-                // summed thread time of one more run.
+              if (o.profile && std::strcmp(b->build, "plain") && std::strcmp(b->build, "manual")) {
+                // Table 2 of the paper: the share of gather and scatter, and
+                // for the device builds of the copies and the kernel (the
+                // CUDA runtime then waits after each phase to time it, so
+                // the shares describe a run without overlap). Phase times
+                // are summed over threads: compare with the summed thread
+                // time of one more run.
                 sys.reset();
                 soaview::rt::reset_phases();
                 soaview::rt::set_profiling(true);
@@ -439,6 +445,11 @@ int main(int argc, char **argv) {
                 double busy = wall * std::min<long>(threads, sys.grid * sys.grid);
                 r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
                 r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
+                if (device) {
+                  r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
+                  r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
+                  r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
+                }
               }
               here.push_back(r);
             }
@@ -485,10 +496,17 @@ int main(int argc, char **argv) {
       std::fprintf(csv, "%s,%s,%s,%ld,%ld,%s,%s,%.4f,%s,", r.kernel.c_str(), r.variant.c_str(),
                    r.storage.c_str(), r.ppc, r.n, r.fpmode.c_str(), r.build.c_str(), r.ns,
                    r.pass ? "PASS" : "FAIL");
-      if (r.gather >= 0)
-        std::fprintf(csv, "%.4f,%.4f\n", r.gather, r.scatter);
-      else
-        std::fprintf(csv, ",\n");
+      auto share = [&](double v, const char *end) {
+        if (v >= 0)
+          std::fprintf(csv, "%.4f%s", v, end);
+        else
+          std::fprintf(csv, "%s", end);
+      };
+      share(r.gather, ",");
+      share(r.scatter, ",");
+      share(r.toDevice, ",");
+      share(r.compute, ",");
+      share(r.fromDevice, "\n");
     }
     std::fclose(csv);
   }

@@ -4,8 +4,9 @@
 # the CPU build bit for bit, runs the device-pool unit test, then the
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
-# [backends] [sph] [sph-cuda] [sph-threads] [sph-sweep] [sph-cpu] (default:
-# all but sph-threads and sph-sweep); `tests` is the GPU
+# [backends] [sph] [sph-cuda] [sph-threads] [sph-phases] [sph-sweep]
+# [sph-cpu] (default: all but sph-threads, sph-phases and sph-sweep); `tests`
+# is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -65,9 +66,8 @@ lscpu | grep -E "Model name|^CPU\(s\)" | tee "$out/cpu.txt"
   --csv "$out/sph_gpu.csv" 2>&1 | tee "$out/sph_gpu.txt" | grep -v "^omptarget\|info:"
 fi
 if want sph-cuda; then
-# The CUDA backend's build in a process of its own: LLVM 19's offload
-# runtime refuses pinned buffers next to those of the CUDA runtime
-# ("Partial overlapping not allowed in locked buffers"), docs/offload.md.
+# The CUDA backend's build in a process of its own, so that its table stands
+# alone (both backends also run in one process: docs/cuda.md, Limits).
 echo "== SPH: density and force, the CUDA backend's build on the GPU (one launching thread per core) vs the plain build on $(nproc) threads"
 # shellcheck disable=SC2086
 "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 3 --storage scattered \
@@ -88,6 +88,18 @@ for t in ${SPH_GPU_THREADS:-64 128}; do
       --builds "$b" --no-profile --csv "$out/sph_${b}_t$t.csv" 2>&1 |
       tee "$out/sph_${b}_t$t.txt" | grep -v "^omptarget\|info:"
   done
+done
+fi
+if want sph-phases; then
+# Where the time goes in the CUDA build: the phase shares (gather, copies,
+# kernel, scatter) with 16 and 64 launching threads. Profiling waits after
+# each phase to time it, so these runs are slower than the timed ones.
+for t in ${SPH_PHASE_THREADS:-16 64}; do
+  echo "== SPH phases: the cuda build launching from $t host threads"
+  "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$t" --reps 1 \
+    --storage scattered --ppc 64,256,1024 --particles 131072 --kernels density,force \
+    --fpmode fast --builds cuda --csv "$out/sph_phases_t$t.csv" > "$out/sph_phases_t$t.txt" 2>&1
+  tail -1 "$out/sph_phases_t$t.txt"
 done
 fi
 if want sph-sweep; then
