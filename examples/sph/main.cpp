@@ -399,6 +399,12 @@ int main(int argc, char **argv) {
             std::vector<Particle> expect;
             std::vector<Row> here;
             std::string failures;
+            // Check each build's physics once (and profile the converted
+            // ones), then time them: the repetitions go round the builds,
+            // so that a slow spell of a shared machine hits every build
+            // alike instead of one build's block of repetitions.
+            std::vector<KernelFn> fns;
+            std::vector<int> threadsOf;
             for (const Build *b : builds) {
               KernelTable t = b->table();
               const KernelEntry &be = t.entries[k];
@@ -422,12 +428,6 @@ int main(int argc, char **argv) {
                 if (!r.pass)
                   failures += std::string(" ") + b->build + ": " + why + ";";
               }
-              std::vector<double> t_ns;
-              for (int rep = 0; rep < o.reps; ++rep) {
-                sys.reset();
-                t_ns.push_back(sys.run(be.fn, threads));
-              }
-              r.ns = median(t_ns) / sys.n;
               if (o.profile && std::strcmp(b->build, "plain") && std::strcmp(b->build, "manual")) {
                 // Table 2 of the paper: the share of gather and scatter, and
                 // for the device builds of the copies and the kernel (the
@@ -452,7 +452,17 @@ int main(int argc, char **argv) {
                 }
               }
               here.push_back(r);
+              fns.push_back(be.fn);
+              threadsOf.push_back(threads);
             }
+            std::vector<std::vector<double>> t_ns(here.size());
+            for (int rep = 0; rep < o.reps; ++rep)
+              for (std::size_t i = 0; i < here.size(); ++i) {
+                sys.reset();
+                t_ns[i].push_back(sys.run(fns[i], threadsOf[i]));
+              }
+            for (std::size_t i = 0; i < here.size(); ++i)
+              here[i].ns = median(t_ns[i]) / sys.n;
             auto find = [&](const char *name) -> const Row * {
               for (const Row &r : here)
                 if (r.build == name)
