@@ -4,7 +4,8 @@
 // every build (plain clang++, soaview-clang++, the hand-written SoA limit,
 // and the offload builds when linked in) on the same particles: first once
 // to check the physics against the plain build, then timed (median of the
-// repetitions, end to end: conversion and transfers included). Prints one
+// repetitions, which go round the builds; end to end: conversion and
+// transfers included). Prints one
 // table per configuration and optionally writes CSV for docs/plots.
 //
 //   soaview-sph [--quick] [--csv FILE] [--ppc 64,256] [--particles 65536]

@@ -21,9 +21,9 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundl
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
 # The SPH demonstrator with its offload build for the GPU. Every build is
 # compiled here for x86-64-v3 (AVX2, FMA), which the node's CPU has (the
-# local CMake build may use AVX-512): the CPU builds as CMake compiles them,
-# the offload kernels for sm_90 (code-generation flags for the host side
-# only).
+# local CMake build may use AVX-512): the CPU builds with CMake's other
+# flags, the offload kernels for sm_90 (code-generation flags for the host
+# side only).
 sph="$root/examples/sph"
 rtinc="-isystem $root/runtime/include"
 march="-Xarch_host -march=x86-64-v3"

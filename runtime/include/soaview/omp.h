@@ -43,7 +43,8 @@ inline const rt::backend backend = {"omp", allocate, deallocate};
 extern "C" void *llvm_omp_target_alloc_host(std::size_t, int);
 extern "C" void llvm_omp_target_free_host(void *, int);
 inline std::mutex &pinned_mutex() {
-  static std::mutex *m = new std::mutex; // never destroyed: pools outlive it
+  // Never destroyed: buffers freed during exit still take it.
+  static std::mutex *m = new std::mutex;
   return *m;
 }
 inline void *allocate_pinned(std::size_t bytes, int) {
