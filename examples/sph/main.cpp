@@ -56,6 +56,10 @@ struct Build {
   const char *build;  // plain, soaview, manual, offload, cuda
   const char *fpmode; // strict, fast
   KernelTable (*table)();
+  /// Runs its converted loops on the GPU (launching from --gpu-threads).
+  bool device() const { return !std::strcmp(build, "offload") || !std::strcmp(build, "cuda"); }
+  /// soaview converted its loops (its phases can be profiled).
+  bool converted() const { return std::strcmp(build, "plain") && std::strcmp(build, "manual"); }
 };
 
 const Build kBuilds[] = {
@@ -415,9 +419,7 @@ int main(int argc, char **argv) {
                 return 2;
               }
               Row r{e.kernel, e.variant, storage, fp, b->build, ppc, sys.n, 0, true};
-              const bool device =
-                  !std::strcmp(b->build, "offload") || !std::strcmp(b->build, "cuda");
-              const int threads = device ? gpuThreads : cpuThreads;
+              const int threads = b->device() ? gpuThreads : cpuThreads;
               sys.reset();
               sys.run(be.fn, threads);
               std::vector<Particle> got = sys.state();
@@ -429,7 +431,7 @@ int main(int argc, char **argv) {
                 if (!r.pass)
                   failures += std::string(" ") + b->build + ": " + why + ";";
               }
-              if (o.profile && std::strcmp(b->build, "plain") && std::strcmp(b->build, "manual")) {
+              if (o.profile && b->converted()) {
                 // Table 2 of the paper: the share of gather and scatter, and
                 // for the device builds of the copies and the kernel (the
                 // CUDA runtime then waits after each phase to time it, so
@@ -446,7 +448,7 @@ int main(int argc, char **argv) {
                 double busy = wall * std::min<long>(threads, sys.grid * sys.grid);
                 r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
                 r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
-                if (device) {
+                if (b->device()) {
                   r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
                   r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
                   r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);

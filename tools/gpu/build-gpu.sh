@@ -34,9 +34,8 @@ for fp in strict fast; do
   clang++-19 $cpu -DSPH_NS=plain_$fp -c "$sph/kernels.cpp" -o "$tmp/plain_$fp.o"
   "$sv" $cpu -DSPH_NS=soaview_$fp -c "$sph/kernels.cpp" -o "$tmp/soaview_$fp.o"
   clang++-19 $cpu -DSPH_NS=manual_$fp -c "$sph/manual.cpp" -o "$tmp/manual_$fp.o"
+  "$sv" $fpflags $march -fopenmp $arch -DSPH_NS=offload_$fp -c "$sph/kernels.cpp" -o "$tmp/offload_$fp.o"
 done
-"$sv" -O3 -ffp-contract=off $march -fopenmp $arch -DSPH_NS=offload_strict -c "$sph/kernels.cpp" -o "$tmp/offload_strict.o"
-"$sv" -O3 -ffast-math $march -fopenmp $arch -DSPH_NS=offload_fast -c "$sph/kernels.cpp" -o "$tmp/offload_fast.o"
 # The CUDA backend's builds of the SPH kernels (examples/sph/CMakeLists.txt
 # translates and compiles them with nvcc) are linked in as well.
 cudart="/usr/local/cuda/lib64/libcudart_static.a"
