@@ -46,9 +46,9 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
   if (FD->getType()->isReferenceType())
     return Bad("is a reference", "views copy field values; reference "
                                  "members cannot be copied");
-  if (FD->getDeclName().isEmpty() || FD->isAnonymousStructOrUnion()) {
-    refuse(Use, "the loop uses a member of an anonymous struct or union",
-           FD->getLocation(), "give the struct or union member a name");
+  if (FD->getDeclName().isEmpty() && !FD->isAnonymousStructOrUnion()) {
+    refuse(Use, "the loop uses an unnamed field", FD->getLocation(),
+           "give the field a name");
     return false;
   }
   if (FD->getType().isVolatileQualified() || FD->getType()->isAtomicType())
@@ -380,9 +380,50 @@ void Analyzer::checkForeign() {
   }
 }
 
+/// Two different members of one anonymous union below a common prefix
+/// (`density.wcount` and `force.f` of SWIFT's particle): they share storage.
+static bool unionSiblings(const FieldPath &A, const FieldPath &B) {
+  size_t N = std::min(A.size(), B.size());
+  for (size_t I = 0; I < N; ++I)
+    if (A[I] != B[I])
+      return I > 0 && A[I - 1]->isAnonymousStructOrUnion() &&
+             A[I - 1]->getType()->isUnionType();
+  return false;
+}
+
+/// The storage of the fields at A and B overlaps.
 static bool overlaps(const FieldPath &A, const FieldPath &B) {
   size_t N = std::min(A.size(), B.size());
-  return std::equal(A.begin(), A.begin() + N, B.begin());
+  return std::equal(A.begin(), A.begin() + N, B.begin()) || unionSiblings(A, B);
+}
+
+/// Members of one anonymous union share storage: a view keeping two of them
+/// in separate buffers is exact only while neither is written.
+void Analyzer::checkUnions() {
+  for (size_t V = 0; V < Nest.Loops.size() && !Failed; ++V) {
+    std::vector<std::pair<const FieldPath *, const LeafAccess *>> All;
+    for (auto &[P, A] : Nest.Loops[V].View.Leaves)
+      All.push_back({&P, &A});
+    for (auto &[P, A] : Nest.Loops[V].View.Wholes)
+      All.push_back({&P, &A});
+    for (auto &[PI, AI] : All)
+      for (auto &[PJ, AJ] : All) {
+        if (!(AI->Written || AJ->Written) || !unionSiblings(*PI, *PJ))
+          continue;
+        const auto &[WP, WA] = AI->Written ? std::tie(PI, AI) : std::tie(PJ, AJ);
+        const auto &[OP, OA] = AI->Written ? std::tie(PJ, AJ) : std::tie(PI, AI);
+        CurView = (int)V;
+        refuse(WA->FirstUse,
+               "field '" + dotted(*WP) + "' is written and field '" +
+                   dotted(*OP) + "' is used, and they share storage in an "
+                   "anonymous union",
+               OA->FirstUse,
+               "a view keeps each field in its own buffer; use one member of "
+               "the union in a loop, or name the union member so that it is "
+               "copied whole");
+        return;
+      }
+  }
 }
 
 /// Two views of the same element type in one nest may hold the same objects

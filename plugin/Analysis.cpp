@@ -18,6 +18,7 @@
 #include "AnalysisImpl.h"
 
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace soaview {
 namespace detail {
@@ -272,7 +273,7 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   if (!PR || PR->getCanonicalDecl() !=
                  view(B).Element->getCanonicalDecl()) {
     refuse(Arg->getExprLoc(),
-           "the element is passed as '" + PT.getAsString() + "' to '" +
+           "the element is passed as '" + qualifiedName(Ctx, PT) + "' to '" +
                FD->getQualifiedNameAsString() + "'",
            FD->getParamDecl(ParamIdx)->getLocation(),
            "parameters receiving the element must have the element's own "
@@ -383,7 +384,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                       "so null elements cannot be skipped inside it");
       default:
         return refuse(L, "the element is converted to '" +
-                             IC->getType().getAsString() + "'");
+                             qualifiedName(Ctx, IC->getType()) + "'");
       }
     }
     if (const auto *U = dyn_cast<UnaryOperator>(P)) {
@@ -409,7 +410,9 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
         NP.push_back(FD);
         QualType FT = FD->getType();
         const RecordDecl *FR = FT->getAsRecordDecl();
-        if (FR && !FR->isUnion()) {
+        // An anonymous union is passed through to the member named after
+        // it (`p->density.wcount`); checkUnions() keeps its semantics.
+        if (FR && (!FR->isUnion() || FD->isAnonymousStructOrUnion())) {
           // A sub-object: keep walking, it may be used whole.
           const Stmt *PP = PM.getParent(const_cast<MemberExpr *>(ME));
           while (PP && (isa<ParenExpr>(PP) ||
@@ -532,7 +535,7 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
       if (!CE->getConstructor()->isCopyOrMoveConstructor())
         return refuse(L, "the element is passed to a constructor of '" +
-                             CE->getType().getAsString() + "'",
+                             qualifiedName(Ctx, CE->getType()) + "'",
                       CE->getConstructor()->getLocation(),
                       "an object built from the element could keep it "
                       "beyond the iteration");
@@ -558,6 +561,36 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
     }
     return refuse(L, "unsupported use of the element");
   }
+}
+
+/// `sizeof(p->f)`, `decltype(p->a.b)`: the view declares the field (it is
+/// gathered as a read, so the proxy's member has the field's type); the
+/// operand is not evaluated, so it is not an access to check.
+void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
+  FieldPath Path;
+  const Expr *Base = ME;
+  while (const auto *M = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts())) {
+    const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!FD)
+      return;
+    Path.insert(Path.begin(), FD);
+    Base = M->getBase();
+  }
+  Binding B;
+  Kind K;
+  if (!evalElement(Base, E, B, K))
+    return;
+  for (const FieldDecl *FD : Path)
+    if (!checkField(FD, ME->getMemberLoc()))
+      return;
+  FieldPath Full = B.Path;
+  Full.insert(Full.end(), Path.begin(), Path.end());
+  const RecordDecl *RD = Full.back()->getType()->getAsRecordDecl();
+  ViewModel &V = view(B);
+  LeafAccess &A = RD ? V.Wholes[Full] : V.Leaves[Full];
+  if (A.FirstUse.isInvalid())
+    A.FirstUse = ME->getExprLoc();
+  A.Read = true;
 }
 
 void Analyzer::analyse(const Stmt *Body, Env &E) {
@@ -586,6 +619,12 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
       element(R, K, B, E, PM);
     }
   }
+  llvm::SmallPtrSet<const Expr *, 8> Inner; // `p->a` of `p->a.b`
+  for (const MemberExpr *ME : C.UnevaluatedMembers)
+    Inner.insert(ME->getBase()->IgnoreParenImpCasts());
+  for (const MemberExpr *ME : C.UnevaluatedMembers)
+    if (!Inner.count(ME))
+      unevaluatedField(ME, E);
   for (const MemberExpr *ME : C.Members) {
     if (Handled.count(ME))
       continue;
@@ -653,6 +692,8 @@ bool Analyzer::run() {
   for (LoopPlan &L : Nest.Loops)
     L.View.normalise();
   checkForeign();
+  if (!Failed)
+    checkUnions();
   if (!Failed)
     checkAliasing();
   return !Failed;

@@ -50,25 +50,60 @@ public:
   std::vector<const CallExpr *> Calls;
   std::vector<const LambdaExpr *> Lambdas;
 
+  /// Field accesses in unevaluated operands (sizeof, alignof, decltype,
+  /// __typeof__, noexcept, non-polymorphic typeid): they name a field's type,
+  /// never its value, so they are neither uses of the element nor foreign
+  /// accesses; the view only has to declare those fields.
+  std::vector<const MemberExpr *> UnevaluatedMembers;
+
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E,
+                                        DataRecursionQueue * = nullptr) {
+    return unevaluated([&] { return Base::TraverseUnaryExprOrTypeTraitExpr(E); });
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *E,
+                               DataRecursionQueue * = nullptr) {
+    return unevaluated([&] { return Base::TraverseCXXNoexceptExpr(E); });
+  }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *E, DataRecursionQueue * = nullptr) {
+    if (E->isPotentiallyEvaluated())
+      return Base::TraverseCXXTypeidExpr(E);
+    return unevaluated([&] { return Base::TraverseCXXTypeidExpr(E); });
+  }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
+    return unevaluated([&] { return Base::TraverseDecltypeTypeLoc(TL); });
+  }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc TL) {
+    return unevaluated([&] { return Base::TraverseTypeOfExprTypeLoc(TL); });
+  }
+  bool TraverseDecltypeType(DecltypeType *T) {
+    return unevaluated([&] { return Base::TraverseDecltypeType(T); });
+  }
+  bool TraverseTypeOfExprType(TypeOfExprType *T) {
+    return unevaluated([&] { return Base::TraverseTypeOfExprType(T); });
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (isa<VarDecl>(E->getDecl()))
+    if (isa<VarDecl>(E->getDecl()) && !Unevaluated)
       Roots.push_back(E);
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr *E) {
-    Roots.push_back(E);
+    if (!Unevaluated)
+      Roots.push_back(E);
     return true;
   }
   bool VisitExpr(Expr *E) {
-    if (ExtraRoots.count(E))
+    if (ExtraRoots.count(E) && !Unevaluated)
       Roots.push_back(E);
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
-    Members.push_back(E);
+    (Unevaluated ? UnevaluatedMembers : Members).push_back(E);
     return true;
   }
   bool VisitCallExpr(CallExpr *E) {
+    if (Unevaluated)
+      return true;
     Calls.push_back(E);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
       if (OC->getOperator() == OO_Equal)
@@ -76,6 +111,8 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (Unevaluated)
+      return true;
     if (E->getConstructor()->isCopyOrMoveConstructor())
       Wholes.push_back(E);
     Ctors.push_back(E);
@@ -83,6 +120,16 @@ public:
   }
   std::vector<const CXXConstructExpr *> Ctors;
   std::vector<const Expr *> Wholes; // element copies / assignments
+
+private:
+  using Base = RecursiveASTVisitor<Collector>;
+  template <class F> bool unevaluated(F Fn) {
+    ++Unevaluated;
+    bool R = Fn();
+    --Unevaluated;
+    return R;
+  }
+  unsigned Unevaluated = 0;
 };
 
 class Analyzer {
@@ -103,6 +150,8 @@ private:
   void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
   bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
   void checkAliasing();
+  void checkUnions();
+  void unevaluatedField(const MemberExpr *ME, const Env &E);
   void bindLambdaParams(const class Collector &C, Env &E);
   std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
                                     const CallExpr **RefCall = nullptr);

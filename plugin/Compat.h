@@ -19,12 +19,6 @@
 
 namespace soaview::compat {
 
-/// `T Record::*`
-inline clang::QualType memberPointerType(const clang::ASTContext &Ctx,
-                                         clang::QualType T,
-                                         const clang::RecordDecl *Record) {
-  return Ctx.getMemberPointerType(T, Ctx.getRecordType(Record).getTypePtr());
-}
 
 } // namespace soaview::compat
 

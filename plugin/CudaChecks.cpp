@@ -256,7 +256,7 @@ bool Checker::body() {
     const auto *V = cast<VarDecl>(W.BadCapture->getDecl());
     return refuse(W.BadCapture->getLocation(),
                   "it uses '" + V->getName().str() + "' (of type '" +
-                      V->getType().getAsString(Ctx.getPrintingPolicy()) +
+                      qualifiedName(Ctx, V->getType()) +
                       "'), declared outside the loop",
                   "the kernel receives a copy of each value it uses; "
                   "pointers, references and objects holding them would "

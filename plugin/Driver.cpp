@@ -283,28 +283,27 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
 /// original loop touches, so conversion cannot pay (measured 0.3-0.7x on
 /// the SPH kicks and drift); such a loop stays as written, with a remark.
 /// soa_conversion("always") or -fplugin-arg-soaview-convert=always convert it.
-bool conversionPays(ASTContext &Ctx, const NestPlan &Nest,
-                           const Options &Opts, DiagStore &Diags) {
-  if (Nest.Loops.size() != 1)
-    return true;
-  const LoopPlan &P = Nest.Loops.front();
-  if (P.HoistTo || P.Offload || P.Annotation->always())
-    return true;
-  if (Opts.Remarks && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
-    StoredDiag &D = Diags.report(
-        Severity::Remark, P.Annotation->ForLoc,
-        "loop left unconverted: it visits each element once, so gathering "
-        "and scattering its fields would cost more than the view saves");
-    const AttrUse *A = P.Annotation->get(AttrKind::Convert);
-    SourceLocation At = A ? A->Range.getBegin() : P.Annotation->ForLoc;
-    Diags.note(D, At, "write soa_conversion(\"always\") to convert it anyway");
-    if (A) {
-      SourceLocation End = Lexer::getLocForEndOfToken(
-          A->Range.getEnd(), 0, Ctx.getSourceManager(), Ctx.getLangOpts());
-      Diags.fixIt(D, CharSourceRange::getCharRange(End, End), "(\"always\")");
-    }
+/// Decided from the attributes alone, before the loop is analysed: a loop
+/// left as written never fails the build over what converting it needs.
+bool conversionPays(const LoopAnnotation &A, size_t NestSize, bool CanOffload) {
+  return NestSize != 1 || A.has(AttrKind::Hoist) ||
+         (A.has(AttrKind::Offload) && CanOffload) || A.always();
+}
+
+void remarkUnconverted(ASTContext &Ctx, const LoopAnnotation &A,
+                       DiagStore &Diags) {
+  StoredDiag &D = Diags.report(
+      Severity::Remark, A.ForLoc,
+      "loop left unconverted: it visits each element once, so gathering "
+      "and scattering its fields would cost more than the view saves");
+  const AttrUse *C = A.get(AttrKind::Convert);
+  SourceLocation At = C ? C->Range.getBegin() : A.ForLoc;
+  Diags.note(D, At, "write soa_conversion(\"always\") to convert it anyway");
+  if (C) {
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        C->Range.getEnd(), 0, Ctx.getSourceManager(), Ctx.getLangOpts());
+    Diags.fixIt(D, CharSourceRange::getCharRange(End, End), "(\"always\")");
   }
-  return false;
 }
 
 } // namespace
@@ -380,9 +379,18 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   }
 
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
+  DiagStore &Reported = Diags;
   for (auto &N : Nests) {
     NestPlan Nest;
     bool OK = true;
+    // A loop the profitability rule leaves as written is still analysed,
+    // for the report, but what the analysis finds is not reported.
+    const bool Pays = !Opts.Profitability ||
+                      conversionPays(*N.front()->A, N.size(), CanOffload);
+    DiagStore Unreported(SM);
+    DiagStore &Diags = Pays ? Reported : Unreported;
+    if (!Pays && Opts.Remarks && !Ctx.getLangOpts().OpenMPIsTargetDevice)
+      remarkUnconverted(Ctx, *N.front()->A, Reported);
     for (const Instance *I : N) {
       const LoopAnnotation *A = I->A;
       const FoundLoop &FL = I->L;
@@ -415,7 +423,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
         break;
       }
       std::optional<LoopForm> F =
-          recogniseLoop(Ctx, FL.Loop, FL.Fn, *A, Diags);
+          recogniseLoop(Ctx, FL.Loop, FL.Fn, *A, C, Diags);
       if (!F) {
         OK = false;
         break;
@@ -477,7 +485,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
         StoredDiag &D = Diags.report(
             Severity::Warning, P.Annotation->ForLoc,
-            "loop uses no field of '" + P.View.Element->getNameAsString() +
+            "loop uses no field of '" + qualifiedName(Ctx, P.View.ElementType) +
                 "'; it is left unconverted");
         Diags.note(D, P.Annotation->ForLoc,
                    "there is nothing to gather into a view");
@@ -492,9 +500,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
         Row.Where = llvm::sys::path::filename(PL.getFilename()).str() + ":" +
                     std::to_string(PL.getLine()) + ":" +
                     std::to_string(PL.getColumn());
-        PrintingPolicy PP(Ctx.getLangOpts());
-        PP.SuppressTagKeyword = true;
-        Row.Element = P.View.ElementType.getAsString(PP);
+        Row.Element = qualifiedName(Ctx, P.View.ElementType);
         for (auto &[Path, A] : P.View.Leaves) {
           uint64_t B =
               Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
@@ -509,7 +515,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
         R.Report.push_back(Row);
       }
     };
-    if (Opts.Profitability && !conversionPays(Ctx, Nest, Opts, Diags)) {
+    if (!Pays) {
       AddRows(false);
       continue;
     }
@@ -519,8 +525,16 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
         Em.emitLoop(P);
     AnyRewrite = true;
-    for (LoopPlan &P : Nest.Loops)
+    for (LoopPlan &P : Nest.Loops) {
+      if (Opts.BreakGeneratedCode)
+        if (EditBuffer *B = Em.bufferFor(P.Form.Loop->getBeginLoc()))
+          B->insert(SM.getFileOffset(SM.getFileLoc(P.Form.Loop->getBeginLoc())),
+                    "soaview_broken_generated_code();");
       AnyOffload |= P.Offload;
+      R.Converted.push_back({Diags.locate(P.Form.Loop->getBeginLoc()),
+                             Diags.locate(P.Form.Loop->getEndLoc()),
+                             "loop over '" + qualifiedName(Ctx, P.View.ElementType) + "'"});
+    }
     AddRows(true);
     // With offloading the driver runs this plugin in the host and in the
     // device compile: remarks come from the host compile only.

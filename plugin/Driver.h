@@ -32,6 +32,10 @@ struct Options {
   /// SOAVIEW_CONVERT=always.
   bool Profitability = true;
   Backend Offload = Backend::OpenMP;
+  /// Test hook (-fplugin-arg-soaview-debug-break-generated-code): emit a
+  /// call to an undeclared function before each converted loop, so that
+  /// the real compile meets an error in generated code.
+  bool BreakGeneratedCode = false;
 };
 
 /// One converted loop, in the shape of the paper's Table 1.
@@ -45,9 +49,17 @@ struct ReportRow {
   bool Converted = true;
 };
 
+/// A loop whose rewrite the real compile parses: where it is in the user's
+/// file, to blame generated code that does not compile on it.
+struct ConvertedLoop {
+  StoredLoc Begin, End; ///< offsets in the original file
+  std::string What;     ///< "loop over 'ns::T'"
+};
+
 /// What the first pass hands to the real compile.
 struct PassResult {
   std::vector<ReportRow> Report;
+  std::vector<ConvertedLoop> Converted;
   std::unique_ptr<DiagStore> Diags;
   /// Rewritten files by FileManager name; empty when nothing is rewritten.
   std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;

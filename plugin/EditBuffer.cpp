@@ -89,4 +89,20 @@ unsigned EditBuffer::mapOffset(unsigned Offset) {
   return (unsigned)((long)Offset + Delta);
 }
 
+unsigned EditBuffer::originalOffset(unsigned NewOffset, bool &Generated) {
+  result();
+  Generated = false;
+  long Delta = 0;
+  for (const Anchor &A : Anchors) {
+    if (NewOffset < A.NewBegin)
+      break;
+    if (NewOffset < A.NewEnd) {
+      Generated = true;
+      return A.OrigBegin;
+    }
+    Delta = (long)A.NewEnd - (long)A.OrigEnd;
+  }
+  return (unsigned)((long)NewOffset - Delta);
+}
+
 } // namespace soaview

@@ -38,6 +38,10 @@ public:
   const std::string &result();
   /// Offset in result() of the character at Offset in the original.
   unsigned mapOffset(unsigned Offset);
+  /// The inverse: the offset in the original of the character at Offset in
+  /// result(). Inside inserted text (Generated set) it is the offset where
+  /// the insertion was made.
+  unsigned originalOffset(unsigned NewOffset, bool &Generated);
 
   const std::string &original() const { return Text; }
   const std::string &presumedName() const { return Name; }

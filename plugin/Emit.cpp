@@ -100,7 +100,8 @@ CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
 std::string bufName(const FieldPath &P) {
   std::string S;
   for (const FieldDecl *F : P)
-    S += (S.empty() ? "" : "_") + F->getName().str();
+    if (!F->isAnonymousStructOrUnion())
+      S += (S.empty() ? "" : "_") + F->getName().str();
   return S;
 }
 
@@ -235,8 +236,17 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
   // Clones of free functions receiving elements, one per binding.
   std::vector<std::pair<SourceLocation, std::string>> LateDefs;
   for (const CalleeUse &U : N.Callees) {
-    if (!U.NeedsClone)
+    if (!U.NeedsClone) {
+      std::string Clone = splitTemplateClone(N, U);
+      const FunctionTemplateDecl *FTD =
+          U.FD->getTemplateInstantiationPattern()->getDescribedFunctionTemplate();
+      if (Clone.empty() || !DoneSplitClones.insert(Clone).second)
+        continue;
+      Decls.add(namespaceOf(FTD->getTemplatedDecl()),
+                "// soaview: clone of '" + U.FD->getQualifiedNameAsString() +
+                    "' taking the views of two loops\n" + Clone + "\n");
       continue;
+    }
     const FunctionDecl *FD = U.FD;
     SourceRange R = FD->getSourceRange();
     CharSourceRange CR = CharSourceRange::getCharRange(
@@ -349,6 +359,67 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
     LB->insert(SM.getFileOffset(Loc), Def);
   }
   return true;
+}
+
+namespace {
+/// The spellings of template type parameters in a type as written.
+struct TypeParmUses : RecursiveASTVisitor<TypeParmUses> {
+  std::vector<TemplateTypeParmTypeLoc> Found;
+  bool VisitTemplateTypeParmTypeLoc(TemplateTypeParmTypeLoc TL) {
+    Found.push_back(TL);
+    return true;
+  }
+};
+} // namespace
+
+std::string Emitter::Impl::splitTemplateClone(const NestPlan &N,
+                                              const CalleeUse &U) {
+  const FunctionDecl *Pattern = U.FD->getTemplateInstantiationPattern();
+  const FunctionTemplateDecl *FTD =
+      Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
+  if (!FTD || FTD->getLocation().isMacroID())
+    return "";
+  // Which views each type parameter receives, in parameter order.
+  std::map<const TemplateTypeParmDecl *, std::vector<int>> Views;
+  std::vector<std::pair<TemplateTypeParmTypeLoc, int>> Uses;
+  for (unsigned I = 0; I < Pattern->getNumParams() && I < U.ParamViews.size(); ++I) {
+    TypeSourceInfo *TSI = Pattern->getParamDecl(I)->getTypeSourceInfo();
+    if (U.ParamViews[I] < 0 || !TSI)
+      continue;
+    TypeParmUses T;
+    T.TraverseTypeLoc(TSI->getTypeLoc());
+    for (TemplateTypeParmTypeLoc TL : T.Found) {
+      auto &Vs = Views[TL.getDecl()];
+      if (llvm::find(Vs, U.ParamViews[I]) == Vs.end())
+        Vs.push_back(U.ParamViews[I]);
+      Uses.push_back({TL, U.ParamViews[I]});
+    }
+  }
+  std::vector<std::pair<CharSourceRange, std::string>> Ed;
+  std::string Added;
+  for (auto &[TTP, Vs] : Views)
+    for (size_t K = 1; K < Vs.size(); ++K)
+      Added += ", class " + TTP->getName().str() + "_sv" + std::to_string(Vs[K]);
+  if (Added.empty())
+    return "";
+  for (auto &[TL, V] : Uses) {
+    const TemplateTypeParmDecl *TTP = TL.getDecl();
+    if (Views[TTP].front() == V)
+      continue;
+    SourceLocation L = SM.getFileLoc(TL.getNameLoc());
+    Ed.push_back({CharSourceRange::getCharRange(
+                      L, L.getLocWithOffset(TTP->getName().size())),
+                  TTP->getName().str() + "_sv" + std::to_string(V)});
+  }
+  SourceLocation RAngle = FTD->getTemplateParameters()->getRAngleLoc();
+  Ed.push_back({CharSourceRange::getCharRange(RAngle, RAngle), Added});
+  SourceRange R = FTD->getSourceRange();
+  CharSourceRange CR = CharSourceRange::getCharRange(
+      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  identityEdits(CR, Ed, Identities);
+  PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
+  return "#line " + std::to_string(PL.getLine()) + " \"" + PL.getFilename() +
+         "\"\n" + std::string(PL.getColumn() - 1, ' ') + withEdits(CR, Ed);
 }
 
 bool Emitter::Impl::markDeviceFunctions(const NestPlan &N) {
@@ -468,8 +539,11 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
       return " auto " + Px + "view = " + ViewInit + "; " + Const +
              (F.VarIsPointer ? "auto *" : "auto &") + Var + " = " +
              (F.VarIsPointer ? "&" : "") + Px + "view;";
+    std::string Alias = F.ShadowedUses.empty()
+                            ? ""
+                            : " auto &" + Px + "target = " + F.TargetName + ";";
     return " auto " + Px + "view = " + ViewInit + "; ::soaview::index_shadow<decltype(" +
-           Px + "view)> " + F.TargetName + "{" + Px + "view};";
+           Px + "view)> " + F.TargetName + "{" + Px + "view};" + Alias;
   };
   if (Device) {
     // Host gather, device copies, a target region over the device buffers;
@@ -539,6 +613,10 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
           Pro.substr(Pro.find('\n') + 1);
   }
   EB->insert(SM.getFileOffset(ProAt), Pro, -Levels);
+  for (const DeclRefExpr *U : F.ShadowedUses) {
+    unsigned B = SM.getFileOffset(SM.getFileLoc(U->getLocation()));
+    EB->replace(B, B + (unsigned)F.TargetName.size(), Px + "target");
+  }
 
   // 3. Proxy declarations at the top of the body.
   const Stmt *Body = F.Body;

@@ -141,14 +141,29 @@ public:
     return onCudaDevice(P) ? "__host__ __device__ " : "";
   }
 
+  /// T without sugar the generated code may not name: it is placed outside
+  /// the class, so a private or protected member alias (`using Scalar =
+  /// double;` in a private section) is spelt as what it stands for.
+  static QualType spellable(QualType T) {
+    struct Hidden : RecursiveASTVisitor<Hidden> {
+      bool Found = false;
+      bool VisitTypedefType(TypedefType *TT) {
+        AccessSpecifier A = TT->getDecl()->getAccess();
+        Found |= A == AS_private || A == AS_protected;
+        return !Found;
+      }
+    } H;
+    H.TraverseType(T);
+    return H.Found ? T.getCanonicalType() : T;
+  }
   std::string typeName(QualType T) {
-    return TypeName::getFullyQualifiedName(T, Ctx, Policy,
+    return TypeName::getFullyQualifiedName(spellable(T), Ctx, Policy,
                                            /*WithGlobalNsPrefix=*/true);
   }
   std::string declare(QualType T, StringRef Name) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    TypeName::getFullyQualifiedType(T, Ctx, true).print(OS, Policy, Name);
+    TypeName::getFullyQualifiedType(spellable(T), Ctx, true).print(OS, Policy, Name);
     return OS.str();
   }
   std::string text(CharSourceRange R) {
@@ -207,6 +222,11 @@ public:
   std::string withEdits(CharSourceRange R,
                         std::vector<std::pair<CharSourceRange, std::string>> Ed);
   bool viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main);
+  /// A function template one of whose type parameters receives the views
+  /// of two loops: the text of a clone with one more type parameter per
+  /// further view (empty when no parameter is shared).
+  std::string splitTemplateClone(const NestPlan &N, const CalleeUse &U);
+  std::set<std::string> DoneSplitClones;
   bool emitNest(const NestPlan &N);
   bool emitLoop(const LoopPlan &P);
   void identityEdits(CharSourceRange R,

@@ -55,8 +55,6 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
   const RecordDecl *RD = N.Field ? N.Field->getType()->getAsRecordDecl()
                                  : P.View.Element;
   auto MIt = P.View.Methods.find(N.Path);
-  if (MIt == P.View.Methods.end() || MIt->second.empty())
-    return "";
   std::string In(Indent, ' ');
   std::string Q = typeName(Ctx.getRecordType(RD));
   std::set<std::string> Done;
@@ -82,10 +80,45 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
       return true;
     }
   } F;
-  for (const CXXMethodDecl *MD : MIt->second)
-    F.TraverseDecl(const_cast<CXXMethodDecl *>(MD));
+  if (MIt != P.View.Methods.end())
+    for (const CXXMethodDecl *MD : MIt->second)
+      F.TraverseDecl(const_cast<CXXMethodDecl *>(MD));
+  // Function templates receiving the proxy reach the same names through it
+  // (`T::eos(u)`, `typename T::Real`, `q->Gamma`): every public static
+  // function, constant, enumerator and nested type is forwarded too.
+  // Static variables only when used: forwarding one odr-uses it.
+  auto Public = [](const Decl *D) {
+    return D->getAccess() == AS_public || D->getAccess() == AS_none;
+  };
+  for (const Decl *D : RD->decls()) {
+    const auto *ND = dyn_cast<NamedDecl>(D);
+    if (!ND || !Public(ND) || ND->isImplicit())
+      continue;
+    if (const auto *V = dyn_cast<VarDecl>(ND)) {
+      if (V->isStaticDataMember() &&
+          (V->isConstexpr() || V->getType().isConstQualified()))
+        F.Found.push_back(V);
+    } else if (const auto *MD = dyn_cast<CXXMethodDecl>(ND)) {
+      if (MD->isStatic())
+        F.Found.push_back(MD);
+    } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(ND)) {
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FT->getTemplatedDecl()))
+        if (MD->isStatic())
+          F.Found.push_back(MD);
+    } else if (const auto *ED = dyn_cast<EnumDecl>(ND)) {
+      F.Found.push_back(ED);
+      if (!ED->isScoped())
+        for (const EnumConstantDecl *EC : ED->enumerators())
+          F.Found.push_back(EC);
+    } else if (isa<TypeDecl>(ND)) {
+      F.Found.push_back(ND);
+    }
+  }
   auto InRecord = [&](const Decl *D) {
-    const auto *C = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+    const DeclContext *DC = D->getDeclContext();
+    if (isa<EnumConstantDecl>(D) && !cast<EnumDecl>(DC)->isScoped())
+      DC = DC->getParent(); // unscoped enumerators are the class's names
+    const auto *C = dyn_cast<CXXRecordDecl>(DC);
     if (!C)
       return false;
     const auto *Own = dyn_cast<CXXRecordDecl>(RD);
@@ -233,6 +266,8 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
   std::string X = Obj.str();
   for (size_t I = 0; I < Path.size(); ++I) {
     const FieldDecl *F = Path[I];
+    if (F->isAnonymousStructOrUnion())
+      continue; // `e.density.wcount` names the anonymous union's member
     bool Public = F->getAccess() == AS_public || F->getAccess() == AS_none;
     if (Public) {
       X += "." + F->getName().str();
@@ -242,15 +277,14 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
     // instantiation, where access is not checked ([temp.spec.general]).
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
     std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
-    QualType MPT = compat::memberPointerType(Ctx, F->getType(), F->getParent());
-    std::string MPTs = typeName(MPT);
+    // The member pointer's type is never spelt (C++17 `auto` parameter):
+    // the field's type may itself be private or end in '>'.
     std::string Field = typeName(Ctx.getRecordType(F->getParent())) +
                         "::" + F->getName().str();
     if (Tags.find(Tag + " {") == std::string::npos)
-      Tags += "struct " + Tag + " { friend constexpr " + MPTs +
-              " __soaview_member(" + Tag + ") noexcept; };\n" +
-              "template struct " + viewName(P) + "_expose<" + MPTs + ", &" +
-              Field + ", " + Tag + ">;\n";
+      Tags += "struct " + Tag + " { friend constexpr auto __soaview_member(" +
+              Tag + ") noexcept; };\n" + "template struct " + viewName(P) +
+              "_expose<&" + Field + ", " + Tag + ">;\n";
     X = "(" + X + ".*__soaview_member(" + Tag + "{}))";
   }
   return X;
@@ -270,6 +304,10 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   for (auto &[Path, A] : Leaves) {
     ProxyNode *N = &Root;
     for (size_t I = 0; I < Path.size(); ++I) {
+      // Members of anonymous structs and unions are the enclosing record's
+      // names: the proxy declares them directly (same names, same access).
+      if (Path[I]->isAnonymousStructOrUnion())
+        continue;
       ProxyNode *Next = nullptr;
       for (auto &K : N->Kids)
         if (K->Field == Path[I])
@@ -393,8 +431,8 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
           siteWhere(P) + "\n";
   Body += viewStruct(P, Root, VName, 0) + ";\n";
   if (!Tags.empty())
-    Tags = "template <class T, T M, class Tag> struct " + VName +
-           "_expose { friend constexpr T __soaview_member(Tag) noexcept { "
+    Tags = "template <auto M, class Tag> struct " + VName +
+           "_expose { friend constexpr auto __soaview_member(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
   if ((P.Offload || P.DeviceInner) && !Cuda) // the proxy and the spec's at() run on the device

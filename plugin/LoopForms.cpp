@@ -11,6 +11,7 @@
 #include "Diagnostics.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -197,9 +198,58 @@ const Expr *findWrite(const Stmt *S,
   return WF.Found;
 }
 
+/// True when Index is the index variable of another annotated index loop
+/// whose target is Name (`bodies[j]` in the loop over `bodies[i]`): that use
+/// belongs to the other loop's view.
+static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
+                            const VarDecl *Own, StringRef Name,
+                            const AnnotationCollector &All) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || V == Own)
+    return false;
+  for (const DynTypedNode &DS : Ctx.getParents(*V))
+    for (const DynTypedNode &FP : Ctx.getParents(DS)) {
+      const auto *FS = FP.get<ForStmt>();
+      if (!FS || FS->getInit() != DS.get<Stmt>())
+        continue;
+      auto It = All.Loops.find(FS->getForLoc());
+      if (It == All.Loops.end())
+        continue;
+      const AttrUse *T = It->second.get(AttrKind::Target);
+      if (T && T->Target == Name)
+        return true;
+    }
+  return false;
+}
+
+/// True when E lies in the body of an annotated loop over target Name that
+/// is nested in Own.
+static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
+                                  const Stmt *Own, StringRef Name,
+                                  const AnnotationCollector &All) {
+  DynTypedNodeList Parents = Ctx.getParents(*E);
+  while (!Parents.empty()) {
+    DynTypedNode N = Parents[0];
+    const Stmt *P = N.get<Stmt>();
+    if (P == Own || (!P && !N.get<VarDecl>()))
+      return false; // up to our loop, or out of the function body
+    if (const auto *FS = dyn_cast_or_null<ForStmt>(P)) {
+      auto It = All.Loops.find(FS->getForLoc());
+      const AttrUse *T =
+          It == All.Loops.end() ? nullptr : It->second.get(AttrKind::Target);
+      if (T && T->Target == Name)
+        return true;
+    }
+    Parents = Ctx.getParents(N);
+  }
+  return false;
+}
+
 std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
                                       const FunctionDecl *Fn,
                                       const LoopAnnotation &A,
+                                      const AnnotationCollector &All,
                                       DiagStore &Diags) {
   LoopForm F;
   F.Loop = Loop;
@@ -243,7 +293,7 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
           "cannot convert a loop whose elements are not structs");
       Diags.note(D, F.LoopVar->getLocation(),
                  "the loop variable has type '" +
-                     F.LoopVar->getType().getAsString() +
+                     qualifiedName(Ctx, F.LoopVar->getType()) +
                      "'; soaview views struct and class elements");
       return std::nullopt;
     }
@@ -399,7 +449,7 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
                                 "target '" + F.TargetName +
                                     "' is not an array of structs");
     Diags.note(D, F.Target->getLocation(),
-               "declared here with type '" + TT.getAsString() +
+               "declared here with type '" + qualifiedName(Ctx, TT) +
                    "'; expected T*, T[N] or std::vector<T> with T a struct");
     return std::nullopt;
   }
@@ -417,6 +467,9 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
     if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P))
       if (OC->getOperator() == OO_Subscript && strip(OC->getArg(0)) == U)
         Index = OC->getArg(1);
+    if (Index && !refersTo(Index, F.IndexVar) &&
+        otherLoopsIndex(Ctx, Index, F.IndexVar, F.TargetName, All))
+      continue;
     if (!Index || !refersTo(Index, F.IndexVar)) {
       StoredDiag &D = Diags.error(
           U->getExprLoc(), "target '" + F.TargetName +
@@ -427,6 +480,8 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
       return std::nullopt;
     }
     F.TargetUses.push_back(cast<Expr>(P));
+    if (insideOtherTargetLoop(Ctx, U, F.Loop, F.TargetName, All))
+      F.ShadowedUses.push_back(cast<DeclRefExpr>(strip(U)));
   }
   return F;
 }

@@ -1,6 +1,9 @@
 //===- Model.cpp - views: leaves, folding, declaration order ---------------===//
 #include "Model.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/QualTypeNames.h"
+
 #include <algorithm>
 
 using namespace clang;
@@ -10,11 +13,21 @@ namespace soaview {
 std::string dotted(const FieldPath &P) {
   std::string S;
   for (const FieldDecl *F : P) {
+    if (F->isAnonymousStructOrUnion())
+      continue; // its members are named as the enclosing record's
     if (!S.empty())
       S += '.';
     S += F->getName();
   }
   return S;
+}
+
+std::string qualifiedName(const ASTContext &Ctx, QualType T) {
+  PrintingPolicy PP(Ctx.getLangOpts());
+  PP.SuppressTagKeyword = true;
+  PP.FullyQualifiedName = true;
+  PP.SuppressUnwrittenScope = true;
+  return TypeName::getFullyQualifiedName(T, Ctx, PP);
 }
 
 static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {

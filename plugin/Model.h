@@ -24,6 +24,9 @@ struct LoopAnnotation;
 using FieldPath = std::vector<const clang::FieldDecl *>;
 
 std::string dotted(const FieldPath &P);
+/// A type as messages name it: fully qualified, no tag keyword
+/// ('ns::Particle', 'const ns::Particle *').
+std::string qualifiedName(const clang::ASTContext &Ctx, clang::QualType T);
 
 struct LeafAccess {
   bool Read = false;
@@ -95,6 +98,10 @@ struct LoopForm {
   const clang::NamedDecl *Target = nullptr;
   std::string TargetName;
   std::vector<const clang::Expr *> TargetUses; ///< the `buf[i]` expressions
+  /// The target names (`bodies` of `bodies[i]`) of uses inside another
+  /// annotated loop over the same target, whose own `bodies` shadows ours:
+  /// they are renamed to an alias of this loop's shadow.
+  std::vector<const clang::DeclRefExpr *> ShadowedUses;
 };
 
 /// Everything needed to rewrite one annotated loop (one instantiation).

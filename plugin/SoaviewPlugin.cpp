@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Action.h"
 #include "Annotations.h"
+#include "GeneratedCodeGuard.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -36,8 +37,9 @@ bool InFirstPass = false;
 /// that every header a diagnostic points into is loaded.
 class ReplayConsumer : public ASTConsumer {
 public:
-  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R)
-      : CI(CI), R(std::move(R)) {}
+  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R,
+                 GeneratedCodeGuard *Guard)
+      : CI(CI), R(std::move(R)), Guard(Guard) {}
   void HandleTranslationUnit(ASTContext &) override {
     if (!R->Diags)
       return;
@@ -47,11 +49,14 @@ public:
                        return Res.mapOffset(F, O);
                      },
                      [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; });
+    if (Guard)
+      Guard->flush();
   }
 
 private:
   CompilerInstance &CI;
   std::shared_ptr<PassResult> R;
+  GeneratedCodeGuard *Guard; ///< owned by CI's diagnostics engine
 };
 
 class SoaviewAction : public PluginASTAction {
@@ -73,6 +78,8 @@ protected:
         Opts.Offload = Backend::Cuda;
       else if (S == "backend=openmp")
         Opts.Offload = Backend::OpenMP;
+      else if (S == "debug-break-generated-code")
+        Opts.BreakGeneratedCode = true;
       else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
@@ -135,7 +142,11 @@ protected:
     }
     if (!Compile)
       R->Buffers.clear(); // diagnostics point into the source as written
-    return std::make_unique<ReplayConsumer>(CI, std::move(R));
+    // The real compile parses generated code: its errors are soaview's.
+    GeneratedCodeGuard *Guard = nullptr;
+    if (!R->Buffers.empty())
+      Guard = GeneratedCodeGuard::install(CI, R);
+    return std::make_unique<ReplayConsumer>(CI, std::move(R), Guard);
   }
 
 private:

@@ -54,6 +54,10 @@ config.substitutions.append(("%soaview-translate", os.path.join(bin_dir, "soavie
 config.substitutions.append(
     ("%soaview_verify",
      "%s -fsyntax-only -fplugin=%s -isystem %s -Xclang -verify" % (config.clangxx, plugin, inc)))
+# %soaview_cc1: a syntax-only compile with the plugin, nothing verified.
+config.substitutions.append(
+    ("%soaview_cc1",
+     "%s -fsyntax-only -fplugin=%s -isystem %s" % (config.clangxx, plugin, inc)))
 config.substitutions.append(
     ("%soaview_dump",
      "%s -fsyntax-only -fplugin=%s -isystem %s -fplugin-arg-soaview-dump=-" % (config.clangxx, plugin, inc)))

@@ -19,9 +19,9 @@ void eos(std::vector<Cell> &cells, double k) {
     c.setPressure(k * c.density());
 }
 
-// CHECK-LABEL: struct __soaview_Cell_private_fields_cpp_18_3_expose
-// CHECK: struct [[TAG:__soaview_Cell_private_fields_cpp_18_3_rho__tag]] { friend constexpr double ::Cell::* __soaview_member([[TAG]]) noexcept; };
-// CHECK-NEXT: template struct __soaview_Cell_private_fields_cpp_18_3_expose<double ::Cell::*, &::Cell::rho_, [[TAG]]>;
+// CHECK-LABEL: template <auto M, class Tag> struct __soaview_Cell_private_fields_cpp_18_3_expose
+// CHECK: struct [[TAG:__soaview_Cell_private_fields_cpp_18_3_rho__tag]] { friend constexpr auto __soaview_member([[TAG]]) noexcept; };
+// CHECK-NEXT: template struct __soaview_Cell_private_fields_cpp_18_3_expose<&::Cell::rho_, [[TAG]]>;
 // CHECK: struct __soaview_Cell_private_fields_cpp_18_3 {
 // CHECK-NEXT: double rho_;
 // CHECK-NEXT: double p_;

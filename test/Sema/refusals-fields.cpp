@@ -4,8 +4,13 @@
 
 struct V {
   volatile double sensor; // expected-note {{a view works on a temporary copy}}
-  struct {                // expected-note {{give the struct or union member a name}}
-    double a;
+  union {
+    struct {
+      float wcount, div_v;
+    } density;
+    struct {
+      float f, v_sig;
+    } force;
   };
   double b;
 };
@@ -16,10 +21,31 @@ void volatileField(std::vector<V *> &v, double &s) {
     s += p->sensor; // expected-error {{field 'sensor' is volatile or atomic}}
 }
 
-void anonymousStruct(std::vector<V *> &v) {
+// Members of one anonymous union share storage: separate buffers are exact
+// only while none of them is written.
+void unionMembersMixed(std::vector<V *> &v) {
   [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    p->a = 1; // expected-error {{the loop uses a member of an anonymous struct or union}}
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    p->density.wcount = p->b; // expected-error {{cannot convert loop: field 'density.wcount' is written and field 'force.v_sig' is used, and they share storage in an anonymous union}}
+    p->b += p->force.v_sig;   // expected-note {{a view keeps each field in its own buffer; use one member of the union in a loop}}
+  }
+}
+
+void unionMembersRead(std::vector<V *> &v, double &s) {
+  [[clang::soa_conversion]]
+  for (auto *p : v)
+    s += p->density.wcount + p->force.f; // reading two members is exact
+}
+
+// Across the loops of a nest: one writes what shares storage with what the
+// other holds.
+void unionAcrossLoops(std::vector<V *> &l, std::vector<V *> &a) {
+  [[clang::soa_conversion]]
+  for (auto *p : l) { // expected-note {{the loop writing it}}
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *q : a) // expected-note {{the loop holding it}}
+      p->density.wcount += q->force.f; // expected-error {{cannot convert loops: field 'density.wcount' is written through the view of one loop and held by the view of another loop}}
+  }
 }
 
 void localType() {

@@ -255,7 +255,10 @@ public:
     soa_.__soaview_address = reinterpret_cast<const void *const *>(elems_);
     std::size_t i = 0;
     for (auto &&e : r) {
-      element *p = address(e);
+      // Ranges of `const T *` (or const containers) hold const elements:
+      // only a loop that writes fields scatters through this pointer, and
+      // it writes nothing the user's loop could not write (mutable fields).
+      element *p = const_cast<element *>(address(e));
       elems_[i] = p;
       Spec::gather(soa_, i, *p);
       ++i;
