@@ -413,6 +413,13 @@ std::string Emitter::Impl::splitTemplateClone(const NestPlan &N,
   }
   SourceLocation RAngle = FTD->getTemplateParameters()->getRAngleLoc();
   Ed.push_back({CharSourceRange::getCharRange(RAngle, RAngle), Added});
+  // Placed in the template's own namespace: an out-of-line definition
+  // (`void ns::kernel(...)`) becomes an unqualified new overload there.
+  if (Pattern->getQualifierLoc())
+    Ed.push_back({CharSourceRange::getCharRange(
+                      Pattern->getQualifierLoc().getBeginLoc(),
+                      Pattern->getNameInfo().getBeginLoc()),
+                  ""});
   SourceRange R = FTD->getSourceRange();
   CharSourceRange CR = CharSourceRange::getCharRange(
       R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
@@ -689,10 +696,7 @@ std::string Emitter::remark(const LoopPlan &Plan) const {
   bool Copy = Plan.Form.Kind == LoopFormKind::Range && Plan.Form.VarIsCopy;
   if (Copy)
     S = 0;
-  std::string Elem = Plan.View.ElementType.getAsString(P->Policy);
-  if (!Elem.empty() && Elem[0] == ':')
-    Elem = Elem.substr(2);
-  return "view of '" + Plan.View.Element->getNameAsString() + "' in {" + In +
+  return "view of '" + qualifiedName(P->Ctx, Plan.View.ElementType) + "' in {" + In +
          "} out {" + Out + "} (gather " + std::to_string(G) + " B, scatter " +
          std::to_string(S) + " B per element)";
 }

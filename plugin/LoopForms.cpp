@@ -223,6 +223,20 @@ static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
   return false;
 }
 
+/// The parent of E, skipping parentheses and implicit casts, for expressions
+/// that ParentMap does not reach (operands of decltype and __typeof__ in a
+/// declaration's type).
+static const Stmt *typeOperandParent(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Cur = E;
+  while (true) {
+    DynTypedNodeList Ps = Ctx.getParents(*Cur);
+    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
+      return P;
+    Cur = P;
+  }
+}
+
 /// True when E lies in the body of an annotated loop over target Name that
 /// is nested in Own.
 static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
@@ -460,6 +474,8 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
   ParentMap PM(const_cast<Stmt *>(F.Body));
   for (const Expr *U : UF.Uses) {
     const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(U));
+    if (!P) // inside a type (`decltype(buf[i].x) t`): outside the statements
+      P = typeOperandParent(Ctx, U);
     const Expr *Index = nullptr;
     if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P))
       if (strip(AS->getBase()) == U)

@@ -9,7 +9,12 @@ elements, annotated loops whose bodies read, write and compound-assign random
 fields under conditions, with continue/break, through chains of free
 functions, methods, getters/setters and templates, nested pair loops with
 hoisting, offloaded loops run through OpenMP host offloading), builds each with plain clang++-19 and with soaview-clang++, runs
-both and compares their output.
+both and compares their output. The constructs of real particle codes are in
+the grammar too: anonymous unions and structs, private members of class and
+alias type behind getters and setters (a friend helper reads them), nested
+namespaces, static members and functions reached from templates, GNU
+__typeof__ statement-expression macros, sizeof/decltype of fields, pair
+templates taking both views through one parameter, const element pointers.
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
@@ -81,6 +86,11 @@ class Gen:
                 fields.append(Field(f"p{i}", "char"))  # padding-ish
         if not any(f.kind in NUM_KINDS for f in fields):
             fields.append(Field("f_last", "double"))
+        # Constructs of real particle codes (SWIFT, Peano4, N-body).
+        self.anon_union = r.random() < 0.3   # union { struct {..} ua; struct {..} ub; };
+        self.anon_struct = r.random() < 0.3  # struct { double s0; int s1; };
+        self.private = r.random() < 0.3      # private Real pv; Vec2 pw; + accessors
+        self.namespaced = r.random() < 0.3   # S inside namespace ns1::ns2
         self.fields = fields
         self.inner = inner
 
@@ -100,6 +110,12 @@ class Gen:
                             out.append((f"{f.name}.{s.name}[{k}]", s.kind))
                     else:
                         out.append((f"{f.name}.{s.name}", s.kind))
+        # Loops use one member of the anonymous union (ua): init and dump
+        # never touch ub, which shares its storage.
+        if self.anon_union:
+            out += [("ua.u0", "double"), ("ua.u1", "double")]
+        if self.anon_struct:
+            out += [("s0", "double"), ("s1", "int")]
         return out
 
     def chars(self):
@@ -118,6 +134,12 @@ class Gen:
         rhs, rk = self.pick(self.scalars())
         L = f"{obj}{acc}{lhs}"
         R = f"{obj}{acc}{rhs}"
+        if kind in ("double", "float") and r.random() < 0.15:
+            # GNU macro (statement expression over __typeof__), decltype and
+            # sizeof of fields: unevaluated operands are not accesses.
+            if r.random() < 0.5:
+                return f"{L} = SV_MAX({L}, {R}) * 0.5;"
+            return f"{{ decltype({L}) t_ = {L}; {L} = t_ * 0.5 + (sizeof({R}) > 4 ? 0.25 : 0.125); }}"
         if kind in ("double", "float"):
             c = round(r.uniform(-2, 2), 3)
             form = r.randint(0, 3)
@@ -153,16 +175,35 @@ class Gen:
         w("#include <deque>")
         w("#include <list>")
         w("#include <vector>")
+        w("#define SV_MAX(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); a_ > b_ ? a_ : b_; })")
         w("")
+        w("struct Access;")
+        if self.namespaced:
+            w("namespace ns1::ns2 {")
         if self.inner:
             w("struct Inner {")
             for s in self.inner:
                 w(f"  {s.kind} {s.name}" + (f"[{s.n}]" if s.n else "") + ";")
             w("};")
+        if self.private:
+            w("struct Vec2 { double v[2]; };")
         w("struct S {")
+        w("  static constexpr double kHalf = 0.5;")
+        w("  enum Mode { ModeA = 1, ModeB = 2 };")
+        w("  using Real = double;")
+        w("  static double twice(double x) { return x + x; }")
         for f in self.fields:
             t = "Inner" if f.kind == "inner" else f.kind
             w(f"  {t} {f.name}" + (f"[{f.n}]" if f.n else "") + ";")
+        if self.anon_union:
+            w("  union { struct { double u0; double u1; } ua; struct { double v0; } ub; };")
+        if self.anon_struct:
+            w("  struct { double s0; int s1; };")
+        if self.private:
+            w("  Real get_pv() const { return pv; }")
+            w("  void set_pv(Real x) { pv = x; }")
+            w("  double get_pw0() const { return pw.v[0]; }")
+            w("  void set_pw0(double x) { pw.v[0] = x; }")
         # methods: getters, setters, an updater
         sc = self.scalars()
         getters = []
@@ -173,10 +214,34 @@ class Gen:
             w(f"  {kind} get_{path}() const {{ return {path}; }}")
             w(f"  void set_{path}({kind} v) {{ {path} = v; }}")
             getters.append((path, kind))
+        if self.private:
+            getters += [("pv", "double"), ("pw0", "double")]
         w("  void step(double t) {")
         for _ in range(r.randint(1, 3)):
             w("    " + self.update("this", True).replace("this->", "") + " // @r")
         w("    (void)t;")
+        w("  }")
+        if self.private:
+            w("  friend struct ::Access;")
+            w("private:")
+            w("  using Priv = double;")
+            w("  Priv pv;")
+            w("  Vec2 pw;")
+        w("};")
+        if self.namespaced:
+            w("} // namespace ns1::ns2")
+            w("using ns1::ns2::S;")
+        # The private members, for init and dump.
+        w("struct Access {")
+        w("  static void init(S &s, unsigned k) {")
+        if self.private:
+            w("    s.pv = (double)(k % 13) / 4; s.pw.v[0] = (double)(k % 7) / 8; s.pw.v[1] = 0.5;")
+        w("    (void)s, (void)k;")
+        w("  }")
+        w("  static void dump(const S &s) {")
+        if self.private:
+            w('    std::printf("%a %a ", s.pv, s.pw.v[0]);')
+        w("    (void)s;")
         w("  }")
         w("};")
         w("")
@@ -196,6 +261,10 @@ class Gen:
         w("template <class T> void tfn(T &s) {")
         for _ in range(r.randint(1, 2)):
             w("  " + self.update("s", False) + " // @r")
+        if r.random() < 0.5:
+            path, kind = self.pick([x for x in self.scalars() if x[1] == "double"] or [("", "")])
+            if path:
+                w(f"  s.{path} = (typename T::Real)(T::twice(s.{path}) * T::kHalf) + (T::ModeA - 1); // @r")
         w("}")
         w("")
         return L, getters
@@ -264,6 +333,7 @@ class Gen:
                 w(f"  s.{path} = ({kind})((k * 31u + {stable_hash(path) % 89}u) % 1000u);")
         for c, _ in self.chars():
             w(f"  s.{c} = (char)('a' + (k + {stable_hash(c) % 26}) % 26);")
+        w("  Access::init(s, k);")
         w("}")
         w("static void dump(const S &s) {")
         for path, kind in sc:
@@ -273,6 +343,7 @@ class Gen:
                 w(f'  std::printf("%ld ", (long)s.{path});')
         for c, _ in self.chars():
             w(f'  std::printf("%c", s.{c});')
+        w("  Access::dump(s);")
         w('  std::printf("\\n");')
         w("}")
         w("")
@@ -281,12 +352,12 @@ class Gen:
         nk = r.randint(1, 3)
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
-                              "vindex", "tmpl", "pair"])
+                              "vindex", "tmpl", "pair", "cptr"])
             name = f"kernel{k}"
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
-            device = r.random() < 0.25
+            device = r.random() < 0.25 and kind != "cptr"
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -300,7 +371,17 @@ class Gen:
                 "array": ("S (&c)[17]", "auto &e : c", False),
                 "tmpl": ("C &c", "auto *e : c", True),
             }
-            if kind in ranges:
+            if kind == "cptr":  # read-only loop over const element pointers
+                w(f"double {name}(const std::vector<const S *> &c) {{")
+                w("  double acc = 0;")
+                w(f"  {attr}")
+                w("  for (const S *e : c) {")
+                for _ in range(r.randint(1, 4)):
+                    lhs, _k = self.pick(sc)
+                    if r.random() < 0.3:
+                        w(f"    if ({self.cond('e', True)}) continue; // @r")
+                    w(f"    acc += e->{lhs} * 0.5; // @r")
+            elif kind in ranges:
                 param, header, arrow = ranges[kind]
                 tmpl = "template <class C> " if kind == "tmpl" else ""
                 w(f"{tmpl}double {name}({param}) {{")
@@ -331,6 +412,16 @@ class Gen:
                 ins = [x for x in sc if x[0].split('.')[0].split('[')[0] not in out_tops] or outs
                 # Offloaded: the nest runs on the device from its outer
                 # loop (no address comparison, no outer accumulator).
+                shared = r.random() < 0.5
+                if shared:  # one template parameter receives both views
+                    o, ok = self.pick(outs)
+                    i2, ik = self.pick(ins)
+                    w(f"template <class P> void pt{name}(P &x, const P &y) {{")
+                    if ok in ("double", "float"):
+                        w(f"  x.{o} = x.{o} * 0.5 + 0.25 * (y.{i2} > 0 ? 1 : -1); // @r")
+                    else:
+                        w(f"  x.{o} = (x.{o} + (y.{i2} > 0 ? 3 : 5)) % 1000; // @r")
+                    w("}")
                 w(f"double {name}(std::list<S *> &local, std::list<S *> &active) {{")
                 w("  double acc = 0;")
                 w(f"  {attr}")
@@ -347,6 +438,8 @@ class Gen:
                         w(f"      {guard}l->{o} = (l->{o} + (a->{i2} > 0 ? 1 : 2)) % 1000; // @r")
                     if not device:
                         w(f"      acc += a->{i2}; // @r")
+                if shared:
+                    w(f"      {guard}pt{name}(*l, *a); // @r")
                 w("    }")
             w("  }")
             w("  return acc;")
@@ -364,6 +457,7 @@ class Gen:
         if dup:
             w("  if (n > 2) { ptrs.push_back(&store[1]); lst.push_back(&store[0]); }")
         w("  for (int k = 0; k < n + 17; ++k) act.push_back(&store[k]);")
+        w("  std::vector<const S *> cptrs(ptrs.begin(), ptrs.end());")
         if self.offload:
             w("  std::vector<S *> uptrs; std::list<S *> ulst;")
             w("  for (int k = 0; k < n; ++k) { uptrs.push_back(&store[n - 1 - k]); ulst.push_back(&store[k]); }")
@@ -375,7 +469,7 @@ class Gen:
         for name, kind in kernels:
             arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
                    "array": "arr", "index": "store.data(), n", "pair": "lst, act",
-                   "vindex": "store", "tmpl": "ptrs"}[kind]
+                   "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -9,7 +9,7 @@
 
 namespace sph {
 struct Particle {
-  double x, mass, rho;
+  double x, mass, rho, n;
   static constexpr double Scale = 0.5;
 };
 
@@ -17,15 +17,24 @@ template <class P> void kernel(P &local, const P &active) {
   double d = local.x - active.x;
   local.rho += active.mass * P::Scale / (1 + d * d);
 }
+template <class P> void outOfLine(P *local, const P *active);
 } // namespace sph
+
+// Defined out of line with a qualified name (Peano's shape): the clone is
+// an unqualified overload in the template's namespace.
+template <class P> void sph::outOfLine(P *local, const P *active) {
+  local->n += active->mass * 1e-3;
+}
 
 void sweep(std::vector<sph::Particle *> &local,
            std::vector<sph::Particle *> &active) {
   [[clang::soa_conversion]]
   for (sph::Particle *pi : local) {
     [[clang::soa_conversion_hoist(1)]]
-    for (sph::Particle *pj : active)
+    for (sph::Particle *pj : active) {
       sph::kernel(*pi, *pj);
+      sph::outOfLine(pi, pj);
+    }
   }
 }
 
@@ -34,12 +43,12 @@ int main(int argc, char **argv) {
   std::vector<sph::Particle> ps(corpus::count(argc, argv, 40));
   std::vector<sph::Particle *> all;
   for (auto &p : ps) {
-    p = {corpus::uniform(), corpus::uniform(), 0};
+    p = {corpus::uniform(), corpus::uniform(), 0, 0};
     all.push_back(&p);
   }
   sweep(all, all);
   // The original template still serves plain elements.
   sph::kernel(ps[0], ps[1]);
   for (auto &p : ps)
-    corpus::print("rho", p.rho);
+    corpus::print("rho", p.rho), corpus::print("n", p.n);
 }

@@ -1,7 +1,7 @@
 // sizeof, alignof, decltype, __typeof__ and noexcept name fields without
 // reading them, and the GNU max() macro (statement expression over
 // __typeof__) reads its arguments once: none of them is a foreign access.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 2 --out %t \
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 3 --out %t \
 // RUN:   --run "1 50" --run "3 7" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -35,6 +35,15 @@ void pairs(std::vector<Cell *> &local, std::vector<Cell *> &active) {
   }
 }
 
+// An index loop: `buf[i]` inside decltype and sizeof is the view too.
+void indexed(Cell *buf, int n) {
+  [[clang::soa_conversion_target("buf"), clang::soa_conversion("always")]]
+  for (int i = 0; i < n; ++i) {
+    decltype(buf[i].x) t = buf[i].x;
+    buf[i].out += t * 0.5 + sizeof(buf[i].tag);
+  }
+}
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   std::vector<Cell> cells(corpus::count(argc, argv, 50));
@@ -44,6 +53,7 @@ int main(int argc, char **argv) {
     all.push_back(&c);
   }
   pairs(all, all);
+  indexed(cells.data(), (int)cells.size());
   for (const Cell &c : cells)
     corpus::print("out", c.out);
 }
