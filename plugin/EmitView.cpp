@@ -132,7 +132,9 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
     if (const auto *V = dyn_cast<VarDecl>(D)) {
       if (!V->isStaticDataMember())
         continue;
-      if (V->isConstexpr() || V->getType().isConstQualified())
+      if (V->getType()->isArrayType()) // keeps its type: sizeof, extent
+        Out += In + "static constexpr const auto &" + Name + " = " + Q + "::" + Name + ";\n";
+      else if (V->isConstexpr() || V->getType().isConstQualified())
         Out += In + "static constexpr auto " + Name + " = " + Q + "::" + Name + ";\n";
       else
         Out += In + "static inline auto &" + Name + " = " + Q + "::" + Name + ";\n";

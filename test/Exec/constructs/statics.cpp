@@ -1,6 +1,7 @@
 // Static members reached through the element or its type in a function
 // template that receives the view: a static function, static constexpr
-// data, a nested alias, a nested struct's constant and an unscoped enum.
+// data (an array keeps its type), a nested alias, a nested struct's
+// constant and an unscoped enum.
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --views 1 --out %t \
 // RUN:   --run "1 40" --run "2 3" %s | FileCheck %s
 // CHECK: all runs identical
@@ -9,6 +10,7 @@
 
 struct Gas {
   static constexpr double Gamma = 5.0 / 3.0;
+  static constexpr double Weights[3] = {0.25, 0.5, 0.25};
   enum Kind { Hot, Cold };
   using Real = double;
   struct Limits {
@@ -20,7 +22,8 @@ struct Gas {
 };
 
 template <class T> void eos(T *q) {
-  typename T::Real r = T::pressure(q->u) + q->Gamma + T::Limits::Order;
+  typename T::Real r = T::pressure(q->u) + q->Gamma + T::Limits::Order +
+                       q->Weights[1] * (sizeof(T::Weights) / sizeof(double));
   if (q->kind == T::Hot)
     q->p = r;
 }
