@@ -246,8 +246,15 @@ static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
   while (!Parents.empty()) {
     DynTypedNode N = Parents[0];
     const Stmt *P = N.get<Stmt>();
-    if (P == Own || (!P && !N.get<VarDecl>()))
-      return false; // up to our loop, or out of the function body
+    if (P == Own)
+      return false;
+    // Through declarations (`double d = bodies[i].x`) and lambdas in the
+    // loop, but not out of the function.
+    if (const auto *FD = N.get<FunctionDecl>()) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!MD || !MD->getParent()->isLambda())
+        return false;
+    }
     if (const auto *FS = dyn_cast_or_null<ForStmt>(P)) {
       auto It = All.Loops.find(FS->getForLoc());
       const AttrUse *T =

@@ -1,6 +1,7 @@
 // The N-body shape: the same array is the target of both loops of a nest
 // (`bodies[i]` outside, `bodies[j]` inside). The outer view writes the
-// velocities, the inner one holds positions and masses only.
+// velocities, the inner one holds positions and masses only; a lambda in the
+// inner loop uses both.
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --views 2 --out %t \
 // RUN:   --run "1 60" --run "8 5" %s | FileCheck %s
 // CHECK: all runs identical
@@ -19,8 +20,9 @@ void step(Body *bodies, int n, double dt) {
     for (int j = 0; j < n; ++j) {
       double dx = bodies[j].x - bodies[i].x, dy = bodies[j].y - bodies[i].y;
       double r2 = dx * dx + dy * dy + 1e-3;
-      ax += bodies[j].m * dx / r2;
-      ay += bodies[j].m * dy / r2;
+      auto pull = [&](double d) { return bodies[j].m * d / r2 + 1e-9 * bodies[i].x; };
+      ax += pull(dx);
+      ay += pull(dy);
     }
     bodies[i].vx += ax * dt;
     bodies[i].vy += ay * dt;
