@@ -410,12 +410,15 @@ void Analyzer::checkUnions() {
       for (auto &[PJ, AJ] : All) {
         if (!(AI->Written || AJ->Written) || !unionSiblings(*PI, *PJ))
           continue;
-        const auto &[WP, WA] = AI->Written ? std::tie(PI, AI) : std::tie(PJ, AJ);
-        const auto &[OP, OA] = AI->Written ? std::tie(PJ, AJ) : std::tie(PI, AI);
+        // Reported at the written one (the first when both are).
+        const FieldPath *W = PI, *O = PJ;
+        const LeafAccess *WA = AI, *OA = AJ;
+        if (!AI->Written)
+          std::swap(W, O), std::swap(WA, OA);
         CurView = (int)V;
         refuse(WA->FirstUse,
-               "field '" + dotted(*WP) + "' is written and field '" +
-                   dotted(*OP) + "' is used, and they share storage in an "
+               "field '" + dotted(*W) + "' is written and field '" +
+                   dotted(*O) + "' is used, and they share storage in an "
                    "anonymous union",
                OA->FirstUse,
                "a view keeps each field in its own buffer; use one member of "

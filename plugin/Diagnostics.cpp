@@ -56,8 +56,8 @@ bool DiagStore::hasErrors() const {
   return false;
 }
 
-static SourceLocation resolve(const StoredLoc &L, SourceManager &SM,
-                              FileManager &FM, const OffsetMap &Map) {
+SourceLocation resolve(const StoredLoc &L, SourceManager &SM, FileManager &FM,
+                       const OffsetMap &Map) {
   if (!L.valid())
     return {};
   auto FE = FM.getOptionalFileRef(L.File);

@@ -56,6 +56,10 @@ struct StoredDiag {
 /// the text the real compile parses (identity for unchanged files).
 using OffsetMap = std::function<unsigned(llvm::StringRef File, unsigned)>;
 
+/// L in the compile of SM and FM (invalid when its file is not loaded).
+clang::SourceLocation resolve(const StoredLoc &L, clang::SourceManager &SM,
+                              clang::FileManager &FM, const OffsetMap &Map);
+
 class DiagStore {
 public:
   explicit DiagStore(const clang::SourceManager &SM) : SM(&SM) {}

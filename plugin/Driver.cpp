@@ -306,6 +306,24 @@ void remarkUnconverted(ASTContext &Ctx, const LoopAnnotation &A,
   }
 }
 
+/// Remembers where the nest's loops are, so that errors in their generated
+/// code can be blamed on them (GeneratedCodeGuard); with the test hook,
+/// breaks that code.
+void recordConverted(ASTContext &Ctx, const NestPlan &Nest, const Options &Opts,
+                     Emitter &Em, PassResult &R) {
+  SourceManager &SM = Ctx.getSourceManager();
+  for (const LoopPlan &P : Nest.Loops) {
+    SourceLocation Begin = P.Form.Loop->getBeginLoc();
+    if (Opts.BreakGeneratedCode)
+      if (EditBuffer *B = Em.bufferFor(Begin))
+        B->insert(SM.getFileOffset(SM.getFileLoc(Begin)),
+                  "soaview_broken_generated_code();");
+    R.Converted.push_back(
+        {R.Diags->locate(Begin), R.Diags->locate(P.Form.Loop->getEndLoc()),
+         "loop over '" + qualifiedName(Ctx, P.View.ElementType) + "'"});
+  }
+}
+
 } // namespace
 
 bool profitabilityFromEnvironment() {
@@ -525,16 +543,9 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
       if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
         Em.emitLoop(P);
     AnyRewrite = true;
-    for (LoopPlan &P : Nest.Loops) {
-      if (Opts.BreakGeneratedCode)
-        if (EditBuffer *B = Em.bufferFor(P.Form.Loop->getBeginLoc()))
-          B->insert(SM.getFileOffset(SM.getFileLoc(P.Form.Loop->getBeginLoc())),
-                    "soaview_broken_generated_code();");
+    for (LoopPlan &P : Nest.Loops)
       AnyOffload |= P.Offload;
-      R.Converted.push_back({Diags.locate(P.Form.Loop->getBeginLoc()),
-                             Diags.locate(P.Form.Loop->getEndLoc()),
-                             "loop over '" + qualifiedName(Ctx, P.View.ElementType) + "'"});
-    }
+    recordConverted(Ctx, Nest, Opts, Em, R);
     AddRows(true);
     // With offloading the driver runs this plugin in the host and in the
     // device compile: remarks come from the host compile only.

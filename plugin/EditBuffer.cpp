@@ -19,16 +19,14 @@ bool EditBuffer::replace(unsigned Begin, unsigned End, std::string R,
   return true;
 }
 
-void EditBuffer::lineCol(unsigned Offset, unsigned &Line,
-                         unsigned &Col) const {
-  Line = 1;
-  unsigned LineStart = 0;
+std::pair<unsigned, unsigned> EditBuffer::lineCol(unsigned Offset) const {
+  unsigned Line = 1, LineStart = 0;
   for (unsigned I = 0; I < Offset && I < Text.size(); ++I)
     if (Text[I] == '\n') {
       ++Line;
       LineStart = I + 1;
     }
-  Col = Offset - LineStart + 1;
+  return {Line, Offset - LineStart + 1};
 }
 
 static std::string quoted(llvm::StringRef S) {
@@ -61,8 +59,7 @@ const std::string &EditBuffer::result() {
     unsigned NewBegin = Result.size();
     Result += E.Text;
     if (E.Text.find('\n') != std::string::npos) {
-      unsigned Line, Col;
-      lineCol(E.End, Line, Col);
+      auto [Line, Col] = lineCol(E.End);
       if (!Result.empty() && Result.back() != '\n')
         Result += '\n';
       Result += "#line " + std::to_string(Line) + " " + quoted(Name) + "\n";

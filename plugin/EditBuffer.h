@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace soaview {
@@ -44,6 +45,8 @@ public:
   unsigned originalOffset(unsigned NewOffset, bool &Generated);
 
   const std::string &original() const { return Text; }
+  /// 1-based line and column of Offset in the original.
+  std::pair<unsigned, unsigned> lineCol(unsigned Offset) const;
   const std::string &presumedName() const { return Name; }
 
 private:
@@ -56,7 +59,6 @@ private:
   struct Anchor {
     unsigned OrigBegin, OrigEnd, NewBegin, NewEnd;
   };
-  void lineCol(unsigned Offset, unsigned &Line, unsigned &Col) const;
 
   std::string Name;
   std::string Text;

@@ -237,20 +237,17 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
   std::vector<std::pair<SourceLocation, std::string>> LateDefs;
   for (const CalleeUse &U : N.Callees) {
     if (!U.NeedsClone) {
-      std::string Clone = splitTemplateClone(N, U);
-      const FunctionTemplateDecl *FTD =
-          U.FD->getTemplateInstantiationPattern()->getDescribedFunctionTemplate();
+      std::string Clone = splitTemplateClone(U);
       if (Clone.empty() || !DoneSplitClones.insert(Clone).second)
         continue;
-      Decls.add(namespaceOf(FTD->getTemplatedDecl()),
+      Decls.add(namespaceOf(U.FD->getTemplateInstantiationPattern()),
                 "// soaview: clone of '" + U.FD->getQualifiedNameAsString() +
                     "' taking the views of two loops\n" + Clone + "\n");
       continue;
     }
     const FunctionDecl *FD = U.FD;
     SourceRange R = FD->getSourceRange();
-    CharSourceRange CR = CharSourceRange::getCharRange(
-        R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+    CharSourceRange CR = declRange(FD);
     std::vector<std::pair<CharSourceRange, std::string>> Ed;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       if (U.ParamViews[I] < 0)
@@ -290,11 +287,7 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
     // Inside the reopened namespace the declaration is unqualified
     // (`void phys::kick(...)` becomes `void kick(...)`).
     auto Unq = Ed;
-    if (FD->getQualifierLoc())
-      Unq.push_back({CharSourceRange::getCharRange(
-                         FD->getQualifierLoc().getBeginLoc(),
-                         FD->getNameInfo().getBeginLoc()),
-                     ""});
+    unqualify(FD, Unq);
     std::string FullUnq = withEdits(CR, Unq);
     CharSourceRange SigR = CharSourceRange::getCharRange(
         R.getBegin(), FD->getBody()->getBeginLoc());
@@ -328,10 +321,7 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
                             "; // soaview: found by the view's lookup\n");
       }
     }
-    PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
-    std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
-                       PL.getFilename() + "\"\n" +
-                       std::string(PL.getColumn() - 1, ' ');
+    std::string Line = lineDirective(R.getBegin());
     SourceLocation End = SM.getFileLoc(CR.getEnd());
     bool OmpDevice = Device && !Cuda;
     std::string Open = OmpDevice ? "#pragma omp declare target\n" : "";
@@ -372,8 +362,7 @@ struct TypeParmUses : RecursiveASTVisitor<TypeParmUses> {
 };
 } // namespace
 
-std::string Emitter::Impl::splitTemplateClone(const NestPlan &N,
-                                              const CalleeUse &U) {
+std::string Emitter::Impl::splitTemplateClone(const CalleeUse &U) {
   const FunctionDecl *Pattern = U.FD->getTemplateInstantiationPattern();
   const FunctionTemplateDecl *FTD =
       Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
@@ -415,18 +404,10 @@ std::string Emitter::Impl::splitTemplateClone(const NestPlan &N,
   Ed.push_back({CharSourceRange::getCharRange(RAngle, RAngle), Added});
   // Placed in the template's own namespace: an out-of-line definition
   // (`void ns::kernel(...)`) becomes an unqualified new overload there.
-  if (Pattern->getQualifierLoc())
-    Ed.push_back({CharSourceRange::getCharRange(
-                      Pattern->getQualifierLoc().getBeginLoc(),
-                      Pattern->getNameInfo().getBeginLoc()),
-                  ""});
-  SourceRange R = FTD->getSourceRange();
-  CharSourceRange CR = CharSourceRange::getCharRange(
-      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  unqualify(Pattern, Ed);
+  CharSourceRange CR = declRange(FTD);
   identityEdits(CR, Ed, Identities);
-  PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
-  return "#line " + std::to_string(PL.getLine()) + " \"" + PL.getFilename() +
-         "\"\n" + std::string(PL.getColumn() - 1, ' ') + withEdits(CR, Ed);
+  return lineDirective(CR.getBegin()) + withEdits(CR, Ed);
 }
 
 bool Emitter::Impl::markDeviceFunctions(const NestPlan &N) {

@@ -166,6 +166,29 @@ public:
     TypeName::getFullyQualifiedType(spellable(T), Ctx, true).print(OS, Policy, Name);
     return OS.str();
   }
+  /// The characters of D, from its first to its last token.
+  CharSourceRange declRange(const Decl *D) {
+    SourceRange R = D->getSourceRange();
+    return CharSourceRange::getCharRange(
+        R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  }
+  /// `#line` back to L's line, then indentation up to its column: text
+  /// copied from L keeps the user's positions in diagnostics.
+  std::string lineDirective(SourceLocation L) {
+    PresumedLoc PL = SM.getPresumedLoc(L);
+    return "#line " + std::to_string(PL.getLine()) + " \"" +
+           PL.getFilename() + "\"\n" + std::string(PL.getColumn() - 1, ' ');
+  }
+  /// The edit dropping FD's qualifier (`void ns::f(` becomes `void f(`), for
+  /// copies declared inside the namespace or class itself.
+  void unqualify(const FunctionDecl *FD,
+                 std::vector<std::pair<CharSourceRange, std::string>> &Ed) {
+    if (FD->getQualifierLoc())
+      Ed.push_back({CharSourceRange::getCharRange(
+                        FD->getQualifierLoc().getBeginLoc(),
+                        FD->getNameInfo().getBeginLoc()),
+                    ""});
+  }
   std::string text(CharSourceRange R) {
     return Lexer::getSourceText(R, SM, LO).str();
   }
@@ -225,7 +248,7 @@ public:
   /// A function template one of whose type parameters receives the views
   /// of two loops: the text of a clone with one more type parameter per
   /// further view (empty when no parameter is shared).
-  std::string splitTemplateClone(const NestPlan &N, const CalleeUse &U);
+  std::string splitTemplateClone(const CalleeUse &U);
   std::set<std::string> DoneSplitClones;
   bool emitNest(const NestPlan &N);
   bool emitLoop(const LoopPlan &P);

@@ -14,15 +14,9 @@ using namespace detail;
 std::string Emitter::Impl::methodText(const LoopPlan &P,
                                       const CXXMethodDecl *MD,
                                       const std::string &ProxyName) {
-  SourceRange R = MD->getSourceRange();
-  CharSourceRange CR = CharSourceRange::getCharRange(
-      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  CharSourceRange CR = declRange(MD);
   std::vector<std::pair<CharSourceRange, std::string>> Ed;
-  if (MD->getQualifierLoc())
-    Ed.push_back({CharSourceRange::getCharRange(
-                      MD->getQualifierLoc().getBeginLoc(),
-                      MD->getNameInfo().getBeginLoc()),
-                  ""});
+  unqualify(MD, Ed);
   if (TypeSourceInfo *TSI = MD->getTypeSourceInfo())
     if (auto FTL = TSI->getTypeLoc().getAsAdjusted<FunctionTypeLoc>()) {
       CharSourceRange RT = recordTypeRange(FTL.getReturnLoc(),
@@ -40,11 +34,32 @@ std::string Emitter::Impl::methodText(const LoopPlan &P,
           Ed.push_back({RT, ProxyName});
       }
   identityEdits(CR, Ed, Identities);
-  PresumedLoc PL = SM.getPresumedLoc(R.getBegin());
-  std::string Line = "#line " + std::to_string(PL.getLine()) + " \"" +
-                     std::string(PL.getFilename()) + "\"\n";
-  return Line + std::string(PL.getColumn() - 1, ' ') + hd(P) +
-         withEdits(CR, Ed) + "\n";
+  return lineDirective(CR.getBegin()) + hd(P) + withEdits(CR, Ed) + "\n";
+}
+
+/// Function templates receiving the proxy reach the element class's names
+/// through it (`T::eos(u)`, `typename T::Real`, `q->Gamma`): every public
+/// static function, constant, enumerator and nested type is forwarded.
+/// Static variables only where a copied member function uses them:
+/// forwarding one odr-uses it. forwarders() spells each kind.
+static void publicStaticNames(const RecordDecl *RD,
+                              std::vector<const NamedDecl *> &Found) {
+  for (const Decl *D : RD->decls()) {
+    const auto *ND = dyn_cast<NamedDecl>(D);
+    if (!ND || ND->isImplicit() ||
+        (ND->getAccess() != AS_public && ND->getAccess() != AS_none))
+      continue;
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(ND))
+      ND = FT->getTemplatedDecl();
+    const auto *V = dyn_cast<VarDecl>(ND);
+    const auto *MD = dyn_cast<CXXMethodDecl>(ND);
+    if (isa<FieldDecl>(ND) || (MD && !MD->isStatic()) ||
+        (V && !V->isConstexpr() && !V->getType().isConstQualified()))
+      continue;
+    Found.push_back(ND);
+    if (const auto *ED = dyn_cast<EnumDecl>(ND); ED && !ED->isScoped())
+      Found.insert(Found.end(), ED->enumerator_begin(), ED->enumerator_end());
+  }
 }
 
 std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
@@ -83,37 +98,7 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
   if (MIt != P.View.Methods.end())
     for (const CXXMethodDecl *MD : MIt->second)
       F.TraverseDecl(const_cast<CXXMethodDecl *>(MD));
-  // Function templates receiving the proxy reach the same names through it
-  // (`T::eos(u)`, `typename T::Real`, `q->Gamma`): every public static
-  // function, constant, enumerator and nested type is forwarded too.
-  // Static variables only when used: forwarding one odr-uses it.
-  auto Public = [](const Decl *D) {
-    return D->getAccess() == AS_public || D->getAccess() == AS_none;
-  };
-  for (const Decl *D : RD->decls()) {
-    const auto *ND = dyn_cast<NamedDecl>(D);
-    if (!ND || !Public(ND) || ND->isImplicit())
-      continue;
-    if (const auto *V = dyn_cast<VarDecl>(ND)) {
-      if (V->isStaticDataMember() &&
-          (V->isConstexpr() || V->getType().isConstQualified()))
-        F.Found.push_back(V);
-    } else if (const auto *MD = dyn_cast<CXXMethodDecl>(ND)) {
-      if (MD->isStatic())
-        F.Found.push_back(MD);
-    } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(ND)) {
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FT->getTemplatedDecl()))
-        if (MD->isStatic())
-          F.Found.push_back(MD);
-    } else if (const auto *ED = dyn_cast<EnumDecl>(ND)) {
-      F.Found.push_back(ED);
-      if (!ED->isScoped())
-        for (const EnumConstantDecl *EC : ED->enumerators())
-          F.Found.push_back(EC);
-    } else if (isa<TypeDecl>(ND)) {
-      F.Found.push_back(ND);
-    }
-  }
+  publicStaticNames(RD, F.Found);
   auto InRecord = [&](const Decl *D) {
     const DeclContext *DC = D->getDeclContext();
     if (isa<EnumConstantDecl>(D) && !cast<EnumDecl>(DC)->isScoped())

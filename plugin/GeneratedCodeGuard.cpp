@@ -18,9 +18,8 @@ GeneratedCodeGuard::GeneratedCodeGuard(CompilerInstance &CI,
                                        std::shared_ptr<const PassResult> R)
     : CI(CI), R(std::move(R)) {}
 
-GeneratedCodeGuard *
-GeneratedCodeGuard::install(CompilerInstance &CI,
-                            std::shared_ptr<const PassResult> R) {
+void GeneratedCodeGuard::install(CompilerInstance &CI,
+                                 std::shared_ptr<const PassResult> R) {
   DiagnosticsEngine &DE = CI.getDiagnostics();
   auto *G = new GeneratedCodeGuard(CI, std::move(R));
   G->Target = DE.getClient();
@@ -30,7 +29,6 @@ GeneratedCodeGuard::install(CompilerInstance &CI,
   // Held-back errors must not end the compile at the error limit before
   // the one soaview error is reported.
   DE.setErrorLimit(0);
-  return G;
 }
 
 bool GeneratedCodeGuard::isGeneratedCodeError(DiagnosticsEngine::Level Level,
@@ -44,15 +42,6 @@ bool GeneratedCodeGuard::isGeneratedCodeError(DiagnosticsEngine::Level Level,
   if (ID < diag::DIAG_START_LEX || ID >= diag::DIAG_START_ANALYSIS)
     return false;
   return !DiagnosticIDs::isBuiltinWarningOrExtension(ID);
-}
-
-/// 1-based line and column of Offset in Text.
-static std::pair<unsigned, unsigned> lineCol(StringRef Text, unsigned Offset) {
-  unsigned Line = 1, Start = 0;
-  for (unsigned I = 0; I < Offset && I < Text.size(); ++I)
-    if (Text[I] == '\n')
-      ++Line, Start = I + 1;
-  return {Line, Offset - Start + 1};
 }
 
 std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
@@ -71,7 +60,7 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   if (It != R->Buffers.end()) {
     Offset = It->second->originalOffset(Offset, Generated);
     if (Where) {
-      auto [Line, Col] = lineCol(It->second->original(), Offset);
+      auto [Line, Col] = It->second->lineCol(Offset);
       std::string File = llvm::sys::path::filename(Name).str();
       *Where = Generated ? "in code soaview generated before " + File + ":" +
                                std::to_string(Line) + ":" + std::to_string(Col)
@@ -144,17 +133,9 @@ void GeneratedCodeGuard::flush() {
   for (const Finding &F : Findings)
     ByLoop[F.Loop >= 0 ? F.Loop : (R->Converted.empty() ? -1 : 0)].push_back(&F);
   DiagnosticsEngine &DE = CI.getDiagnostics();
-  SourceManager &SM = CI.getSourceManager();
-  FileManager &FM = CI.getFileManager();
-  auto Resolve = [&](const StoredLoc &L) -> SourceLocation {
-    auto FE = FM.getOptionalFileRef(L.File);
-    if (!L.valid() || !FE)
-      return {};
-    FileID FID = SM.translateFile(*FE);
-    if (FID.isInvalid())
-      return {};
-    return SM.getLocForStartOfFile(FID).getLocWithOffset(
-        R->mapOffset(L.File, L.Offset));
+  auto Resolve = [&](const StoredLoc &L) {
+    return resolve(L, CI.getSourceManager(), CI.getFileManager(),
+                   [&](StringRef F, unsigned O) { return R->mapOffset(F, O); });
   };
   unsigned Err = DE.getCustomDiagID(
       DiagnosticsEngine::Error,
@@ -195,7 +176,6 @@ void GeneratedCodeGuard::EndSourceFile() {
 }
 
 void GeneratedCodeGuard::finish() {
-  flush();
   Target->finish();
   syncCounts();
 }

@@ -32,9 +32,9 @@ namespace soaview {
 
 class GeneratedCodeGuard : public clang::DiagnosticConsumer {
 public:
-  /// Wraps CI's diagnostic client; returns the guard (owned by CI's engine).
-  static GeneratedCodeGuard *install(clang::CompilerInstance &CI,
-                                     std::shared_ptr<const PassResult> R);
+  /// Wraps CI's diagnostic client (the guard is owned by CI's engine).
+  static void install(clang::CompilerInstance &CI,
+                      std::shared_ptr<const PassResult> R);
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override;
@@ -45,11 +45,11 @@ public:
   void clear() override;
   bool IncludeInDiagnosticCounts() const override;
 
-  /// Reports one soaview error per loop whose generated code failed to
-  /// compile (called at the end of the translation unit; idempotent).
-  void flush();
-
 private:
+  /// Reports one soaview error per loop whose generated code failed to
+  /// compile; at the end of the source file, before the wrapped client
+  /// ends it (and -verify compares).
+  void flush();
   GeneratedCodeGuard(clang::CompilerInstance &CI,
                      std::shared_ptr<const PassResult> R);
 

@@ -198,6 +198,15 @@ const Expr *findWrite(const Stmt *S,
   return WF.Found;
 }
 
+/// True when FS is annotated with soa_conversion_target(Name).
+static bool hasTarget(const ForStmt *FS, StringRef Name,
+                      const AnnotationCollector &All) {
+  auto It = All.Loops.find(FS->getForLoc());
+  const AttrUse *T =
+      It == All.Loops.end() ? nullptr : It->second.get(AttrKind::Target);
+  return T && T->Target == Name;
+}
+
 /// True when Index is the index variable of another annotated index loop
 /// whose target is Name (`bodies[j]` in the loop over `bodies[i]`): that use
 /// belongs to the other loop's view.
@@ -211,13 +220,7 @@ static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
   for (const DynTypedNode &DS : Ctx.getParents(*V))
     for (const DynTypedNode &FP : Ctx.getParents(DS)) {
       const auto *FS = FP.get<ForStmt>();
-      if (!FS || FS->getInit() != DS.get<Stmt>())
-        continue;
-      auto It = All.Loops.find(FS->getForLoc());
-      if (It == All.Loops.end())
-        continue;
-      const AttrUse *T = It->second.get(AttrKind::Target);
-      if (T && T->Target == Name)
+      if (FS && FS->getInit() == DS.get<Stmt>() && hasTarget(FS, Name, All))
         return true;
     }
   return false;
@@ -255,13 +258,9 @@ static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
       if (!MD || !MD->getParent()->isLambda())
         return false;
     }
-    if (const auto *FS = dyn_cast_or_null<ForStmt>(P)) {
-      auto It = All.Loops.find(FS->getForLoc());
-      const AttrUse *T =
-          It == All.Loops.end() ? nullptr : It->second.get(AttrKind::Target);
-      if (T && T->Target == Name)
+    if (const auto *FS = dyn_cast_or_null<ForStmt>(P))
+      if (hasTarget(FS, Name, All))
         return true;
-    }
     Parents = Ctx.getParents(N);
   }
   return false;

@@ -37,9 +37,8 @@ bool InFirstPass = false;
 /// that every header a diagnostic points into is loaded.
 class ReplayConsumer : public ASTConsumer {
 public:
-  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R,
-                 GeneratedCodeGuard *Guard)
-      : CI(CI), R(std::move(R)), Guard(Guard) {}
+  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R)
+      : CI(CI), R(std::move(R)) {}
   void HandleTranslationUnit(ASTContext &) override {
     if (!R->Diags)
       return;
@@ -49,14 +48,11 @@ public:
                        return Res.mapOffset(F, O);
                      },
                      [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; });
-    if (Guard)
-      Guard->flush();
   }
 
 private:
   CompilerInstance &CI;
   std::shared_ptr<PassResult> R;
-  GeneratedCodeGuard *Guard; ///< owned by CI's diagnostics engine
 };
 
 class SoaviewAction : public PluginASTAction {
@@ -143,10 +139,9 @@ protected:
     if (!Compile)
       R->Buffers.clear(); // diagnostics point into the source as written
     // The real compile parses generated code: its errors are soaview's.
-    GeneratedCodeGuard *Guard = nullptr;
     if (!R->Buffers.empty())
-      Guard = GeneratedCodeGuard::install(CI, R);
-    return std::make_unique<ReplayConsumer>(CI, std::move(R), Guard);
+      GeneratedCodeGuard::install(CI, R);
+    return std::make_unique<ReplayConsumer>(CI, std::move(R));
   }
 
 private:
