@@ -158,6 +158,16 @@ class Gen:
             return f"{L} = ({L} + ({R} > 0 ? 7 : 3)) % 1000;"
         return f"{L} = {L} / 2 + 1;"
 
+    def split_fields(self, sc):
+        """Scalars split by top-level field into (written, read) halves, so
+        the two views of a nest share no leaf."""
+        tops = sorted({p.split('.')[0].split('[')[0] for p, _ in sc})
+        half = max(1, len(tops) // 2)
+        out_tops = set(tops[:half])
+        outs = [x for x in sc if x[0].split('.')[0].split('[')[0] in out_tops]
+        ins = [x for x in sc if x[0].split('.')[0].split('[')[0] not in out_tops] or outs
+        return outs, ins
+
     def cond(self, obj, arrow):
         acc = "->" if arrow else "."
         lhs, kind = self.pick(self.scalars())
@@ -189,6 +199,7 @@ class Gen:
             w("struct Vec2 { double v[2]; };")
         w("struct S {")
         w("  static constexpr double kHalf = 0.5;")
+        w("  static constexpr double kW[2] = {0.5, 0.25};")
         w("  enum Mode { ModeA = 1, ModeB = 2 };")
         w("  using Real = double;")
         w("  static double twice(double x) { return x + x; }")
@@ -264,7 +275,8 @@ class Gen:
         if r.random() < 0.5:
             path, kind = self.pick([x for x in self.scalars() if x[1] == "double"] or [("", "")])
             if path:
-                w(f"  s.{path} = (typename T::Real)(T::twice(s.{path}) * T::kHalf) + (T::ModeA - 1); // @r")
+                w(f"  s.{path} = (typename T::Real)(T::twice(s.{path}) * T::kHalf) + (T::ModeA - 1) + "
+                  f"s.kW[1] * (sizeof(T::kW) / sizeof(double) - 2); // @r")
         w("}")
         w("")
         return L, getters
@@ -352,12 +364,12 @@ class Gen:
         nk = r.randint(1, 3)
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
-                              "vindex", "tmpl", "pair", "cptr"])
+                              "vindex", "tmpl", "pair", "cptr", "nbody"])
             name = f"kernel{k}"
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
-            device = r.random() < 0.25 and kind != "cptr"
+            device = r.random() < 0.25 and kind not in ("cptr", "nbody")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -403,13 +415,25 @@ class Gen:
                 w(f"  for (int i = {lo}; i < n; ++i) {{")
                 body = self.body("buf[i]", False, getters, device)
                 L.extend("    " + s for s in body)
+            elif kind == "nbody":  # one target, both loops: buf[i] writes A, buf[j] reads B
+                outs, ins = self.split_fields(sc)
+                w(f"double {name}(S *buf, int n) {{")
+                w("  double acc = 0;")
+                w('  [[clang::soa_conversion_target("buf")]]')
+                w("  for (int i = 0; i < n; ++i) {")
+                w('    [[clang::soa_conversion_target("buf"), clang::soa_conversion_hoist(1)]]')
+                w("    for (int j = 0; j < n; ++j) {")
+                for _ in range(r.randint(1, 3)):
+                    o, ok = self.pick(outs)
+                    i2, ik = self.pick(ins)
+                    if ok in ("double", "float"):
+                        w(f"      buf[i].{o} = buf[i].{o} * 0.75 + 0.125 * (buf[j].{i2} > 0 ? 1 : -1); // @r")
+                    else:
+                        w(f"      buf[i].{o} = (buf[i].{o} + (buf[j].{i2} > 0 ? 1 : 2)) % 1000; // @r")
+                    w(f"      acc += buf[j].{i2}; // @r")
+                w("    }")
             else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
-                # Split by top-level field, so the views share no leaf.
-                tops = sorted({p.split('.')[0].split('[')[0] for p, _ in sc})
-                half = max(1, len(tops) // 2)
-                out_tops = set(tops[:half])
-                outs = [x for x in sc if x[0].split('.')[0].split('[')[0] in out_tops]
-                ins = [x for x in sc if x[0].split('.')[0].split('[')[0] not in out_tops] or outs
+                outs, ins = self.split_fields(sc)
                 # Offloaded: the nest runs on the device from its outer
                 # loop (no address comparison, no outer accumulator).
                 shared = r.random() < 0.5
@@ -469,6 +493,7 @@ class Gen:
         for name, kind in kernels:
             arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
                    "array": "arr", "index": "store.data(), n", "pair": "lst, act",
+                   "nbody": "store.data(), n",
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
