@@ -15,8 +15,8 @@
 // systems: the CMake helper soaview_cuda_sources uses it).
 // Tests: test/Rewrite/translate.cpp.
 //===----------------------------------------------------------------------===//
-#include "Action.h"
-#include "Annotations.h"
+#include "driver/Action.h"
+#include "frontend/Annotations.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -82,9 +82,9 @@ int main(int argc, const char **argv) {
     } else if (A == "--depfile" && I + 1 < argc) {
       DepFile = argv[++I];
     } else if (A == "--backend=cuda") {
-      Opts.Offload = soaview::Backend::Cuda;
+      Opts.Offload = soaview::BackendKind::Cuda;
     } else if (A == "--backend=openmp") {
-      Opts.Offload = soaview::Backend::OpenMP;
+      Opts.Offload = soaview::BackendKind::OpenMP;
     } else if (A == "-h" || A == "--help") {
       usage();
       return 0;
@@ -119,16 +119,16 @@ int main(int argc, const char **argv) {
     return 1;
   if (Report) {
     // The paper's Table 1, per converted loop (and template instantiation).
-    const char *H[] = {"loop", "element", "|in|", "in B",
-                       "|out|", "out B", "hoist", "offload", "converted"};
-    llvm::outs() << llvm::format("%-32s %-14s %6s %8s %6s %8s %6s %8s  %s\n", H[0],
+    const char *H[] = {"loop", "element", "|in|", "gather B",
+                       "|out|", "scatter B", "hoist", "offload", "converted"};
+    llvm::outs() << llvm::format("%-32s %-14s %6s %9s %6s %9s %6s %8s  %s\n", H[0],
                                  H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
     for (const soaview::ReportRow &Row : R.Report)
       llvm::outs() << llvm::format(
-          "%-32s %-14s %6u %8llu %6u %8llu %6u %8s  %s\n", Row.Where.c_str(),
+          "%-32s %-14s %6u %9llu %6u %9llu %6u %8s  %s\n", Row.Where.c_str(),
           Row.Element.c_str(), Row.InFields,
-          (unsigned long long)Row.InBytes, Row.OutFields,
-          (unsigned long long)Row.OutBytes, Row.Hoist,
+          (unsigned long long)Row.GatherBytes, Row.OutFields,
+          (unsigned long long)Row.ScatterBytes, Row.Hoist,
           Row.Offload ? "yes" : "no",
           Row.Converted ? "yes" : "no (visits each element once)");
     return 0;

@@ -58,7 +58,7 @@ void nonDependentTemplate(std::vector<P *> &v) {
 void variadic(std::vector<P *> &v) {
   [[clang::soa_conversion]]
   for (auto *p : v) // expected-note {{in the loop annotated here}}
-    logf("%p", p); // expected-error {{the element is passed to a variadic function}}
+    logf("%p", p); // expected-error {{the element is passed to a variadic function}} expected-note {{pass the fields the function needs instead of the element}}
 }
 
 void systemCallee(std::vector<P *> &v, P &other) {

@@ -31,7 +31,7 @@ void intoConstructor(std::vector<P *> &v) {
 void macroCallee(std::vector<P *> &v) {
   [[clang::soa_conversion]]
   for (auto *p : v) // expected-note {{in the loop annotated here}}
-    scale(*p); // expected-error {{'scale' is defined by a macro and cannot be cloned}}
+    scale(*p); // expected-error {{'scale' is defined by a macro and cannot be cloned}} expected-note {{define the function without a macro}}
 }
 
 void refToPointer(std::vector<P *> &v) {

@@ -1,0 +1,62 @@
+//===- Checks.h - what may not be converted, hoisted or offloaded -*- C++ -*-===//
+//
+// Checks only: each reports a located error (with a note saying how to write
+// the loop instead) and returns false, and plans nothing. The checks of
+// element accesses run inside the analysis (AccessChecks.cpp); the CUDA
+// backend's own rules are in CudaChecks.h.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_CHECKS_H
+#define SOAVIEW_CHECKS_H
+
+#include "plan/Model.h"
+
+namespace clang {
+class ASTContext;
+}
+
+namespace soaview {
+class DiagStore;
+
+//--- LoopChecks.cpp: one loop, before analysis -------------------------------
+/// soa_conversion_hoist(n) needs n enclosing loops.
+bool checkHoistLevel(clang::ASTContext &Ctx, const LoopAnnotation &A,
+                     const clang::Stmt *Loop, DiagStore &Diags);
+/// A loop an OpenMP directive applies to is the directive's, not ours.
+bool checkNotOpenMPLoop(clang::ASTContext &Ctx, const LoopAnnotation &A,
+                        const clang::Stmt *Loop, DiagStore &Diags);
+/// The view is built before the loop: the loop may not change its range.
+bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
+                             DiagStore &Diags);
+/// What a hoisted view is built from exists before, and does not change in,
+/// the loop it moves out of.
+bool checkHoist(clang::ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags);
+
+//--- LoopChecks.cpp: after analysis ------------------------------------------
+/// Every loop of the nest uses some field (else warns; the nest stays as
+/// written).
+bool checkUsesFields(clang::ASTContext &Ctx, const NestPlan &Nest,
+                     DiagStore &Diags);
+
+/// The generated code has a place: views go before the function holding
+/// the loop (outside system headers, after the element's definition) and
+/// clones rewrite their parameters' types.
+bool checkPlacement(clang::ASTContext &Ctx, const NestPlan &Nest,
+                    DiagStore &Diags);
+
+//--- OffloadChecks.cpp --------------------------------------------------------
+/// What an offloaded loop P of Nest may not do (early exits, writes to
+/// variables outside it, address comparisons, shapes of nests).
+bool checkOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
+                  const LoopPlan &P, DiagStore &Diags);
+
+//--- Profitability.cpp --------------------------------------------------------
+/// The profitability rule (docs/semantics.md), decided from the attributes
+/// alone, before the loop is analysed.
+bool conversionPays(const LoopAnnotation &A, size_t NestSize, bool CanOffload);
+/// The remark (with a fix-it) for a loop the rule leaves as written.
+void remarkUnconverted(clang::ASTContext &Ctx, const LoopAnnotation &A,
+                       DiagStore &Diags);
+
+} // namespace soaview
+
+#endif

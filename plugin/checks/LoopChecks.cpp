@@ -1,0 +1,199 @@
+//===- LoopChecks.cpp - what a loop needs to be converted or hoisted ------===//
+#include "checks/Checks.h"
+
+#include "diag/Diagnostics.h"
+#include "frontend/Annotations.h"
+#include "plan/Placement.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace soaview {
+
+bool checkHoistLevel(ASTContext &Ctx, const LoopAnnotation &A,
+                     const Stmt *Loop, DiagStore &Diags) {
+  const AttrUse *H = A.get(AttrKind::Hoist);
+  if (!H)
+    return true;
+  size_t Outer = enclosingLoops(Ctx, Loop).size();
+  if ((uint64_t)H->Hoist <= Outer)
+    return true;
+  StoredDiag &D = Diags.report(
+      H->Range.getBegin(),
+      {diag::err_hoist_too_far, {std::to_string(H->Hoist), std::to_string(Outer)}});
+  Diags.note(D, A.ForLoc, diag::note_hoist_too_far);
+  return false;
+}
+
+static bool insideOpenMP(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  for (int Depth = 0; !Parents.empty() && Depth < 3; ++Depth) {
+    if (Parents[0].get<CapturedDecl>())
+      return true; // the body of an OpenMP construct
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<OMPExecutableDirective>(P) || isa<CapturedStmt>(P))
+      return true;
+    if (!isa<AttributedStmt>(P))
+      return false;
+    Parents = Ctx.getParents(*P);
+  }
+  return false;
+}
+
+bool checkNotOpenMPLoop(ASTContext &Ctx, const LoopAnnotation &A,
+                        const Stmt *Loop, DiagStore &Diags) {
+  if (!insideOpenMP(Ctx, Loop))
+    return true;
+  StoredDiag &D = Diags.report(A.ForLoc, diag::err_loop_openmp);
+  Diags.note(D, A.ForLoc, diag::note_loop_openmp);
+  return false;
+}
+
+/// The variable a range expression names, if any (`ps`, `cell.parts`).
+static const ValueDecl *rangeRoot(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return ME->getMemberDecl();
+    E = ME->getBase()->IgnoreParenImpCasts();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl();
+  return nullptr;
+}
+
+bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
+                             DiagStore &Diags) {
+  if (F.Kind != LoopFormKind::Range)
+    return true;
+  const ValueDecl *Root = rangeRoot(F.RangeInit);
+  if (!Root)
+    return true;
+  llvm::SmallPtrSet<const ValueDecl *, 2> Vars;
+  Vars.insert(Root);
+  const Expr *W = findWrite(F.Body, Vars);
+  if (!W)
+    return true;
+  StoredDiag &D = Diags.report(
+      W->getExprLoc(),
+      {diag::err_loop_container_modified, {Root->getName().str()}});
+  Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
+  return false;
+}
+
+/// Hoisting builds the view before an enclosing loop: everything the view is
+/// built from must exist there and stay unchanged while that loop runs.
+bool checkHoist(ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const LoopForm &F = P.Form;
+  std::vector<const Expr *> Inputs;
+  if (F.Kind == LoopFormKind::Range)
+    Inputs.push_back(F.RangeInit);
+  else
+    Inputs = {F.Lo, F.Hi};
+  llvm::SmallPtrSet<const ValueDecl *, 8> Vars;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SmallPtrSetImpl<const ValueDecl *> &S;
+    std::vector<const DeclRefExpr *> All;
+    explicit Refs(llvm::SmallPtrSetImpl<const ValueDecl *> &S) : S(S) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl())) {
+        S.insert(E->getDecl());
+        All.push_back(E);
+      }
+      return true;
+    }
+  } R(Vars);
+  for (const Expr *E : Inputs)
+    R.TraverseStmt(const_cast<Expr *>(E));
+  if (F.Kind == LoopFormKind::Index && F.Target)
+    if (const auto *VD = dyn_cast<VarDecl>(F.Target))
+      Vars.insert(VD);
+  for (const ValueDecl *V : Vars) {
+    const auto *VD = cast<VarDecl>(V);
+    if (VD->isLocalVarDecl() &&
+        !SM.isBeforeInTranslationUnit(VD->getLocation(),
+                                      P.HoistTo->getBeginLoc())) {
+      StoredDiag &D = Diags.report(
+          P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+          {diag::err_hoist_inner_decl, {VD->getName().str()}});
+      Diags.note(D, VD->getLocation(), diag::note_declared_here);
+      Diags.note(D, P.HoistTo->getBeginLoc(), diag::note_hoist_built_before);
+      return false;
+    }
+  }
+  if (const Expr *W = findWrite(P.HoistTo, Vars)) {
+    StoredDiag &D = Diags.report(W->getExprLoc(), diag::err_hoist_changes);
+    Diags.note(D, P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+               diag::note_hoist_requested);
+    Diags.note(D, P.HoistTo->getBeginLoc(), diag::note_hoist_built_once);
+    return false;
+  }
+  return true;
+}
+
+bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
+  bool OK = true;
+  for (const LoopPlan &P : Nest.Loops)
+    if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
+      StoredDiag &D = Diags.report(
+          P.Annotation->ForLoc,
+          {diag::warn_loop_no_fields, {qualifiedName(Ctx, P.View.ElementType)}});
+      Diags.note(D, P.Annotation->ForLoc, diag::note_loop_no_fields);
+      OK = false;
+    }
+  return OK;
+}
+
+bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const LoopPlan &P0 = Nest.Loops[0];
+  SourceLocation AtLoc = SM.getFileLoc(
+      viewInsertionDecl(Ctx, P0)->getSourceRange().getBegin());
+  if (SM.isInSystemHeader(AtLoc)) {
+    Diags.report(P0.Annotation->ForLoc, diag::err_place_system_header);
+    return false;
+  }
+  for (const LoopPlan &P : Nest.Loops) {
+    const CXXRecordDecl *Elem = P.View.Element;
+    if (!SM.isBeforeInTranslationUnit(Elem->getSourceRange().getEnd(), AtLoc)) {
+      StoredDiag &D = Diags.report(
+          P.Annotation->ForLoc,
+          {diag::err_place_element_late, {qualifiedName(Ctx, P.View.ElementType)}});
+      Diags.note(D, Elem->getLocation(), diag::note_defined_here);
+      return false;
+    }
+  }
+  // The clone of a callee names the view where the parameter's type names
+  // the element.
+  for (const CalleeUse &U : Nest.Callees) {
+    if (!U.NeedsClone)
+      continue;
+    for (unsigned I = 0; I < U.FD->getNumParams(); ++I) {
+      if (U.ParamViews[I] < 0)
+        continue;
+      const ParmVarDecl *PD = U.FD->getParamDecl(I);
+      TypeSourceInfo *TSI = PD->getTypeSourceInfo();
+      if (TSI && recordTypeRange(TSI->getTypeLoc(),
+                                 Nest.Loops[U.ParamViews[I]].View.Element, SM,
+                                 Ctx.getLangOpts())
+                     .isValid())
+        continue;
+      StoredDiag &D = Diags.report(PD->getLocation(), diag::err_place_param_type);
+      Diags.note(D, PD->getLocation(), diag::note_place_param_type);
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace soaview

@@ -1,0 +1,98 @@
+//===- OffloadChecks.cpp - what an offloaded loop may not do --------------===//
+#include "checks/Checks.h"
+
+#include "diag/Diagnostics.h"
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace soaview {
+
+/// What an offloaded loop may not do: its iterations run in parallel on a
+/// device, so they must not leave the loop early, write variables outside
+/// it, or compare element addresses; nests and hoisting stay on the host.
+bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
+                  DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const AttrUse *A = P.Annotation->get(AttrKind::Offload);
+  auto Refuse = [&](SourceLocation L, const Msg &Error, const Msg &Note) {
+    StoredDiag &D = Diags.report(L, Error);
+    Diags.note(D, A->Range.getBegin(), Note);
+    return false;
+  };
+  // What any loop running on the device (offloaded, or inner in an
+  // offloaded nest) may not be: comparing addresses, or an index loop whose
+  // index outlives it.
+  auto DeviceForm = [&](const LoopPlan &L) {
+    if (!L.Identities.empty())
+      return Refuse(L.Identities.front()->getExprLoc(),
+                    diag::err_offload_identity, diag::note_offload_identity);
+    if (L.Form.Kind == LoopFormKind::Index &&
+        !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
+      return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
+                    diag::note_offload_outer_index);
+    return true;
+  };
+  // A nest offloads as a whole from its outer loop: the inner loop's view
+  // must be built outside the offloaded loop (hoisted), so that it can be
+  // copied to the device before the target region starts.
+  if (Nest.Loops.size() > 2 || (Nest.Loops.size() == 2 && &P != &Nest.Loops[0]))
+    return Refuse(P.Annotation->ForLoc, diag::err_offload_nested,
+                  diag::note_offload_nested);
+  if (Nest.Loops.size() == 2) {
+    const LoopPlan &In = Nest.Loops[1];
+    if (!In.HoistTo || !(In.HoistTo == P.Form.Loop ||
+                         !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
+                                                       In.HoistTo->getBeginLoc())))
+      return Refuse(In.Annotation->ForLoc, diag::err_offload_inner_view,
+                    diag::note_offload_inner_view);
+    for (auto &[Path, Acc] : In.View.orderedLeaves())
+      if (Acc.Written)
+        return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse : In.Annotation->ForLoc,
+                      {diag::err_offload_inner_writes, {dotted(Path)}},
+                      diag::note_offload_inner_writes);
+    if (!DeviceForm(In))
+      return false;
+  }
+  if (P.HoistTo)
+    return Refuse(P.Annotation->ForLoc, diag::err_offload_hoisted,
+                  diag::note_offload_hoisted);
+  if (!DeviceForm(P))
+    return false;
+  // Early exits and writes to variables declared outside the loop.
+  LoopJumps J = findLoopJumps(P.Form.Body);
+  if (!J.Exits.empty())
+    return Refuse(J.Exits.front()->getBeginLoc(), diag::err_offload_exit,
+                  diag::note_offload_exit);
+  llvm::SmallPtrSet<const ValueDecl *, 8> Outer;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SmallPtrSetImpl<const ValueDecl *> &S;
+    const Stmt *Loop;
+    const SourceManager &SM;
+    Refs(llvm::SmallPtrSetImpl<const ValueDecl *> &S, const Stmt *L,
+         const SourceManager &SM)
+        : S(S), Loop(L), SM(SM) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (V && SM.isBeforeInTranslationUnit(V->getLocation(),
+                                            Loop->getBeginLoc()))
+        S.insert(V);
+      return true;
+    }
+  } R(Outer, P.Form.Loop, SM);
+  R.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  if (P.Form.Kind == LoopFormKind::Index && P.Form.Target)
+    Outer.erase(cast<ValueDecl>(P.Form.Target));
+  if (const Expr *W = findWrite(P.Form.Body, Outer))
+    return Refuse(W->getExprLoc(), diag::err_offload_outer_write,
+                  diag::note_offload_outer_write);
+  return true;
+}
+
+} // namespace soaview

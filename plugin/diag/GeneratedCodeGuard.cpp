@@ -1,0 +1,198 @@
+//===- GeneratedCodeGuard.cpp - errors in generated code are soaview's ----===//
+#include "diag/GeneratedCodeGuard.h"
+
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace soaview {
+
+GeneratedCodeGuard::GeneratedCodeGuard(CompilerInstance &CI,
+                                       std::shared_ptr<const PassResult> R)
+    : CI(CI), R(std::move(R)) {}
+
+void GeneratedCodeGuard::install(CompilerInstance &CI,
+                                 std::shared_ptr<const PassResult> R) {
+  DiagnosticsEngine &DE = CI.getDiagnostics();
+  auto *G = new GeneratedCodeGuard(CI, std::move(R));
+  G->Target = DE.getClient();
+  if (DE.ownsClient())
+    G->Owned = DE.takeClient();
+  DE.setClient(G, /*ShouldOwnClient=*/true);
+  // Held-back errors must not end the compile at the error limit before
+  // the one soaview error is reported.
+  DE.setErrorLimit(0);
+}
+
+bool GeneratedCodeGuard::isGeneratedCodeError(DiagnosticsEngine::Level Level,
+                                              const Diagnostic &Info) const {
+  if (Flushing || Level != DiagnosticsEngine::Error)
+    return false; // fatal errors stop the compile: shown as they are
+  unsigned ID = Info.getID();
+  // Parse-time errors only: lexer, parser, AST and Sema. Custom IDs are
+  // soaview's own diagnostics; warnings the user turned into errors are
+  // the user's.
+  if (ID < clang::diag::DIAG_START_LEX || ID >= clang::diag::DIAG_START_ANALYSIS)
+    return false;
+  return !DiagnosticIDs::isBuiltinWarningOrExtension(ID);
+}
+
+std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
+                                                  std::string *Where) {
+  SourceManager &SM = CI.getSourceManager();
+  if (L.isInvalid())
+    return {-1, 0};
+  L = SM.getFileLoc(L);
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L));
+  if (!FE)
+    return {-1, 0};
+  std::string Name = FE->getName().str();
+  unsigned Offset = SM.getFileOffset(L);
+  bool Generated = false;
+  auto It = R->Buffers.find(Name);
+  if (It != R->Buffers.end()) {
+    Offset = It->second->originalOffset(Offset, Generated);
+    if (Where) {
+      auto [Line, Col] = It->second->lineCol(Offset);
+      std::string File = llvm::sys::path::filename(Name).str();
+      *Where = Generated ? "in code soaview generated before " + File + ":" +
+                               std::to_string(Line) + ":" + std::to_string(Col)
+                         : "at " + File + ":" + std::to_string(Line) + ":" +
+                               std::to_string(Col);
+    }
+  } else if (Where) {
+    PresumedLoc PL = SM.getPresumedLoc(L);
+    if (PL.isValid())
+      *Where = "at " + llvm::sys::path::filename(PL.getFilename()).str() +
+               ":" + std::to_string(PL.getLine()) + ":" +
+               std::to_string(PL.getColumn());
+  }
+  // Innermost converted loop containing the position; else, for generated
+  // text, the first loop after the insertion (views and clones are placed
+  // before the function holding the loop).
+  int Best = -1, Next = -1;
+  const auto &Loops = R->Converted;
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    const ConvertedLoop &C = Loops[I];
+    if (C.Begin.File != Name)
+      continue;
+    if (C.Begin.Offset <= Offset && Offset <= C.End.Offset &&
+        (Best < 0 || C.Begin.Offset >= Loops[Best].Begin.Offset))
+      Best = (int)I;
+    if (C.Begin.Offset >= Offset &&
+        (Next < 0 || C.Begin.Offset < Loops[Next].Begin.Offset))
+      Next = (int)I;
+  }
+  if (Best >= 0)
+    return {Best, 2};
+  if (Generated && Next >= 0)
+    return {Next, 1};
+  return {-1, 0};
+}
+
+void GeneratedCodeGuard::HandleDiagnostic(DiagnosticsEngine::Level Level,
+                                          const Diagnostic &Info) {
+  if (Level == DiagnosticsEngine::Note && HoldingNotes) {
+    // Instantiation chains and "candidate" notes: they can place the error
+    // in a loop more surely than its own position.
+    auto [Loop, Strength] = attribute(Info.getLocation(), nullptr);
+    Finding &F = Findings.back();
+    if (Strength > F.Strength)
+      F.Loop = Loop, F.Strength = Strength;
+    return;
+  }
+  HoldingNotes = false;
+  if (!isGeneratedCodeError(Level, Info)) {
+    Target->HandleDiagnostic(Level, Info);
+    syncCounts();
+    return;
+  }
+  Finding F;
+  llvm::SmallString<256> Msg;
+  Info.FormatDiagnostic(Msg);
+  F.Message = Msg.str().str();
+  std::tie(F.Loop, F.Strength) = attribute(Info.getLocation(), &F.Where);
+  Findings.push_back(std::move(F));
+  HoldingNotes = true;
+}
+
+void GeneratedCodeGuard::flush() {
+  if (Findings.empty() || Flushing)
+    return;
+  Flushing = true;
+  // Findings by loop, loops in source order; findings nowhere go to the
+  // first converted loop.
+  std::map<int, std::vector<const Finding *>> ByLoop;
+  for (const Finding &F : Findings)
+    ByLoop[F.Loop >= 0 ? F.Loop : (R->Converted.empty() ? -1 : 0)].push_back(&F);
+  DiagnosticsEngine &DE = CI.getDiagnostics();
+  auto Resolve = [&](const StoredLoc &L) {
+    return resolve(L, CI.getSourceManager(), CI.getFileManager(),
+                   [&](StringRef F, unsigned O) { return R->mapOffset(F, O); });
+  };
+  unsigned Err = DE.getCustomDiagID(
+      DiagnosticsEngine::Error,
+      "soaview: internal error: the code generated for this %0 does not "
+      "compile; this is a soaview bug");
+  unsigned Note = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+  for (auto &[Loop, Fs] : ByLoop) {
+    SourceLocation At =
+        Loop >= 0 ? Resolve(R->Converted[Loop].Begin) : SourceLocation();
+    DE.Report(At, Err) << (Loop >= 0 ? R->Converted[Loop].What
+                                     : std::string("translation unit"));
+    const Finding &First = *Fs.front();
+    std::string Said = "the compiler reports '" + First.Message + "'";
+    if (!First.Where.empty())
+      Said += " " + First.Where;
+    if (Fs.size() > 1)
+      Said += " (and " + std::to_string(Fs.size() - 1) + " more error" +
+              (Fs.size() > 2 ? "s" : "") + ")";
+    DE.Report(At, Note) << Said;
+    DE.Report(At, Note)
+        << "please report it with this source file (-fplugin-arg-soaview-"
+           "dump=FILE writes the generated code); remove the loop's "
+           "soa_conversion attributes to build it as written";
+  }
+  Findings.clear();
+  Flushing = false;
+}
+
+void GeneratedCodeGuard::BeginSourceFile(const LangOptions &LO,
+                                         const Preprocessor *PP) {
+  Target->BeginSourceFile(LO, PP);
+}
+
+void GeneratedCodeGuard::EndSourceFile() {
+  flush();
+  Target->EndSourceFile();
+  syncCounts();
+}
+
+void GeneratedCodeGuard::finish() {
+  Target->finish();
+  syncCounts();
+}
+
+void GeneratedCodeGuard::clear() {
+  Target->clear();
+  syncCounts();
+}
+
+void GeneratedCodeGuard::syncCounts() {
+  // The wrapped client decides what counts (-verify counts mismatches).
+  NumErrors = Target->getNumErrors();
+  NumWarnings = Target->getNumWarnings();
+}
+
+bool GeneratedCodeGuard::IncludeInDiagnosticCounts() const {
+  return Target->IncludeInDiagnosticCounts();
+}
+
+} // namespace soaview

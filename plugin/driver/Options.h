@@ -1,0 +1,75 @@
+//===- Options.h - what the first pass is asked and what it hands on -*- C++ -*-===//
+#ifndef SOAVIEW_OPTIONS_H
+#define SOAVIEW_OPTIONS_H
+
+#include "diag/Diagnostics.h"
+#include "support/EditBuffer.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace soaview {
+
+/// What offloaded loops become: OpenMP target regions (compiled by clang
+/// with -fopenmp and an offload target) or CUDA kernels (the translated file
+/// is compiled by nvcc; soaview-translate --backend=cuda).
+enum class BackendKind { OpenMP, Cuda };
+
+struct Options {
+  bool Remarks = false;
+  std::string DumpPath; ///< "-" for stdout
+  /// Report diagnostics from the first pass itself (soaview-translate), not
+  /// by replay in a later compile (the plugin).
+  bool ReportInFirstPass = false;
+  /// Apply the profitability rule (leave loops that visit each element
+  /// once unconverted); off with -fplugin-arg-soaview-convert=always or
+  /// SOAVIEW_CONVERT=always.
+  bool Profitability = true;
+  BackendKind Offload = BackendKind::OpenMP;
+  /// Test hook (-fplugin-arg-soaview-debug-break-generated-code): emit a
+  /// call to an undeclared function before each converted loop, so that
+  /// the real compile meets an error in generated code.
+  bool BreakGeneratedCode = false;
+  /// Flags of warnings not to report (-fplugin-arg-soaview-no-warn=FLAG).
+  std::vector<std::string> SilencedWarnings;
+};
+
+/// One converted loop, in the shape of the paper's Table 1.
+struct ReportRow {
+  std::string Where, Element;
+  unsigned InFields = 0, OutFields = 0;
+  uint64_t GatherBytes = 0, ScatterBytes = 0; ///< per element (viewSize)
+  unsigned Hoist = 0;
+  bool Offload = false;
+  /// False when the profitability rule left the loop as written.
+  bool Converted = true;
+};
+
+/// A loop whose rewrite the real compile parses: where it is in the user's
+/// file, to blame generated code that does not compile on it.
+struct ConvertedLoop {
+  StoredLoc Begin, End; ///< offsets in the original file
+  std::string What;     ///< "loop over 'ns::T'"
+};
+
+/// What the first pass hands to the real compile.
+struct PassResult {
+  std::vector<ReportRow> Report;
+  std::vector<ConvertedLoop> Converted;
+  std::unique_ptr<DiagStore> Diags;
+  /// Rewritten files by FileManager name; empty when nothing is rewritten.
+  std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;
+  std::string MainFile;
+  bool ParseFailed = false;
+  unsigned mapOffset(llvm::StringRef File, unsigned Offset) const;
+};
+
+/// SOAVIEW_CONVERT=always in the environment turns the profitability rule
+/// off (the test suite does this); plugin arguments override it.
+bool profitabilityFromEnvironment();
+
+} // namespace soaview
+
+#endif

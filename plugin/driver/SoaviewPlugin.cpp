@@ -1,0 +1,155 @@
+//===- SoaviewPlugin.cpp - the clang plugin entry point -------------------===//
+//
+// Loaded with -fplugin=soaview.so (soaview-clang++ does this). Arguments:
+//   -fplugin-arg-soaview-remarks      one remark per converted loop
+//   -fplugin-arg-soaview-dump=FILE    write the rewritten source ('-': stdout)
+//   -fplugin-arg-soaview-convert=always|profitable
+//                                     convert every annotated loop, or only
+//                                     those that can pay (default)
+//   -fplugin-arg-soaview-backend=cuda  with dump=FILE.cu: write offloaded
+//                                     loops as CUDA kernels into the dump
+//                                     (for nvcc); this compile then goes on
+//                                     with the source as written
+// Everything else lives in the soaview library; this file only wires it to
+// the compile. Tests: test/Rewrite, test/Sema, test/Exec.
+//===----------------------------------------------------------------------===//
+#include "driver/Action.h"
+#include "frontend/Annotations.h"
+#include "diag/GeneratedCodeGuard.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace soaview {
+namespace {
+
+bool InFirstPass = false;
+
+/// Replays the first pass's diagnostics once the real parse is complete, so
+/// that every header a diagnostic points into is loaded.
+class ReplayConsumer : public ASTConsumer {
+public:
+  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R)
+      : CI(CI), R(std::move(R)) {}
+  void HandleTranslationUnit(ASTContext &) override {
+    if (!R->Diags)
+      return;
+    const PassResult &Res = *R;
+    R->Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
+                     CI.getFileManager(), [&](StringRef F, unsigned O) {
+                       return Res.mapOffset(F, O);
+                     },
+                     [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; });
+  }
+
+private:
+  CompilerInstance &CI;
+  std::shared_ptr<PassResult> R;
+};
+
+class SoaviewAction : public PluginASTAction {
+protected:
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    Opts.Profitability = profitabilityFromEnvironment();
+    for (const std::string &A : Args) {
+      StringRef S(A);
+      if (S == "remarks")
+        Opts.Remarks = true;
+      else if (S.consume_front("dump="))
+        Opts.DumpPath = S.str();
+      else if (S == "convert=always")
+        Opts.Profitability = false;
+      else if (S == "convert=profitable")
+        Opts.Profitability = true;
+      else if (S == "backend=cuda")
+        Opts.Offload = BackendKind::Cuda;
+      else if (S == "backend=openmp")
+        Opts.Offload = BackendKind::OpenMP;
+      else if (S == "debug-break-generated-code")
+        Opts.BreakGeneratedCode = true;
+      else {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "soaview: unknown plugin argument '%0'; "
+                                   "expected 'remarks', 'dump=FILE', "
+                                   "'convert=always|profitable' or "
+                                   "'backend=openmp|cuda'"))
+            << A;
+        return false;
+      }
+    }
+    if (Opts.Offload == BackendKind::Cuda && Opts.DumpPath.empty()) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "soaview: 'backend=cuda' writes CUDA source "
+                                 "for nvcc; give it a file with "
+                                 "-fplugin-arg-soaview-dump=FILE.cu"));
+      return false;
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    auto R = std::make_shared<PassResult>();
+    if (InFirstPass || CI.getFrontendOpts().Inputs.empty() ||
+        !CI.getFrontendOpts().Inputs[0].isFile())
+      return std::make_unique<ASTConsumer>();
+    InFirstPass = true;
+    runNestedFirstPass(CI, Opts, *R);
+    InFirstPass = false;
+
+    SourceManager &SM = CI.getSourceManager();
+    FileManager &FM = CI.getFileManager();
+    // CUDA source is for nvcc: this compile keeps the source as written.
+    const bool Compile = Opts.Offload != BackendKind::Cuda;
+    if (Compile)
+      for (auto &[Name, Buf] : R->Buffers) {
+        auto FE = FM.getOptionalFileRef(Name);
+        if (!FE)
+          continue;
+        SM.overrideFileContents(
+            *FE, llvm::MemoryBuffer::getMemBufferCopy(Buf->result(), Name));
+        if (Name == R->MainFile)
+          SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
+      }
+    if (!Opts.DumpPath.empty()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);
+      if (!EC)
+        OS << dumpText(*R);
+      else {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "soaview: cannot write dump file '%0': %1"))
+            << Opts.DumpPath << EC.message();
+      }
+    }
+    if (!Compile)
+      R->Buffers.clear(); // diagnostics point into the source as written
+    // The real compile parses generated code: its errors are soaview's.
+    if (!R->Buffers.empty())
+      GeneratedCodeGuard::install(CI, R);
+    return std::make_unique<ReplayConsumer>(CI, std::move(R));
+  }
+
+private:
+  Options Opts;
+};
+
+} // namespace
+} // namespace soaview
+
+static FrontendPluginRegistry::Add<soaview::SoaviewAction>
+    X("soaview", "convert annotated loops to temporary structure-of-arrays views");

@@ -1,0 +1,88 @@
+//===- Backend.cpp - host, OpenMP target and CUDA emission -----------------===//
+#include "emit/Backend.h"
+
+#include "emit/RuntimeNames.h"
+
+namespace soaview {
+
+namespace {
+
+std::string includeLine(const char *Header) {
+  return std::string("#include <") + Header + "> // added by soaview\n";
+}
+
+/// Offloaded loops become OpenMP target regions over the device buffers;
+/// the views and clones they use are compiled for the device through
+/// declare target.
+class OpenMPBackend : public Backend {
+public:
+  std::string includes(bool AnyOffload) const override {
+    return Backend::includes(AnyOffload) +
+           (AnyOffload ? includeLine(rt::OmpHeader) : "");
+  }
+  std::string offloadedRemark() const override {
+    return "; offloaded (OpenMP target)";
+  }
+  std::string offloadedComment() const override { return "; offloaded"; }
+  std::string deviceNamespace() const override { return rt::OmpNamespace; }
+  std::string declareTargetBegin(bool Device) const override {
+    return Device ? "#pragma omp declare target\n" : "";
+  }
+  std::string declareTargetEnd(bool Device) const override {
+    return Device ? "#pragma omp end declare target\n" : "";
+  }
+  std::string launchPrologue(const std::string &Px,
+                             const std::string &Captures) const override {
+    return "  const int " + Px + "dev = " + Px + "device.device();\n" +
+           "#pragma omp target teams distribute parallel for firstprivate(" +
+           Captures + ") device(" + Px + "dev)\n";
+  }
+};
+
+/// Offloaded loops become CUDA kernels: the body is a __device__ lambda
+/// that the device frame's grid-stride kernel calls once per element
+/// (capturing by value); functions it reaches are __host__ __device__.
+class CudaBackend : public Backend {
+public:
+  std::string includes(bool AnyOffload) const override {
+    return Backend::includes(AnyOffload) +
+           (AnyOffload ? includeLine(rt::CudaHeader) : "");
+  }
+  std::string offloadedRemark() const override {
+    return "; offloaded (CUDA kernel)";
+  }
+  std::string offloadedComment() const override {
+    return "; offloaded (CUDA kernel)";
+  }
+  std::string deviceNamespace() const override { return rt::CudaNamespace; }
+  std::string deviceMark(bool Device) const override {
+    return Device ? "__host__ __device__ " : "";
+  }
+  bool copiesArrays(bool Device) const override { return Device; }
+  bool bodyIsKernelLambda() const override { return true; }
+  std::string launchHeader(const std::string &Px,
+                           const std::string &K) const override {
+    return Px + "device.launch([=] __device__ (std::size_t " + K + ")";
+  }
+  // nvcc cannot reopen an inline unnamed namespace (its own generated code
+  // opens the unnamed namespace first, not inline).
+  std::string viewsNamespace() const override { return "namespace {"; }
+  bool plainViewsNamespace() const override { return true; }
+  bool marksDeviceFunctions() const override { return true; }
+};
+
+} // namespace
+
+std::string Backend::includes(bool AnyOffload) const {
+  return includeLine(rt::Header);
+}
+
+std::unique_ptr<Backend> makeBackend(BackendKind Kind, bool OpenMP) {
+  if (Kind == BackendKind::Cuda)
+    return std::make_unique<CudaBackend>();
+  if (OpenMP)
+    return std::make_unique<OpenMPBackend>();
+  return std::make_unique<Backend>();
+}
+
+} // namespace soaview

@@ -1,0 +1,71 @@
+//===- Backend.h - where converted loops run, as generated text -*- C++ -*-===//
+//
+// One interface for the three places a converted loop's code runs: the host
+// (every loop that is not offloaded), OpenMP target regions, and CUDA
+// kernels. The emitter asks the backend of the translation unit; the host
+// backend is the base, and the device backends change what runs on the
+// device. Device here means a loop that is offloaded, or the inner loop of
+// an offloaded nest (LoopPlan::Offload, LoopPlan::DeviceInner).
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_BACKEND_H
+#define SOAVIEW_BACKEND_H
+
+#include "driver/Options.h"
+
+#include <memory>
+#include <string>
+
+namespace soaview {
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+
+  /// The runtime headers, inserted first in the main file.
+  virtual std::string includes(bool AnyOffload) const;
+  /// What the remark of an offloaded loop adds ("; offloaded (...)").
+  virtual std::string offloadedRemark() const { return ""; }
+  /// What the generated comment before an offloaded loop adds.
+  virtual std::string offloadedComment() const { return ""; }
+  /// The namespace of the device frames ("::soaview::omp::").
+  virtual std::string deviceNamespace() const { return ""; }
+  /// The mark of functions that run in device code (view members, the
+  /// spec's at(), clones of callees).
+  virtual std::string deviceMark(bool Device) const { return ""; }
+  /// True when fixed-size array fields are copied element by element in
+  /// device code (memcpy is not available there).
+  virtual bool copiesArrays(bool Device) const { return false; }
+  /// Text before and after declarations compiled for the device.
+  virtual std::string declareTargetBegin(bool Device) const { return ""; }
+  virtual std::string declareTargetEnd(bool Device) const { return ""; }
+  /// True when an offloaded loop's body becomes a lambda that a kernel
+  /// calls once per element (the loop header becomes the launch).
+  virtual bool bodyIsKernelLambda() const { return false; }
+  /// The statements before an offloaded loop (Px: the loop's name prefix;
+  /// Captures: the device buffers the region uses).
+  virtual std::string launchPrologue(const std::string &Px,
+                                     const std::string &Captures) const {
+    return "";
+  }
+  /// The header that replaces `for (...)` of an offloaded loop whose body
+  /// becomes a lambda over slot K.
+  virtual std::string launchHeader(const std::string &Px,
+                                   const std::string &K) const {
+    return "";
+  }
+  /// How views' unnamed namespace is opened.
+  virtual std::string viewsNamespace() const { return "inline namespace {"; }
+  /// True when the views' namespace is not inline, so that clones found by
+  /// lookup from templates are declared there too.
+  virtual bool plainViewsNamespace() const { return false; }
+  /// True when user functions reached from device code are marked for it.
+  virtual bool marksDeviceFunctions() const { return false; }
+};
+
+/// The backend of a translation unit: CUDA when asked for, OpenMP when the
+/// compile has -fopenmp, else the host.
+std::unique_ptr<Backend> makeBackend(BackendKind Kind, bool OpenMP);
+
+} // namespace soaview
+
+#endif

@@ -1,0 +1,34 @@
+//===- RuntimeNames.h - the runtime names generated code uses ---*- C++ -*-===//
+//
+// One table of every name of runtime/include/soaview/*.h that the emitter
+// writes, so that a rename in the runtime is one edit here.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_RUNTIMENAMES_H
+#define SOAVIEW_RUNTIMENAMES_H
+
+namespace soaview {
+namespace rt {
+// Headers (first in the main file).
+inline constexpr const char *Header = "soaview/soaview.h";
+inline constexpr const char *OmpHeader = "soaview/omp.h";
+inline constexpr const char *CudaHeader = "soaview/cuda.h";
+// soaview.h
+inline constexpr const char *Site = "::soaview::site";
+inline constexpr const char *Frame = "::soaview::frame";
+inline constexpr const char *Arena = "::soaview::arena";
+inline constexpr const char *OutSlot = "::soaview::out_slot";
+inline constexpr const char *Identity = "::soaview::identity";
+inline constexpr const char *CopyArray = "::soaview::copy_array";
+inline constexpr const char *ElementOf = "::soaview::element_of_t";
+inline constexpr const char *TargetElement = "::soaview::target_element_t";
+inline constexpr const char *IndexSpanOf = "::soaview::index_span_of";
+inline constexpr const char *IndexShadow = "::soaview::index_shadow";
+// omp.h and cuda.h: the device frames, in their backend's namespace.
+inline constexpr const char *OmpNamespace = "::soaview::omp::";
+inline constexpr const char *CudaNamespace = "::soaview::cuda::";
+inline constexpr const char *HostFrame = "host_frame";
+inline constexpr const char *DeviceFrame = "device_frame";
+} // namespace rt
+} // namespace soaview
+
+#endif

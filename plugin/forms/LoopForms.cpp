@@ -1,0 +1,422 @@
+//===- LoopForms.cpp - recognise the loop shapes soaview converts ---------===//
+//
+// Range-for over anything with begin/end whose elements are structs or
+// pointers to structs; index loops `for (i = lo; i < n; ++i)` over T*, T[N]
+// or std::vector<T> named by soa_conversion_target. Anything else is refused
+// with the expected form. Tests: test/Sema/loop-forms.cpp.
+//===----------------------------------------------------------------------===//
+#include "forms/LoopForms.h"
+
+#include "frontend/Annotations.h"
+#include "diag/Diagnostics.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace soaview {
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD ? RD->getDefinition() : nullptr;
+}
+
+namespace {
+
+/// Collects every reference to a named declaration.
+class UseFinder : public RecursiveASTVisitor<UseFinder> {
+public:
+  explicit UseFinder(StringRef Name) : Name(Name) {}
+  std::vector<const Expr *> Uses;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl()->getName() == Name)
+      Uses.push_back(E);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (E->getMemberDecl()->getName() == Name &&
+        isa<FieldDecl>(E->getMemberDecl()))
+      Uses.push_back(E);
+    return true;
+  }
+
+private:
+  StringRef Name;
+};
+
+/// A loop bound soaview may evaluate once more: no side effects, where calls
+/// are allowed only to const member functions (`v.size()`) and constexpr
+/// functions.
+bool pureBound(const Expr *E, ASTContext &Ctx) {
+  struct Check : RecursiveASTVisitor<Check> {
+    bool OK = true;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (!FD || !(FD->isConstexpr() || (MD && MD->isConst())))
+        OK = false;
+      return true;
+    }
+    bool VisitExpr(Expr *E) {
+      if (isa<CallExpr>(E) || isa<CXXConstructExpr>(E) ||
+          isa<MaterializeTemporaryExpr>(E) || isa<ImplicitCastExpr>(E) ||
+          isa<CXXBindTemporaryExpr>(E) || isa<ExprWithCleanups>(E))
+        return true;
+      if (const auto *U = dyn_cast<UnaryOperator>(E))
+        if (U->isIncrementDecrementOp())
+          OK = false;
+      if (const auto *B = dyn_cast<BinaryOperator>(E))
+        if (B->isAssignmentOp())
+          OK = false;
+      return true;
+    }
+  } C;
+  C.TraverseStmt(const_cast<Expr *>(E));
+  return C.OK;
+}
+
+} // namespace
+
+/// True when FS is annotated with soa_conversion_target(Name).
+static bool hasTarget(const ForStmt *FS, StringRef Name,
+                      const AnnotationCollector &All) {
+  auto It = All.Loops.find(FS->getForLoc());
+  const AttrUse *T =
+      It == All.Loops.end() ? nullptr : It->second.get(AttrKind::Target);
+  return T && T->Target == Name;
+}
+
+/// True when Index is the index variable of another annotated index loop
+/// whose target is Name (`bodies[j]` in the loop over `bodies[i]`): that use
+/// belongs to the other loop's view.
+static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
+                            const VarDecl *Own, StringRef Name,
+                            const AnnotationCollector &All) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || V == Own)
+    return false;
+  for (const DynTypedNode &DS : Ctx.getParents(*V))
+    for (const DynTypedNode &FP : Ctx.getParents(DS)) {
+      const auto *FS = FP.get<ForStmt>();
+      if (FS && FS->getInit() == DS.get<Stmt>() && hasTarget(FS, Name, All))
+        return true;
+    }
+  return false;
+}
+
+/// True when E lies in the body of an annotated loop over target Name that
+/// is nested in Own.
+static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
+                                  const Stmt *Own, StringRef Name,
+                                  const AnnotationCollector &All) {
+  DynTypedNodeList Parents = Ctx.getParents(*E);
+  while (!Parents.empty()) {
+    DynTypedNode N = Parents[0];
+    const Stmt *P = N.get<Stmt>();
+    if (P == Own)
+      return false;
+    // Through declarations (`double d = bodies[i].x`) and lambdas in the
+    // loop, but not out of the function.
+    if (const auto *FD = N.get<FunctionDecl>()) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!MD || !MD->getParent()->isLambda())
+        return false;
+    }
+    if (const auto *FS = dyn_cast_or_null<ForStmt>(P))
+      if (hasTarget(FS, Name, All))
+        return true;
+    Parents = Ctx.getParents(N);
+  }
+  return false;
+}
+
+namespace {
+
+/// Recognition of one loop: each step fills part of the form or reports
+/// why the loop has no form soaview converts.
+class Recogniser {
+public:
+  Recogniser(ASTContext &Ctx, const LoopAnnotation &A,
+             const AnnotationCollector &All, DiagStore &Diags)
+      : Ctx(Ctx), A(A), All(All), Diags(Diags),
+        Target(A.get(AttrKind::Target)) {}
+
+  std::optional<LoopForm> run(const Stmt *Loop, const FunctionDecl *Fn) {
+    F.Loop = Loop;
+    F.Function = Fn;
+    bool OK;
+    if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
+      OK = range(RF);
+    else if (const auto *FS = dyn_cast<ForStmt>(Loop))
+      OK = index(FS);
+    else
+      OK = expectIndexForm(Loop->getBeginLoc(), Loop->getBeginLoc(),
+                           "not a for loop");
+    if (!OK)
+      return std::nullopt;
+    return F;
+  }
+
+private:
+  bool range(const CXXForRangeStmt *RF);
+  bool rangeElement(const CXXForRangeStmt *RF);
+  bool index(const ForStmt *FS);
+  bool indexHeader(const ForStmt *FS);
+  bool indexInit(const ForStmt *FS);
+  bool indexIncrement(const ForStmt *FS);
+  bool indexInvariant(const ForStmt *FS);
+  bool targetDecl(const ForStmt *FS, const std::vector<const Expr *> &Uses);
+  bool targetElement();
+  bool targetUses(const ForStmt *FS, const std::vector<const Expr *> &Uses);
+
+  bool fail(SourceLocation L, Msg Error, SourceLocation NoteL,
+            std::optional<Msg> Note) {
+    StoredDiag &D = Diags.report(L, Error);
+    if (Note)
+      Diags.note(D, NoteL, *Note);
+    return false;
+  }
+  bool expectIndexForm(SourceLocation L, SourceLocation For, StringRef What) {
+    return fail(L, {diag::err_form_unsupported, {What.str()}}, For,
+                Msg(diag::note_form_index_expected));
+  }
+
+  ASTContext &Ctx;
+  const LoopAnnotation &A;
+  const AnnotationCollector &All;
+  DiagStore &Diags;
+  const AttrUse *Target;
+  LoopForm F;
+};
+
+bool Recogniser::range(const CXXForRangeStmt *RF) {
+  if (Target)
+    return fail(Target->Range.getBegin(), Msg(diag::err_form_target_on_range),
+                RF->getForLoc(), Msg(diag::note_form_target_on_range));
+  F.Kind = LoopFormKind::Range;
+  F.Body = RF->getBody();
+  F.LoopVar = RF->getLoopVariable();
+  if (isa<DecompositionDecl>(F.LoopVar) || RF->getInit())
+    return fail(F.LoopVar->getLocation(), Msg(diag::err_form_range_bindings),
+                RF->getForLoc(), Msg(diag::note_form_range_expected));
+  F.RangeInit = RF->getRangeInit();
+  return rangeElement(RF);
+}
+
+/// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`).
+bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
+  QualType VT = F.LoopVar->getType();
+  QualType Elem = VT.getNonReferenceType();
+  F.VarIsCopy = !VT->isReferenceType() && !VT->isPointerType();
+  if (Elem->isPointerType()) {
+    F.VarIsPointer = true;
+    Elem = Elem->getPointeeType();
+  }
+  F.VarIsConst = Elem.isConstQualified();
+  F.ElementType = Elem.getUnqualifiedType();
+  F.Element = recordOf(F.ElementType);
+  SourceLocation V = F.LoopVar->getLocation();
+  if (!F.Element || F.Element->isUnion())
+    return fail(V, Msg(diag::err_form_not_structs), V,
+                Msg(diag::note_form_not_structs,
+                    {qualifiedName(Ctx, F.LoopVar->getType())}));
+  if (F.VarIsPointer && !VT->isPointerType())
+    return fail(V, Msg(diag::err_form_pointer_reference), V,
+                Msg(diag::note_form_pointer_reference,
+                    {F.LoopVar->getName().str()}));
+  return true;
+}
+
+bool Recogniser::index(const ForStmt *FS) {
+  F.Kind = LoopFormKind::Index;
+  F.Body = FS->getBody();
+  if (!Target)
+    return expectIndexForm(FS->getForLoc(), FS->getForLoc(),
+                           "an index loop needs soa_conversion_target");
+  if (!indexHeader(FS) || !indexInvariant(FS))
+    return false;
+  // Target: every use must be exactly `name[i]`.
+  F.TargetName = Target->Target;
+  UseFinder UF(F.TargetName);
+  UF.TraverseStmt(const_cast<Stmt *>(F.Body));
+  if (UF.Uses.empty())
+    return fail(Target->Range.getBegin(),
+                {diag::err_form_target_unknown, {F.TargetName}},
+                FS->getForLoc(), Msg(diag::note_form_target_unknown));
+  return targetDecl(FS, UF.Uses) && targetElement() && targetUses(FS, UF.Uses);
+}
+
+/// `for (i = lo; i < n; ++i)`: init, condition, increment, pure bounds.
+bool Recogniser::indexHeader(const ForStmt *FS) {
+  if (!indexInit(FS))
+    return false;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(strip(FS->getCond()));
+  if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), F.IndexVar))
+    return expectIndexForm(FS->getCond() ? FS->getCond()->getBeginLoc()
+                                         : FS->getForLoc(),
+                           FS->getForLoc(), "the condition must be 'index < bound'");
+  F.Hi = Cond->getRHS();
+  if (!indexIncrement(FS))
+    return false;
+  if (!pureBound(F.Lo, Ctx) || !pureBound(F.Hi, Ctx))
+    return expectIndexForm(F.Hi->getBeginLoc(), FS->getForLoc(),
+                           "the loop bounds must not have side effects");
+  return true;
+}
+
+/// Init: `int i = lo` or `i = lo`.
+bool Recogniser::indexInit(const ForStmt *FS) {
+  const Stmt *Init = FS->getInit();
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    if (DS->isSingleDecl())
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        if (V->getInit()) {
+          F.IndexVar = V;
+          F.Lo = V->getInit();
+        }
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+          F.IndexVar = V;
+          F.Lo = BO->getRHS();
+        }
+  }
+  if (!F.IndexVar || !F.IndexVar->getType()->isIntegerType())
+    return expectIndexForm(Init ? Init->getBeginLoc() : FS->getForLoc(),
+                           FS->getForLoc(),
+                           "the loop must start by setting one integer index");
+  return true;
+}
+
+/// Increment: ++i, i++, i += 1.
+bool Recogniser::indexIncrement(const ForStmt *FS) {
+  const Expr *Inc = FS->getInc();
+  bool IncOK = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Inc)))
+    IncOK = U->isIncrementOp() && refersTo(U->getSubExpr(), F.IndexVar);
+  if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(strip(Inc))) {
+    Expr::EvalResult R;
+    IncOK = B->getOpcode() == BO_AddAssign && refersTo(B->getLHS(), F.IndexVar) &&
+            B->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+  }
+  if (!IncOK)
+    return expectIndexForm(Inc ? Inc->getBeginLoc() : FS->getForLoc(),
+                           FS->getForLoc(),
+                           "the increment must be '++index', 'index++' or "
+                           "'index += 1'");
+  return true;
+}
+
+/// The index and the bound must not change in the body.
+bool Recogniser::indexInvariant(const ForStmt *FS) {
+  llvm::SmallPtrSet<const ValueDecl *, 4> Invariant;
+  Invariant.insert(F.IndexVar);
+  struct BoundVars : RecursiveASTVisitor<BoundVars> {
+    llvm::SmallPtrSetImpl<const ValueDecl *> &S;
+    explicit BoundVars(llvm::SmallPtrSetImpl<const ValueDecl *> &S) : S(S) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl()))
+        S.insert(E->getDecl());
+      return true;
+    }
+  } BV(Invariant);
+  BV.TraverseStmt(const_cast<Expr *>(F.Hi));
+  if (const Expr *Written = findWrite(F.Body, Invariant))
+    return fail(Written->getExprLoc(), Msg(diag::err_form_index_modified),
+                FS->getForLoc(), Msg(diag::note_form_index_modified));
+  return true;
+}
+
+/// The one variable every use of the target name refers to, unqualified.
+bool Recogniser::targetDecl(const ForStmt *FS,
+                            const std::vector<const Expr *> &Uses) {
+  for (const Expr *U : Uses) {
+    const NamedDecl *D = isa<DeclRefExpr>(U)
+                             ? cast<DeclRefExpr>(U)->getDecl()
+                             : cast<MemberExpr>(U)->getMemberDecl();
+    if (F.Target && F.Target != D)
+      return fail(U->getExprLoc(),
+                  {diag::err_form_target_ambiguous, {F.TargetName}}, {},
+                  std::nullopt);
+    F.Target = D;
+    if (const auto *ME = dyn_cast<MemberExpr>(U))
+      if (!ME->isImplicitAccess())
+        return fail(U->getExprLoc(), Msg(diag::err_form_target_qualified),
+                    U->getExprLoc(),
+                    Msg(diag::note_form_target_qualified, {F.TargetName}));
+  }
+  return true;
+}
+
+/// The target's element type: T*, T[N] or std::vector<T> with T a struct.
+bool Recogniser::targetElement() {
+  QualType TT = cast<ValueDecl>(F.Target)->getType().getNonReferenceType();
+  QualType Elem;
+  if (TT->isPointerType())
+    Elem = TT->getPointeeType();
+  else if (TT->isConstantArrayType())
+    Elem = Ctx.getAsConstantArrayType(TT)->getElementType();
+  else if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+               TT->getAsCXXRecordDecl()))
+    if (CT->getQualifiedNameAsString() == "std::vector")
+      Elem = CT->getTemplateArgs()[0].getAsType();
+  if (Elem.isNull() || !recordOf(Elem) || recordOf(Elem)->isUnion())
+    return fail(Target->Range.getBegin(),
+                {diag::err_form_target_not_structs, {F.TargetName}},
+                F.Target->getLocation(),
+                Msg(diag::note_form_target_not_structs, {qualifiedName(Ctx, TT)}));
+  F.ElementType = Elem.getUnqualifiedType();
+  F.Element = recordOf(Elem);
+  F.VarIsConst = Elem.isConstQualified();
+  return true;
+}
+
+/// Every use is `name[i]` (or `name[j]` of another annotated loop over the
+/// same target: the N-body nest).
+bool Recogniser::targetUses(const ForStmt *FS,
+                            const std::vector<const Expr *> &Uses) {
+  ParentMap PM(const_cast<Stmt *>(F.Body));
+  for (const Expr *U : Uses) {
+    const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(U));
+    if (!P) // inside a type (`decltype(buf[i].x) t`): outside the statements
+      P = typeOperandParent(Ctx, U);
+    const Expr *Index = nullptr;
+    if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P))
+      if (strip(AS->getBase()) == U)
+        Index = AS->getIdx();
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+      if (OC->getOperator() == OO_Subscript && strip(OC->getArg(0)) == U)
+        Index = OC->getArg(1);
+    if (Index && !refersTo(Index, F.IndexVar) &&
+        otherLoopsIndex(Ctx, Index, F.IndexVar, F.TargetName, All))
+      continue;
+    if (!Index || !refersTo(Index, F.IndexVar))
+      return fail(U->getExprLoc(),
+                  {diag::err_form_target_other_use,
+                   {F.TargetName, F.IndexVar->getName().str()}},
+                  FS->getForLoc(), Msg(diag::note_form_target_other_use));
+    F.TargetUses.push_back(cast<Expr>(P));
+    if (insideOtherTargetLoop(Ctx, U, F.Loop, F.TargetName, All))
+      F.ShadowedUses.push_back(cast<DeclRefExpr>(strip(U)));
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
+                                      const FunctionDecl *Fn,
+                                      const LoopAnnotation &A,
+                                      const AnnotationCollector &All,
+                                      DiagStore &Diags) {
+  return Recogniser(Ctx, A, All, Diags).run(Loop, Fn);
+}
+
+} // namespace soaview

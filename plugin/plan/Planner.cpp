@@ -1,0 +1,44 @@
+//===- Planner.cpp - from recognised loops to the plan of a nest ----------===//
+#include "plan/Planner.h"
+
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace soaview {
+
+LoopPlan planLoop(ASTContext &Ctx, const LoopInstance &I, LoopForm F) {
+  LoopPlan P;
+  P.Annotation = I.A;
+  P.Form = std::move(F);
+  if (const AttrUse *H = I.A->get(AttrKind::Hoist)) {
+    P.HoistTo = enclosingLoops(Ctx, I.Loop)[H->Hoist - 1]; // checked
+    P.HoistLevels = (unsigned)H->Hoist;
+  }
+  P.InTemplate = I.Fn->getTemplateInstantiationPattern() != nullptr ||
+                 I.Fn->isTemplateInstantiation();
+  return P;
+}
+
+void planRoot(ASTContext &Ctx, NestPlan &Nest) {
+  SourceManager &SM = Ctx.getSourceManager();
+  for (const LoopPlan &P : Nest.Loops)
+    if (P.HoistTo && (!Nest.Root || contains(SM, P.HoistTo, Nest.Root)) &&
+        contains(SM, P.HoistTo, Nest.Loops[0].Form.Loop))
+      Nest.Root = P.HoistTo;
+}
+
+void planDevice(NestPlan &Nest, bool CanOffload) {
+  for (LoopPlan &P : Nest.Loops)
+    P.Offload = P.Annotation->has(AttrKind::Offload) && CanOffload;
+  if (Nest.Loops.size() == 2 && Nest.Loops[0].Offload) {
+    Nest.Loops[1].DeviceInner = true;
+    Nest.Loops[0].DeviceInners.push_back(&Nest.Loops[1]);
+  }
+}
+
+} // namespace soaview

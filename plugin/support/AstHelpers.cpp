@@ -1,0 +1,283 @@
+//===- AstHelpers.cpp - AST questions every stage asks --------------------===//
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace soaview {
+
+const Expr *strip(const Expr *E) {
+  return E ? E->IgnoreParenImpCasts() : nullptr;
+}
+
+bool refersTo(const Expr *E, const ValueDecl *D) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E));
+  return DRE && DRE->getDecl() == D;
+}
+
+bool contains(const SourceManager &SM, const Stmt *Outer, const Stmt *Inner) {
+  return Outer != Inner &&
+         !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(),
+                                       Outer->getBeginLoc()) &&
+         !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), Inner->getEndLoc());
+}
+
+/// The loop statements around S in its function, innermost first.
+std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
+  std::vector<const Stmt *> R;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || isa<LambdaExpr>(P))
+      break;
+    if (isa<ForStmt>(P) || isa<CXXForRangeStmt>(P) || isa<WhileStmt>(P) ||
+        isa<DoStmt>(P))
+      R.push_back(P);
+    Parents = Ctx.getParents(*P);
+  }
+  return R;
+}
+
+/// The parent of E, skipping parentheses and implicit casts, for expressions
+/// that ParentMap does not reach (operands of decltype and __typeof__ in a
+/// declaration's type).
+const Stmt *typeOperandParent(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Cur = E;
+  while (true) {
+    DynTypedNodeList Ps = Ctx.getParents(*Cur);
+    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
+      return P;
+    Cur = P;
+  }
+}
+
+namespace {
+
+/// Finds writes to a set of variables inside a statement.
+class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
+public:
+  explicit WriteFinder(llvm::SmallPtrSetImpl<const ValueDecl *> &Vars)
+      : Vars(Vars) {}
+  const Expr *Found = nullptr;
+
+  /// The variable an lvalue is part of, looking through element selection
+  /// (`v[i]`, `v.front()`) but not into the elements' own fields.
+  static const Expr *root(const Expr *E) {
+    while (E) {
+      E = strip(E);
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+        E = AS->getBase();
+        continue;
+      }
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+        if (OC->getOperator() == OO_Subscript) {
+          E = OC->getArg(0);
+          continue;
+        }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+        if (isAccessor(MC)) {
+          E = MC->getImplicitObjectArgument();
+          continue;
+        }
+      return E;
+    }
+    return E;
+  }
+  /// Non-const member functions of standard containers that do not change
+  /// the container (only give access to its elements).
+  static bool isAccessor(const CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!MD || !MD->getParent()->isInStdNamespace() || !MD->getIdentifier())
+      return false;
+    return llvm::StringSwitch<bool>(MD->getName())
+        .Cases("front", "back", "at", "data", "begin", "end", true)
+        .Cases("rbegin", "rend", "find", "lower_bound", "upper_bound", true)
+        .Cases("equal_range", "count", "size", "empty", true)
+        .Default(false);
+  }
+
+  bool check(const Expr *E) {
+    const Expr *R = root(E);
+    // Writing an element object reached through the container (`buf[i]`
+    // passed by reference, a method called on it) changes the element, not
+    // the container; writing a pointer slot (`v[k] = q`) changes the
+    // container.
+    if (E && R != strip(E) && E->getType()->isRecordType())
+      return true;
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(R);
+    if (DRE && Vars.count(DRE->getDecl()) && !Found)
+      Found = DRE;
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      check(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      check(U->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      const Expr *A = C->getArg(I);
+      if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
+        if (OC->isAssignmentOp() && I == 0)
+          check(A);
+        continue;
+      }
+      if (!FD || I >= FD->getNumParams())
+        continue;
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        check(A);
+    }
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    if (const auto *MD = C->getMethodDecl())
+      if (!MD->isConst() && !isAccessor(C))
+        check(C->getImplicitObjectArgument());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->getType()->isReferenceType() &&
+        !V->getType().getNonReferenceType().isConstQualified())
+      check(V->getInit());
+    return true;
+  }
+
+private:
+  llvm::SmallPtrSetImpl<const ValueDecl *> &Vars;
+};
+
+} // namespace
+
+const Expr *findWrite(const Stmt *S,
+                      llvm::SmallPtrSetImpl<const ValueDecl *> &Vars) {
+  WriteFinder WF(Vars);
+  WF.TraverseStmt(const_cast<Stmt *>(S));
+  return WF.Found;
+}
+
+LoopJumps findLoopJumps(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Loops = 0, Switches = 0; // nested statements owning jumps
+    LoopJumps J;
+    using Base = RecursiveASTVisitor<Finder>;
+#define SOAVIEW_NESTED(Kind, Counter)                                          \
+  bool Traverse##Kind(Kind *S) {                                               \
+    ++Counter;                                                                 \
+    bool R = Base::Traverse##Kind(S);                                          \
+    --Counter;                                                                 \
+    return R;                                                                  \
+  }
+    SOAVIEW_NESTED(ForStmt, Loops)
+    SOAVIEW_NESTED(CXXForRangeStmt, Loops)
+    SOAVIEW_NESTED(WhileStmt, Loops)
+    SOAVIEW_NESTED(DoStmt, Loops)
+    SOAVIEW_NESTED(SwitchStmt, Switches)
+#undef SOAVIEW_NESTED
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitBreakStmt(BreakStmt *S) {
+      if (!Loops && !Switches)
+        J.Exits.push_back(S);
+      return true;
+    }
+    bool VisitContinueStmt(ContinueStmt *S) {
+      if (!Loops)
+        J.Continues.push_back(S);
+      return true;
+    }
+    bool VisitReturnStmt(ReturnStmt *S) {
+      J.Exits.push_back(S);
+      return true;
+    }
+    bool VisitGotoStmt(GotoStmt *S) {
+      J.Exits.push_back(S);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.J;
+}
+
+bool bodyFitsLambda(const Stmt *Body) {
+  if (!findLoopJumps(Body).Exits.empty())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Body;
+    bool Fits = true;
+    bool outside(const Decl *D) const {
+      return !(Body->getBeginLoc() <= D->getLocation() &&
+               D->getLocation() <= Body->getEndLoc());
+    }
+    bool VisitStmt(Stmt *S) {
+      if (isa<CoroutineSuspendExpr>(S) || isa<CoreturnStmt>(S) ||
+          isa<PredefinedExpr>(S) || isa<SourceLocExpr>(S) ||
+          isa<IndirectGotoStmt>(S))
+        Fits = false;
+      return Fits;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const ValueDecl *D = E->getDecl();
+      if ((isa<BindingDecl>(D) || D->getType()->isVariablyModifiedType()) &&
+          outside(D))
+        Fits = false;
+      return Fits;
+    }
+  } F;
+  F.Body = Body;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Fits;
+}
+
+/// Finds the TypeLoc that names Record inside a declarator's type (through
+/// references, pointers and qualifiers); returns its character range.
+CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
+                                const SourceManager &SM,
+                                const LangOptions &LO) {
+  while (!TL.isNull()) {
+    if (auto Q = TL.getAs<QualifiedTypeLoc>()) {
+      TL = Q.getUnqualifiedLoc();
+      continue;
+    }
+    if (auto R = TL.getAs<ReferenceTypeLoc>()) {
+      TL = R.getPointeeLoc();
+      continue;
+    }
+    if (auto P = TL.getAs<PointerTypeLoc>()) {
+      TL = P.getPointeeLoc();
+      continue;
+    }
+    if (TL.getType()->getAsRecordDecl() &&
+        TL.getType()->getAsRecordDecl()->getCanonicalDecl() ==
+            Record->getCanonicalDecl()) {
+      if (TL.getType()->getAs<AutoType>() ||
+          TL.getType()->getAs<DeducedType>())
+        return {};
+      SourceRange R = TL.getSourceRange();
+      if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+        return {};
+      return CharSourceRange::getCharRange(
+          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+    }
+    return {};
+  }
+  return {};
+}
+
+} // namespace soaview

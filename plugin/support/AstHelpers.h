@@ -1,0 +1,70 @@
+//===- AstHelpers.h - AST questions every stage asks ------------*- C++ -*-===//
+//
+// Parent walks, paren/cast skipping, and the write and jump finders that
+// forms, checks, analysis and emission share.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_ASTHELPERS_H
+#define SOAVIEW_ASTHELPERS_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class SourceManager;
+} // namespace clang
+
+namespace soaview {
+
+/// E without parentheses and implicit casts (null stays null).
+const clang::Expr *strip(const clang::Expr *E);
+/// True when E names D (through parentheses and implicit casts).
+bool refersTo(const clang::Expr *E, const clang::ValueDecl *D);
+/// True when Inner lies inside Outer's source range (and is not Outer).
+bool contains(const clang::SourceManager &SM, const clang::Stmt *Outer,
+              const clang::Stmt *Inner);
+/// The loop statements around S in its function, innermost first.
+std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx,
+                                                const clang::Stmt *S);
+/// The parent of E, skipping parentheses and implicit casts, for expressions
+/// that ParentMap does not reach (operands of decltype and __typeof__ in a
+/// declaration's type).
+const clang::Stmt *typeOperandParent(clang::ASTContext &Ctx,
+                                     const clang::Expr *E);
+
+/// The first expression in S that may modify one of Vars (assignment,
+/// increment, address taken, non-const reference or member call), or null.
+const clang::Expr *findWrite(const clang::Stmt *S,
+                             llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
+
+/// The jumps of a loop body that act on the loop itself, in source order:
+/// `break` and `continue` not owned by a nested loop (nor, for `break`, by a
+/// switch), and every `return` and `goto`. Lambda bodies are not searched.
+struct LoopJumps {
+  std::vector<const clang::Stmt *> Exits; ///< break, return, goto
+  std::vector<const clang::ContinueStmt *> Continues;
+};
+LoopJumps findLoopJumps(const clang::Stmt *Body);
+
+/// True when the loop body means the same as the body of a lambda capturing
+/// by reference whose `return` replaces the loop's `continue`: no break,
+/// return or goto acting on the loop, no coroutine operators, no __func__
+/// or __builtin_FUNCTION, no structured bindings or variable-length arrays
+/// from outside the body (a C++17 lambda cannot capture them).
+bool bodyFitsLambda(const clang::Stmt *Body);
+
+/// The character range of the TypeLoc naming Record inside a declarator's
+/// type (through references, pointers and qualifiers), or an invalid range
+/// (deduced types, macros).
+clang::CharSourceRange recordTypeRange(clang::TypeLoc TL,
+                                       const clang::RecordDecl *Record,
+                                       const clang::SourceManager &SM,
+                                       const clang::LangOptions &LO);
+
+} // namespace soaview
+
+#endif
