@@ -82,4 +82,8 @@ config.substitutions.append(
 config.substitutions.append(("%soaview_objroot", config.soaview_obj_root))
 if os.path.exists(os.path.join(bin_dir, "soaview-sph-cuda")):
     config.available_features.add("sph-cuda")
+config.substitutions.append(("%check-diagnostics", "python3 " + os.path.join(config.soaview_src_root, "tools", "check-diagnostics.py")))
+# tools/run-tests.sh collects which diagnostics -verify tests report.
+if "SOAVIEW_DIAG_COVERAGE" in os.environ:
+    config.environment["SOAVIEW_DIAG_COVERAGE"] = os.environ["SOAVIEW_DIAG_COVERAGE"]
 config.substitutions.append(("%compare", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-compare.py")))

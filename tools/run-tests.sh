@@ -23,12 +23,17 @@ count $? 1
 
 echo "== lit suite"
 lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
-out=$(python3 "$lit" -sv "$build/test" 2>&1); rc=$?
+coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"
+out=$(SOAVIEW_DIAG_COVERAGE="$coverage" python3 "$lit" -sv "$build/test" 2>&1); rc=$?
 echo "$out" | tail -n 30
 lp=$(echo "$out" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
 lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
 passed=$((passed + lp)); failed=$((failed + lf))
 [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+
+echo "== diagnostics catalogue: every entry reported by a -verify test"
+python3 "$root/tools/check-diagnostics.py" coverage "$coverage"
+count $? 1
 
 echo "== lit suite with plugin and runtime built with ASan + UBSan"
 asan="$root/build-asan"

@@ -33,7 +33,7 @@ using namespace clang;
 namespace {
 
 int usage() {
-  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] "
+  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
                   "[--convert=always|profitable] [--backend=openmp|cuda] "
                   "[--depfile DEP] -- "
                   "<compile flags>\n"
@@ -53,98 +53,67 @@ private:
   soaview::PassResult &R;
 };
 
-} // namespace
-
-int main(int argc, const char **argv) {
-  soaview::registerAttributes();
+/// The command line: FILE, the options before `--`, compile flags after.
+struct Args {
   std::string File, Out = "-", DepFile;
   soaview::Options Opts;
-  Opts.ReportInFirstPass = true;
-  Opts.Profitability = soaview::profitabilityFromEnvironment();
   std::vector<std::string> Flags;
-  bool SawDashes = false, Report = false;
+  bool Report = false, Help = false;
+};
+
+bool parseArgs(int argc, const char **argv, Args &A) {
+  A.Opts.ReportInFirstPass = true;
+  A.Opts.Profitability = soaview::profitabilityFromEnvironment();
+  bool SawDashes = false;
   for (int I = 1; I < argc; ++I) {
-    StringRef A(argv[I]);
-    if (SawDashes) {
-      Flags.push_back(A.str());
-    } else if (A == "--") {
+    StringRef S(argv[I]);
+    if (SawDashes)
+      A.Flags.push_back(S.str());
+    else if (S == "--")
       SawDashes = true;
-    } else if (A == "-o" && I + 1 < argc) {
-      Out = argv[++I];
-    } else if (A == "--report") {
-      Report = true;
-    } else if (A == "--remarks") {
-      Opts.Remarks = true;
-    } else if (A == "--convert=always") {
-      Opts.Profitability = false;
-    } else if (A == "--convert=profitable") {
-      Opts.Profitability = true;
-    } else if (A == "--depfile" && I + 1 < argc) {
-      DepFile = argv[++I];
-    } else if (A == "--backend=cuda") {
-      Opts.Offload = soaview::BackendKind::Cuda;
-    } else if (A == "--backend=openmp") {
-      Opts.Offload = soaview::BackendKind::OpenMP;
-    } else if (A == "-h" || A == "--help") {
-      usage();
-      return 0;
-    } else if (!A.starts_with("-") && File.empty()) {
-      File = A.str();
-    } else {
-      return usage();
-    }
+    else if (S == "-o" && I + 1 < argc)
+      A.Out = argv[++I];
+    else if (S == "--report")
+      A.Report = true;
+    else if (S == "--remarks")
+      A.Opts.Remarks = true;
+    else if (S == "--convert=always" || S == "--convert=profitable")
+      A.Opts.Profitability = S == "--convert=profitable";
+    else if (S == "--depfile" && I + 1 < argc)
+      A.DepFile = argv[++I];
+    else if (S == "--backend=cuda" || S == "--backend=openmp")
+      A.Opts.Offload = S == "--backend=cuda" ? soaview::BackendKind::Cuda
+                                             : soaview::BackendKind::OpenMP;
+    else if (S.consume_front("--no-warn="))
+      A.Opts.SilencedWarnings.push_back(S.str());
+    else if (S == "-h" || S == "--help")
+      A.Help = true;
+    else if (!S.starts_with("-") && A.File.empty())
+      A.File = S.str();
+    else
+      return false;
   }
-  if (File.empty())
-    return usage();
-  Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
-  Flags.push_back("-isystem" SOAVIEW_RUNTIME_INCLUDE);
-  Flags.push_back("-Wno-unknown-attributes");
-  if (!DepFile.empty()) {
-    Flags.push_back("-MD");
-    Flags.push_back("-MF" + DepFile);
-    Flags.push_back("-MT" + Out);
-  }
-  tooling::FixedCompilationDatabase DB(".", Flags);
-  tooling::ClangTool Tool(DB, {File});
-  // ClangTool's default adjusters drop dependency-file flags: keep them.
-  Tool.clearArgumentsAdjusters();
-  Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
-  Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
-  soaview::PassResult R;
-  Factory F(Opts, R);
-  int Rc = Tool.run(&F);
-  if (Rc != 0 || R.ParseFailed)
-    return 1;
-  if (R.Diags && R.Diags->hasErrors())
-    return 1;
-  if (Report) {
-    // The paper's Table 1, per converted loop (and template instantiation).
-    const char *H[] = {"loop", "element", "|in|", "gather B",
-                       "|out|", "scatter B", "hoist", "offload", "converted"};
-    llvm::outs() << llvm::format("%-32s %-14s %6s %9s %6s %9s %6s %8s  %s\n", H[0],
-                                 H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
-    for (const soaview::ReportRow &Row : R.Report)
-      llvm::outs() << llvm::format(
-          "%-32s %-14s %6u %9llu %6u %9llu %6u %8s  %s\n", Row.Where.c_str(),
-          Row.Element.c_str(), Row.InFields,
-          (unsigned long long)Row.GatherBytes, Row.OutFields,
-          (unsigned long long)Row.ScatterBytes, Row.Hoist,
-          Row.Offload ? "yes" : "no",
-          Row.Converted ? "yes" : "no (visits each element once)");
-    return 0;
-  }
-  std::string Text;
-  auto It = R.Buffers.find(R.MainFile);
-  if (It != R.Buffers.end())
-    Text = It->second->result();
-  else {
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (!Buf) {
-      llvm::errs() << "soaview-translate: cannot read " << File << "\n";
-      return 1;
-    }
-    Text = (*Buf)->getBuffer().str();
-  }
+  return A.Help || !A.File.empty();
+}
+
+/// The paper's Table 1, per converted loop (and template instantiation).
+void printReport(const soaview::PassResult &R) {
+  const char *H[] = {"loop", "element", "|in|", "gather B", "|out|",
+                     "scatter B", "hoist", "offload", "converted"};
+  llvm::outs() << llvm::format("%-32s %-14s %6s %9s %6s %9s %6s %8s  %s\n", H[0],
+                               H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
+  for (const soaview::ReportRow &Row : R.Report)
+    llvm::outs() << llvm::format(
+        "%-32s %-14s %6u %9llu %6u %9llu %6u %8s  %s\n", Row.Where.c_str(),
+        Row.Element.c_str(), Row.InFields, (unsigned long long)Row.GatherBytes,
+        Row.OutFields, (unsigned long long)Row.ScatterBytes, Row.Hoist,
+        Row.Offload ? "yes" : "no",
+        Row.Converted ? "yes" : "no (visits each element once)");
+}
+
+/// Writes the translated main file (the file unchanged when nothing was
+/// converted) to Out.
+int writeTranslation(const soaview::PassResult &R, const Args &A) {
   for (auto &[Name, B] : R.Buffers)
     if (Name != R.MainFile) {
       llvm::errs() << "soaview-translate: error: " << Name
@@ -153,13 +122,61 @@ int main(int argc, const char **argv) {
                       "move the annotated loop into the main file\n";
       return 1;
     }
+  std::string Text;
+  auto It = R.Buffers.find(R.MainFile);
+  if (It != R.Buffers.end()) {
+    Text = It->second->result();
+  } else {
+    auto Buf = llvm::MemoryBuffer::getFile(A.File);
+    if (!Buf) {
+      llvm::errs() << "soaview-translate: cannot read " << A.File << "\n";
+      return 1;
+    }
+    Text = (*Buf)->getBuffer().str();
+  }
   std::error_code EC;
-  llvm::raw_fd_ostream OS(Out, EC, llvm::sys::fs::OF_Text);
+  llvm::raw_fd_ostream OS(A.Out, EC, llvm::sys::fs::OF_Text);
   if (EC) {
-    llvm::errs() << "soaview-translate: cannot write " << Out << ": "
+    llvm::errs() << "soaview-translate: cannot write " << A.Out << ": "
                  << EC.message() << "\n";
     return 1;
   }
   OS << Text;
   return 0;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  soaview::registerAttributes();
+  Args A;
+  if (!parseArgs(argc, argv, A))
+    return usage();
+  if (A.Help) {
+    usage();
+    return 0;
+  }
+  A.Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
+  A.Flags.push_back("-isystem" SOAVIEW_RUNTIME_INCLUDE);
+  A.Flags.push_back("-Wno-unknown-attributes");
+  if (!A.DepFile.empty()) {
+    A.Flags.push_back("-MD");
+    A.Flags.push_back("-MF" + A.DepFile);
+    A.Flags.push_back("-MT" + A.Out);
+  }
+  tooling::FixedCompilationDatabase DB(".", A.Flags);
+  tooling::ClangTool Tool(DB, {A.File});
+  // ClangTool's default adjusters drop dependency-file flags: keep them.
+  Tool.clearArgumentsAdjusters();
+  Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
+  soaview::PassResult R;
+  Factory F(A.Opts, R);
+  if (Tool.run(&F) != 0 || R.ParseFailed || (R.Diags && R.Diags->hasErrors()))
+    return 1;
+  if (A.Report) {
+    printReport(R);
+    return 0;
+  }
+  return writeTranslation(R, A);
 }

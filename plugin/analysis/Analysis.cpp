@@ -186,30 +186,22 @@ void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
     }
 }
 
-bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
-                    const Binding &B, Env &E, const Expr *&Result,
-                    Kind &ResultKind) {
-  Result = nullptr;
-  if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
-      C->getCallee() == Arg) {
-    refuse(Arg->getExprLoc(), diag::err_use_called, {}, Msg(diag::note_use_only_fields));
-    return false;
-  }
+/// The callee's kind decides how an element argument is followed: member
+/// operators of the element are its methods, lambdas given the element are
+/// analysed where written; free functions and templates are followed.
+/// Returns false when the call is handled (Done says whether it succeeded).
+bool Analyzer::specialCallee(const CallExpr *C, const Expr *Arg,
+                             unsigned ArgIdx, Kind K, const Binding &B,
+                             const Expr *&Result, Kind &ResultKind, bool &Done) {
   const FunctionDecl *FD = C->getDirectCallee();
-  if (!FD) {
-    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(), Msg(diag::note_use_indirect_call));
-    return false;
-  }
-  unsigned ArgIdx = 0;
-  for (; ArgIdx < C->getNumArgs(); ++ArgIdx)
-    if (C->getArg(ArgIdx) == Arg)
-      break;
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  Done = false;
   if (OC && MD && ArgIdx == 0) { // member operator on the element
     BoundCalls.insert(C);
     if (K != Kind::Lvalue) {
-      refuse(Arg->getExprLoc(), diag::err_use_pointer, {}, Msg(diag::note_use_only_fields));
+      refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+             Msg(diag::note_use_only_fields)); // operands of member operators are lvalues
       return false;
     }
     method(MD, B, C->getExprLoc());
@@ -219,53 +211,67 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
       Result = C;
       ResultKind = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
     }
-    return !Failed;
+    Done = !Failed;
+    return false;
   }
   if (MD && MD->getParent()->isLambda() && ArgIdx >= 1 &&
       ArgIdx - 1 < MD->getNumParams() &&
       LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
     BoundCalls.insert(C);
-    return true; // the lambda's body is analysed where it is written
+    Done = true; // the lambda's body is analysed where it is written
+    return false;
   }
   if (MD && MD->getParent()->isLambda()) {
-    refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(), Msg(diag::note_use_lambda_shared));
+    refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(),
+           Msg(diag::note_use_lambda_shared));
     return false;
   }
   if (MD && !MD->isStatic()) {
-    refuse(Arg->getExprLoc(), {diag::err_use_foreign_method, {MD->getQualifiedNameAsString()}}, MD->getLocation(), Msg(diag::note_use_foreign_method));
+    refuse(Arg->getExprLoc(),
+           {diag::err_use_foreign_method, {MD->getQualifiedNameAsString()}},
+           MD->getLocation(), Msg(diag::note_use_foreign_method));
     return false;
   }
-  unsigned Shift = OC && MD ? 1 : 0;
-  unsigned ParamIdx = ArgIdx - Shift;
+  return true;
+}
+
+/// The parameter receiving the element: by reference or pointer, of the
+/// element's own type.
+bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
+                            unsigned ParamIdx, const Binding &B) {
+  const FunctionDecl *FD = C->getDirectCallee();
   if (ParamIdx >= FD->getNumParams()) {
-    refuse(Arg->getExprLoc(), diag::err_use_variadic, {}, Msg(diag::note_use_variadic));
+    refuse(Arg->getExprLoc(), diag::err_use_variadic, {},
+           Msg(diag::note_use_variadic));
     return false;
   }
-  QualType PT = FD->getParamDecl(ParamIdx)->getType();
+  const ParmVarDecl *PD = FD->getParamDecl(ParamIdx);
+  QualType PT = PD->getType();
   if (!PT->isReferenceType() && !PT->isPointerType()) {
-    refuse(Arg->getExprLoc(), {diag::err_use_by_value_param, {FD->getQualifiedNameAsString()}}, FD->getParamDecl(ParamIdx)->getLocation(), Msg(diag::note_use_by_value_param));
+    // Unreached for class types (the copy is refused first), kept for safety.
+    refuse(Arg->getExprLoc(), diag::err_use_copied, PD->getLocation(),
+           Msg(diag::note_use_copied));
     return false;
   }
   const RecordDecl *PR = PT->getPointeeType()->getAsRecordDecl();
-  if (!PR || PR->getCanonicalDecl() !=
-                 view(B).Element->getCanonicalDecl()) {
-    refuse(Arg->getExprLoc(), {diag::err_use_param_type, {qualifiedName(Ctx, PT), FD->getQualifiedNameAsString()}}, FD->getParamDecl(ParamIdx)->getLocation(), Msg(diag::note_use_param_type));
+  if (!PR || PR->getCanonicalDecl() != view(B).Element->getCanonicalDecl()) {
+    refuse(Arg->getExprLoc(),
+           {diag::err_use_param_type,
+            {qualifiedName(Ctx, PT), FD->getQualifiedNameAsString()}},
+           PD->getLocation(), Msg(diag::note_use_param_type));
     return false;
   }
-  // Every argument of this call is bound at once (per-argument binding:
-  // `Density(local, active)` binds parameter 0 to one view and 1 to another).
-  if (!BoundCalls.insert(C).second)
-    return true;
-  if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
-    return false;
-  const FunctionDecl *Def = nullptr;
-  FD->hasBody(Def);
-  if (Def->getLocation().isMacroID()) {
-    refuse(C->getExprLoc(), {diag::err_use_macro_callee, {FD->getQualifiedNameAsString()}}, {}, Msg(diag::note_use_macro_callee));
-    return false;
-  }
-  std::vector<int> ParamViews(Def->getNumParams(), -1);
-  Env CE;
+  return true;
+}
+
+/// Binds every element argument of the call to the callee's parameters
+/// (`Density(local, active)` binds parameter 0 to one view and 1 to
+/// another): the callee's environment and which view each parameter gets.
+void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
+                             unsigned Shift, unsigned ParamIdx,
+                             const Binding &B, const Env &E, Env &CE,
+                             std::vector<int> &ParamViews) {
+  ParamViews.assign(Def->getNumParams(), -1);
   for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
     unsigned PI = I - Shift;
     Binding AB;
@@ -279,32 +285,99 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
     CE.Vars[Def->getParamDecl(PI)] = {
         AB, APT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
   }
+  QualType PT = Def->getParamDecl(ParamIdx)->getType();
   ParamViews[ParamIdx] = B.View;
   CE.Vars[Def->getParamDecl(ParamIdx)] = {
       B, PT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
-  bool NeedsClone = true;
+}
+
+/// Whether the callee gets a clone taking the views (free functions) or
+/// simply instantiates again with the proxy types (templates whose element
+/// parameters are dependent); the other templated shapes are refused.
+bool Analyzer::cloneKind(const CallExpr *C, const FunctionDecl *Def,
+                         const std::vector<int> &ParamViews, bool &NeedsClone) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  NeedsClone = true;
+  // An explicit specialization (`template <> void f<P>(P &)`) has no
+  // instantiation pattern, and a clone of it would specialize nothing.
+  if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
+    refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {},
+           Msg(diag::note_use_explicit_specialization));
+    return false;
+  }
   if (!Def->getPrimaryTemplate() && Def->getTemplateInstantiationPattern()) {
     // A member of a class template: its parameter types are fixed by the
     // class's (explicit) template arguments, so it cannot take the proxy.
-    refuse(C->getExprLoc(), {diag::err_use_class_template_member, {FD->getQualifiedNameAsString()}}, Def->getLocation(), Msg(diag::note_use_class_template_member));
+    refuse(C->getExprLoc(),
+           {diag::err_use_class_template_member, {FD->getQualifiedNameAsString()}},
+           Def->getLocation(), Msg(diag::note_use_class_template_member));
     return false;
   }
   if (const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern()) {
-    if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
-      refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {}, Msg(diag::note_use_explicit_specialization));
-      return false;
-    }
     for (unsigned PI = 0; PI < ParamViews.size(); ++PI)
       if (ParamViews[PI] >= 0 &&
           !Pattern->getParamDecl(PI)->getType()->isDependentType()) {
-        refuse(C->getExprLoc(), {diag::err_use_nondependent_param, {FD->getQualifiedNameAsString()}}, Pattern->getParamDecl(PI)->getLocation(), Msg(diag::note_use_nondependent_param));
+        refuse(C->getExprLoc(),
+               {diag::err_use_nondependent_param, {FD->getQualifiedNameAsString()}},
+               Pattern->getParamDecl(PI)->getLocation(),
+               Msg(diag::note_use_nondependent_param));
         return false;
       }
     NeedsClone = false;
   } else if (Def->isTemplated()) {
-    refuse(C->getExprLoc(), diag::err_use_template_member, {}, Msg(diag::note_use_class_template_member));
+    refuse(C->getExprLoc(),
+           {diag::err_use_class_template_member, {FD->getQualifiedNameAsString()}},
+           Def->getLocation(), Msg(diag::note_use_class_template_member));
     return false;
   }
+  return true;
+}
+
+bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
+                    const Binding &B, Env &E, const Expr *&Result,
+                    Kind &ResultKind) {
+  Result = nullptr;
+  if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
+      C->getCallee() == Arg) {
+    refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+           Msg(diag::note_use_only_fields)); // class types are called through operator()
+    return false;
+  }
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (!FD) {
+    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(),
+           Msg(diag::note_use_indirect_call));
+    return false;
+  }
+  unsigned ArgIdx = 0;
+  while (ArgIdx < C->getNumArgs() && C->getArg(ArgIdx) != Arg)
+    ++ArgIdx;
+  bool Done;
+  if (!specialCallee(C, Arg, ArgIdx, K, B, Result, ResultKind, Done))
+    return Done;
+  unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  unsigned ParamIdx = ArgIdx - Shift;
+  if (!elementParam(C, Arg, ParamIdx, B))
+    return false;
+  // Every argument of this call is bound at once.
+  if (!BoundCalls.insert(C).second)
+    return true;
+  if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
+    return false;
+  const FunctionDecl *Def = nullptr;
+  FD->hasBody(Def);
+  if (Def->getLocation().isMacroID()) {
+    refuse(C->getExprLoc(),
+           {diag::err_use_macro_callee, {FD->getQualifiedNameAsString()}}, {},
+           Msg(diag::note_use_macro_callee));
+    return false;
+  }
+  Env CE;
+  std::vector<int> ParamViews;
+  bindArguments(C, Def, Shift, ParamIdx, B, E, CE, ParamViews);
+  bool NeedsClone;
+  if (!cloneKind(C, Def, ParamViews, NeedsClone))
+    return false;
   auto Key = std::make_pair(Def, ParamViews);
   if (!CalleeIndex.count(Key)) {
     CalleeIndex[Key] = Nest.Callees.size();
@@ -318,179 +391,260 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   return true;
 }
 
+//--- Following one element use up its parents ---------------------------------
+// element() walks from a use of the element (a variable naming it, `this`,
+// `buf[i]`) up the AST; each step looks at the parent and either moves up
+// (the expression is still the element: parentheses, `*p`, `&e`, a method
+// returning it) or ends the walk (a field access, a call, a binding).
+
+/// Casts that keep the element (or refuse: tests for null, conversions).
+bool Analyzer::stepCast(const ImplicitCastExpr *IC, ElementWalk &W) {
+  switch (IC->getCastKind()) {
+  case CK_NoOp:
+  case CK_LValueToRValue:
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+    W.Cur = IC;
+    return true;
+  case CK_PointerToBoolean:
+    refuse(W.Cur->getExprLoc(), diag::err_use_null_test,
+           Nest.Loops[W.B.View].Form.Loop->getBeginLoc(),
+           Msg(diag::note_use_null_test));
+    return false;
+  default:
+    refuse(W.Cur->getExprLoc(),
+           {diag::err_use_converted, {qualifiedName(Ctx, IC->getType())}}, {},
+           Msg(diag::note_use_only_fields));
+    return false;
+  }
+}
+
+/// `*p` of a pointer and `&e` of an lvalue keep the element.
+bool Analyzer::stepUnary(const UnaryOperator *U, ElementWalk &W) {
+  if (U->getOpcode() == UO_Deref && W.K == Kind::Pointer) {
+    W.K = Kind::Lvalue;
+    W.Cur = U;
+    return true;
+  }
+  if (U->getOpcode() == UO_AddrOf && W.K == Kind::Lvalue) {
+    W.K = Kind::Pointer;
+    W.Cur = U;
+    return true;
+  }
+  refuse(W.Cur->getExprLoc(), diag::err_use_operation, {},
+         Msg(diag::note_use_only_fields));
+  return false;
+}
+
+/// `e.f`: a field ends the walk at a leaf (or walks into a sub-object used
+/// through its own fields).
+bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
+                         ElementWalk &W, ParentMap &PM) {
+  if (!checkField(FD, ME->getMemberLoc()))
+    return false;
+  FieldPath NP = W.B.Path;
+  NP.push_back(FD);
+  QualType FT = FD->getType();
+  const RecordDecl *FR = FT->getAsRecordDecl();
+  // An anonymous union is passed through to the member named after it
+  // (`p->density.wcount`); checkUnions() keeps its semantics.
+  if (FR && (!FR->isUnion() || FD->isAnonymousStructOrUnion())) {
+    // A sub-object: keep walking, it may be used whole.
+    const Stmt *PP = PM.getParent(const_cast<MemberExpr *>(ME));
+    while (PP && (isa<ParenExpr>(PP) ||
+                  (isa<ImplicitCastExpr>(PP) &&
+                   cast<ImplicitCastExpr>(PP)->getCastKind() == CK_NoOp)))
+      PP = PM.getParent(const_cast<Stmt *>(PP));
+    const auto *Next = dyn_cast_or_null<MemberExpr>(PP);
+    // Library types (std::array, std::string, ...) are never taken apart:
+    // they are leaves, copied whole.
+    if (Next && !SM.isInSystemHeader(FR->getLocation())) {
+      W.B.Path = NP;
+      W.K = Kind::Lvalue;
+      W.Cur = ME;
+      return true;
+    }
+    if (!FT.isTriviallyCopyableType(Ctx)) {
+      refuse(ME->getMemberLoc(),
+             {diag::err_use_whole_not_copyable, {FD->getName().str()}},
+             FD->getLocation(), Msg(diag::note_field_memcpy));
+      return false;
+    }
+    leaf(ME, Binding{W.B.View, NP}, /*Whole=*/true, PM);
+    return false;
+  }
+  if (!FT.isTriviallyCopyableType(Ctx)) {
+    refuse(ME->getMemberLoc(), {diag::err_field_not_copyable, {FD->getName().str()}},
+           FD->getLocation(), Msg(diag::note_field_memcpy));
+    return false;
+  }
+  leaf(ME, Binding{W.B.View, NP}, /*Whole=*/FR != nullptr, PM);
+  return false;
+}
+
+/// `e.m()`: the method is copied into the view; one returning the element
+/// again (`*this`) continues the walk.
+bool Analyzer::stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
+                          ElementWalk &W, ParentMap &PM) {
+  if (MD->isStatic())
+    return false;
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
+      PM.getParent(const_cast<MemberExpr *>(ME)));
+  if (!MC) {
+    refuse(ME->getMemberLoc(), diag::err_use_unsupported, {},
+           Msg(diag::note_use_only_fields)); // a bound method is always called
+    return false;
+  }
+  BoundCalls.insert(MC);
+  method(MD, W.B, ME->getMemberLoc());
+  QualType RT = MD->getReturnType();
+  if (!(RT->isReferenceType() || RT->isPointerType()) ||
+      !isRecordOf(RT->getPointeeType()->getAsRecordDecl(), W.B.View))
+    return false;
+  if (!W.B.Path.empty()) {
+    refuse(ME->getMemberLoc(), diag::err_use_subobject_reference, {},
+           Msg(diag::note_use_subobject_reference));
+    return false;
+  }
+  W.Cur = MC;
+  W.K = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
+  return true;
+}
+
+/// `T &q = *p`, `T *q = p`: a local alias of the element.
+bool Analyzer::stepDecl(const DeclStmt *DS, ElementWalk &W, Env &E) {
+  for (const Decl *D : DS->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || V->getInit() != W.Cur)
+      continue;
+    QualType VT = V->getType();
+    bool Ptr = VT->isPointerType();
+    if (!(VT->isReferenceType() || Ptr) || !V->isLocalVarDecl() ||
+        V->isStaticLocal())
+      refuse(V->getLocation(), {diag::err_use_copied_into, {V->getName().str()}},
+             V->getLocation(), Msg(diag::note_use_bind_reference));
+    else if ((Ptr ? Kind::Pointer : Kind::Lvalue) != W.K)
+      refuse(V->getLocation(), diag::err_use_alias, {},
+             Msg(diag::note_use_bind_reference));
+    else {
+      E.Vars[V] = {W.B, W.K};
+      view(W.B).Aliases.insert(V);
+    }
+    return false;
+  }
+  refuse(W.Cur->getExprLoc(), diag::err_use_unsupported, {},
+         Msg(diag::note_use_only_fields));
+  return false;
+}
+
+/// Comparisons of element pointers compare the originals; other operators
+/// (assignment of the element, arithmetic) are refused.
+bool Analyzer::stepBinary(const BinaryOperator *BO, ElementWalk &W) {
+  SourceLocation L = W.Cur->getExprLoc();
+  if (BO->getOpcode() == BO_Comma && BO->getLHS() == W.Cur)
+    return false;
+  if (BO->isComparisonOp() && W.K == Kind::Pointer && W.B.Path.empty()) {
+    // Compared by the address of the original object, which the proxy
+    // keeps: `p != q` becomes `identity(p) != identity(q)`.
+    Nest.Loops[W.B.View].Identities.push_back(W.Cur);
+    return false;
+  }
+  if (BO->isAssignmentOp())
+    refuse(L, diag::err_use_assigned, BO->getOperatorLoc(),
+           Msg(diag::note_use_iteration_only));
+  else
+    refuse(L, diag::err_use_operation, {}, Msg(diag::note_use_only_fields));
+  return false;
+}
+
+/// The remaining parents: returns, copies, constructors, lambdas and
+/// discarded values.
+bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &E,
+                         ParentMap &PM) {
+  SourceLocation L = W.Cur->getExprLoc();
+  if (isa<ReturnStmt>(P)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(E.Fn);
+    QualType RP = MD ? MD->getReturnType()->getPointeeType() : QualType();
+    if (W.RootIsThis && MD && W.B.Path.empty() &&
+        isElementRecord(RP.isNull() ? nullptr : RP->getAsRecordDecl()))
+      return false; // `return *this;`: the call result is the element again
+    refuse(L, diag::err_use_returned, P->getBeginLoc(),
+           Msg(diag::note_use_iteration_only));
+    return false;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+    if (!CE->getConstructor()->isCopyOrMoveConstructor())
+      refuse(L, {diag::err_use_constructor_arg, {qualifiedName(Ctx, CE->getType())}},
+             CE->getConstructor()->getLocation(),
+             Msg(diag::note_use_constructor_arg));
+    else
+      BoundWholes.insert(CE), refuse(L, diag::err_use_copied, L,
+                                     Msg(diag::note_use_copied));
+    return false;
+  }
+  if (!isa<Expr>(P))
+    return false; // the value is discarded (expression statement, loop body)
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(P))
+    if (EC->getCastKind() == CK_ToVoid)
+      return false; // `(void)p;`: discarded too
+  if (const auto *LE = dyn_cast<LambdaExpr>(P)) {
+    const Stmt *LP = PM.getParent(const_cast<LambdaExpr *>(LE));
+    while (LP && (isa<ImplicitCastExpr>(LP) || isa<MaterializeTemporaryExpr>(LP) ||
+                  isa<CXXBindTemporaryExpr>(LP) || isa<ParenExpr>(LP)))
+      LP = PM.getParent(const_cast<Stmt *>(LP));
+    if (LP && (isa<DeclStmt>(LP) || isa<CXXOperatorCallExpr>(LP)))
+      return false; // called right away or kept in a local: analysed inline
+    refuse(LE->getBeginLoc(), diag::err_use_lambda_escapes, LE->getBeginLoc(),
+           Msg(diag::note_use_lambda_escapes));
+    return false;
+  }
+  refuse(L, diag::err_use_unsupported, {}, Msg(diag::note_use_only_fields));
+  return false;
+}
+
+/// One step up from W.Cur: true when the walk goes on.
+bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
+  if (isa<ParenExpr>(P)) {
+    W.Cur = cast<Expr>(P);
+    return true;
+  }
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
+    return stepCast(IC, W);
+  if (const auto *U = dyn_cast<UnaryOperator>(P))
+    return stepUnary(U, W);
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+    Handled.insert(ME);
+    const ValueDecl *M = ME->getMemberDecl();
+    if (const auto *FD = dyn_cast<FieldDecl>(M))
+      return stepField(ME, FD, W, PM);
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(M))
+      return stepMethod(ME, MD, W, PM);
+    return false; // static data member or enumerator named through the element
+  }
+  if (const auto *C = dyn_cast<CallExpr>(P)) {
+    const Expr *Res;
+    Kind RK;
+    if (!call(C, W.Cur, W.K, W.B, E, Res, RK) || !Res)
+      return false;
+    W.Cur = Res;
+    W.K = RK;
+    return true;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(P))
+    return stepDecl(DS, W, E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return stepBinary(BO, W);
+  return stepOther(P, W, E, PM);
+}
+
 void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
                        ParentMap &PM) {
-  const Expr *Cur = Root;
-  bool RootIsThis = isa<CXXThisExpr>(Root);
-  CurView = B.View;
+  ElementWalk W{Root, K, std::move(B), isa<CXXThisExpr>(Root)};
+  CurView = W.B.View;
   while (!Failed) {
-    const Stmt *P = PM.getParent(const_cast<Expr *>(Cur));
-    if (!P)
-      return; // a discarded expression statement such as `p;`
-    SourceLocation L = Cur->getExprLoc();
-    if (isa<ParenExpr>(P)) {
-      Cur = cast<Expr>(P);
-      continue;
-    }
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
-      switch (IC->getCastKind()) {
-      case CK_NoOp:
-      case CK_LValueToRValue:
-      case CK_DerivedToBase:
-      case CK_UncheckedDerivedToBase:
-        Cur = IC;
-        continue;
-      case CK_PointerToBoolean:
-        return refuse(L, diag::err_use_null_test, Nest.Loops[B.View].Form.Loop->getBeginLoc(), Msg(diag::note_use_null_test));
-      default:
-        return refuse(L, {diag::err_use_converted, {qualifiedName(Ctx, IC->getType())}}, {}, Msg(diag::note_use_only_fields));
-      }
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
-      if (U->getOpcode() == UO_Deref && K == Kind::Pointer) {
-        K = Kind::Lvalue;
-        Cur = U;
-        continue;
-      }
-      if (U->getOpcode() == UO_AddrOf && K == Kind::Lvalue) {
-        K = Kind::Pointer;
-        Cur = U;
-        continue;
-      }
-      return refuse(L, diag::err_use_operation, {}, Msg(diag::note_use_only_fields));
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
-      Handled.insert(ME);
-      const ValueDecl *M = ME->getMemberDecl();
-      if (const auto *FD = dyn_cast<FieldDecl>(M)) {
-        if (!checkField(FD, ME->getMemberLoc()))
-          return;
-        FieldPath NP = B.Path;
-        NP.push_back(FD);
-        QualType FT = FD->getType();
-        const RecordDecl *FR = FT->getAsRecordDecl();
-        // An anonymous union is passed through to the member named after
-        // it (`p->density.wcount`); checkUnions() keeps its semantics.
-        if (FR && (!FR->isUnion() || FD->isAnonymousStructOrUnion())) {
-          // A sub-object: keep walking, it may be used whole.
-          const Stmt *PP = PM.getParent(const_cast<MemberExpr *>(ME));
-          while (PP && (isa<ParenExpr>(PP) ||
-                        (isa<ImplicitCastExpr>(PP) &&
-                         cast<ImplicitCastExpr>(PP)->getCastKind() == CK_NoOp)))
-            PP = PM.getParent(const_cast<Stmt *>(PP));
-          const auto *Next = dyn_cast_or_null<MemberExpr>(PP);
-          // Library types (std::array, std::string, ...) are never taken
-          // apart: they are leaves, copied whole.
-          if (Next && !SM.isInSystemHeader(FR->getLocation())) {
-            B.Path = NP;
-            K = Kind::Lvalue;
-            Cur = ME;
-            continue;
-          }
-          if (!FT.isTriviallyCopyableType(Ctx))
-            return refuse(ME->getMemberLoc(), {diag::err_use_whole_not_copyable, {FD->getName().str()}}, FD->getLocation(), Msg(diag::note_field_memcpy));
-          leaf(ME, Binding{B.View, NP}, /*Whole=*/true, PM);
-          return;
-        }
-        if (!FT.isTriviallyCopyableType(Ctx))
-          return refuse(ME->getMemberLoc(), {diag::err_field_not_copyable, {FD->getName().str()}}, FD->getLocation(), Msg(diag::note_field_memcpy));
-        leaf(ME, Binding{B.View, NP}, /*Whole=*/FR != nullptr, PM);
-        return;
-      }
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(M)) {
-        if (MD->isStatic())
-          return;
-        const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
-            PM.getParent(const_cast<MemberExpr *>(ME)));
-        if (!MC)
-          return refuse(ME->getMemberLoc(), diag::err_use_method_uncalled, {}, Msg(diag::note_use_only_fields));
-        BoundCalls.insert(MC);
-        method(MD, B, ME->getMemberLoc());
-        QualType RT = MD->getReturnType();
-        if ((RT->isReferenceType() || RT->isPointerType()) &&
-            isRecordOf(RT->getPointeeType()->getAsRecordDecl(), B.View)) {
-          if (!B.Path.empty())
-            return refuse(ME->getMemberLoc(), diag::err_use_subobject_reference, {}, Msg(diag::note_use_subobject_reference));
-          Cur = MC;
-          K = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
-          continue;
-        }
-        return;
-      }
-      return; // static data member or enumerator named through the element
-    }
-    if (const auto *C = dyn_cast<CallExpr>(P)) {
-      const Expr *Res;
-      Kind RK;
-      if (!call(C, Cur, K, B, E, Res, RK))
-        return;
-      if (!Res)
-        return;
-      Cur = Res;
-      K = RK;
-      continue;
-    }
-    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
-      for (const Decl *D : DS->decls()) {
-        const auto *V = dyn_cast<VarDecl>(D);
-        if (!V || V->getInit() != Cur)
-          continue;
-        QualType VT = V->getType();
-        bool Ptr = VT->isPointerType();
-        if (!(VT->isReferenceType() || Ptr) || !V->isLocalVarDecl() ||
-            V->isStaticLocal())
-          return refuse(V->getLocation(), {diag::err_use_copied_into, {V->getName().str()}}, V->getLocation(), Msg(diag::note_use_bind_reference));
-        if ((Ptr ? Kind::Pointer : Kind::Lvalue) != K)
-          return refuse(V->getLocation(), diag::err_use_alias, {}, Msg(diag::note_use_bind_reference));
-        E.Vars[V] = {B, K};
-        view(B).Aliases.insert(V);
-        return;
-      }
-      return refuse(L, diag::err_use_declaration, {}, Msg(diag::note_use_only_fields));
-    }
-    if (isa<ReturnStmt>(P)) {
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(E.Fn);
-      if (RootIsThis && MD && B.Path.empty() &&
-          isElementRecord(
-              MD->getReturnType()->getPointeeType().isNull()
-                  ? nullptr
-                  : MD->getReturnType()->getPointeeType()->getAsRecordDecl()))
-        return; // `return *this;`: the call result is the element again
-      return refuse(L, diag::err_use_returned, P->getBeginLoc(), Msg(diag::note_use_iteration_only));
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)
-        return;
-      if (BO->isComparisonOp() && K == Kind::Pointer && B.Path.empty()) {
-        // Compared by the address of the original object, which the proxy
-        // keeps: `p != q` becomes `identity(p) != identity(q)`.
-        Nest.Loops[B.View].Identities.push_back(Cur);
-        return;
-      }
-      if (BO->isComparisonOp())
-        return refuse(L, diag::err_use_addresses_compared, BO->getOperatorLoc(), Msg(diag::note_use_addresses_compared));
-      if (BO->isAssignmentOp())
-        return refuse(L, diag::err_use_assigned, BO->getOperatorLoc(), Msg(diag::note_use_iteration_only));
-      return refuse(L, diag::err_use_operation, {}, Msg(diag::note_use_only_fields));
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
-      if (!CE->getConstructor()->isCopyOrMoveConstructor())
-        return refuse(L, {diag::err_use_constructor_arg, {qualifiedName(Ctx, CE->getType())}}, CE->getConstructor()->getLocation(), Msg(diag::note_use_constructor_arg));
-    if (isa<CXXConstructExpr>(P))
-      return BoundWholes.insert(cast<Expr>(P)), refuse(L, diag::err_use_copied, L, Msg(diag::note_use_copied));
-    if (!isa<Expr>(P))
-      return; // the value is discarded (expression statement, loop body)
-    if (const auto *LE = dyn_cast<LambdaExpr>(P)) {
-      const Stmt *LP = PM.getParent(const_cast<LambdaExpr *>(LE));
-      while (LP && (isa<ImplicitCastExpr>(LP) ||
-                    isa<MaterializeTemporaryExpr>(LP) ||
-                    isa<CXXBindTemporaryExpr>(LP) || isa<ParenExpr>(LP)))
-        LP = PM.getParent(const_cast<Stmt *>(LP));
-      if (LP && (isa<DeclStmt>(LP) || isa<CXXOperatorCallExpr>(LP)))
-        return; // called right away or kept in a local: body analysed inline
-      return refuse(LE->getBeginLoc(), diag::err_use_lambda_escapes, LE->getBeginLoc(), Msg(diag::note_use_lambda_escapes));
-    }
-    return refuse(L, diag::err_use_unsupported, {}, Msg(diag::note_use_only_fields));
+    const Stmt *P = PM.getParent(const_cast<Expr *>(W.Cur));
+    if (!P || !step(P, W, E, PM))
+      return; // no parent: a discarded expression statement such as `p;`
   }
 }
 

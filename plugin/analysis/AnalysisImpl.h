@@ -147,7 +147,24 @@ private:
   };
 
   void analyse(const Stmt *Body, Env &E);
+  /// The state of element()'s walk up from one use of the element.
+  struct ElementWalk {
+    const Expr *Cur; ///< the expression that is (a pointer to) the element
+    Kind K;
+    Binding B;
+    bool RootIsThis;
+  };
   void element(const Expr *Root, Kind K, Binding B, Env &E, ParentMap &PM);
+  bool step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM);
+  bool stepCast(const ImplicitCastExpr *IC, ElementWalk &W);
+  bool stepUnary(const UnaryOperator *U, ElementWalk &W);
+  bool stepField(const MemberExpr *ME, const FieldDecl *FD, ElementWalk &W,
+                 ParentMap &PM);
+  bool stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
+                  ElementWalk &W, ParentMap &PM);
+  bool stepDecl(const DeclStmt *DS, ElementWalk &W, Env &E);
+  bool stepBinary(const BinaryOperator *BO, ElementWalk &W);
+  bool stepOther(const Stmt *P, ElementWalk &W, const Env &E, ParentMap &PM);
   void leaf(const Expr *LE, const Binding &B, bool Whole, ParentMap &PM);
   bool evalElement(const Expr *E, const Env &En, Binding &B, Kind &K);
   void checkAliasing();
@@ -156,8 +173,20 @@ private:
   void bindLambdaParams(const class Collector &C, Env &E);
   std::pair<bool, bool> classifyUse(const Expr *LE, ParentMap &PM,
                                     const CallExpr **RefCall = nullptr);
+  std::pair<bool, bool> classifyArgument(const CallExpr *CE, const Expr *Arg,
+                                         const CallExpr **RefCall);
   bool call(const CallExpr *C, const Expr *Arg, Kind K, const Binding &B,
             Env &E, const Expr *&Result, Kind &ResultKind);
+  bool specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                     Kind K, const Binding &B, const Expr *&Result,
+                     Kind &ResultKind, bool &Done);
+  bool elementParam(const CallExpr *C, const Expr *Arg, unsigned ParamIdx,
+                    const Binding &B);
+  void bindArguments(const CallExpr *C, const FunctionDecl *Def, unsigned Shift,
+                     unsigned ParamIdx, const Binding &B, const Env &E, Env &CE,
+                     std::vector<int> &ParamViews);
+  bool cloneKind(const CallExpr *C, const FunctionDecl *Def,
+                 const std::vector<int> &ParamViews, bool &NeedsClone);
   void method(const CXXMethodDecl *MD, const Binding &B, SourceLocation Use);
   bool checkField(const FieldDecl *FD, SourceLocation Use);
   bool visible(const FunctionDecl *FD, SourceLocation Use, StringRef What);

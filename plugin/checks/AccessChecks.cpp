@@ -35,8 +35,6 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
     return Bad(diag::err_field_bitfield, diag::note_field_bitfield);
   if (FD->getType()->isReferenceType())
     return Bad(diag::err_field_reference, diag::note_field_reference);
-  if (FD->getDeclName().isEmpty() && !FD->isAnonymousStructOrUnion())
-    return Bad(diag::err_field_unnamed, diag::note_field_unnamed);
   if (FD->getType().isVolatileQualified() || FD->getType()->isAtomicType())
     return Bad(diag::err_field_volatile, diag::note_field_volatile);
   QualType T = FD->getType();
@@ -223,6 +221,33 @@ bool Analyzer::addressStaysLocal(const Expr *LE, ParentMap &PM) {
   }
 }
 
+/// How a call uses the lvalue Arg: read through a const reference (or a
+/// const member operator), written by `=`, else both; RefCall is set when
+/// the callee receives a reference or pointer it could keep.
+std::pair<bool, bool> Analyzer::classifyArgument(const CallExpr *CE,
+                                                 const Expr *Arg,
+                                                 const CallExpr **RefCall) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  unsigned I = 0;
+  while (I < CE->getNumArgs() && CE->getArg(I) != Arg)
+    ++I;
+  if (FD && OC && isa<CXXMethodDecl>(FD) && I == 0) {
+    bool Const = cast<CXXMethodDecl>(FD)->isConst();
+    bool Assign = OC->isAssignmentOp() && OC->getOperator() == OO_Equal;
+    return {!Assign, !Const};
+  }
+  unsigned PI = I - (OC && FD && isa<CXXMethodDecl>(FD) ? 1 : 0);
+  if (!FD || I >= CE->getNumArgs() || PI >= FD->getNumParams())
+    return {true, true};
+  QualType PT = FD->getParamDecl(PI)->getType();
+  if (PT->isReferenceType() && PT.getNonReferenceType().isConstQualified())
+    return {true, false};
+  if (RefCall && (PT->isReferenceType() || PT->isPointerType()))
+    *RefCall = CE;
+  return {true, true};
+}
+
 /// Whether the value of an lvalue is read, written, or both. Anything not
 /// recognised counts as both, which is always safe (gathered and scattered).
 std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM,
@@ -280,33 +305,7 @@ std::pair<bool, bool> Analyzer::classifyUse(const Expr *LE, ParentMap &PM,
       break;
     }
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-      unsigned I = 0;
-      while (I < CE->getNumArgs() && CE->getArg(I) != Cur)
-        ++I;
-      if (FD && OC && isa<CXXMethodDecl>(FD) && I == 0) {
-        if (cast<CXXMethodDecl>(FD)->isConst())
-          Read = true;
-        else
-          Read = Write = true;
-        if (OC->isAssignmentOp() && OC->getOperator() == OO_Equal)
-          Read = false;
-        break;
-      }
-      unsigned PI = I - (OC && FD && isa<CXXMethodDecl>(FD) ? 1 : 0);
-      if (FD && I < CE->getNumArgs() && PI < FD->getNumParams()) {
-        QualType PT = FD->getParamDecl(PI)->getType();
-        if (PT->isReferenceType() &&
-            PT.getNonReferenceType().isConstQualified())
-          Read = true;
-        else {
-          Read = Write = true;
-          if (RefCall && (PT->isReferenceType() || PT->isPointerType()))
-            *RefCall = CE;
-        }
-      } else
-        Read = Write = true;
+      std::tie(Read, Write) = classifyArgument(CE, Cur, RefCall);
       break;
     }
     if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {

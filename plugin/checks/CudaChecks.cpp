@@ -19,6 +19,7 @@
 #include "diag/Diagnostics.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -62,6 +63,20 @@ bool markedForDevice(ASTContext &Ctx, const FunctionDecl *FD) {
 }
 
 namespace {
+
+/// True when S lies in the body of a lambda: the loop finder names the
+/// function around the lambda as the loop's function.
+bool insideLambda(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (Parents[0].get<LambdaExpr>())
+      return true;
+    if (Parents[0].get<FunctionDecl>() && !Parents[0].get<CXXMethodDecl>())
+      return false;
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return false;
+}
 
 /// A value a by-copy capture carries to the device intact.
 bool deviceCopyable(ASTContext &Ctx, QualType T) {
@@ -175,7 +190,9 @@ bool Checker::enclosingFunction() {
   if (const FunctionDecl *Pat = Fn->getTemplateInstantiationPattern())
     Fn = Pat;
   std::optional<diag::Id> Why;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn)) {
+  if (insideLambda(Ctx, P.Form.Loop))
+    Why = diag::err_cuda_in_lambda;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn); MD && !Why) {
     if (MD->getParent()->isLambda())
       Why = diag::err_cuda_in_lambda;
     for (const DeclContext *DC = MD->getParent(); !Why && DC && DC->isRecord();

@@ -6,6 +6,10 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include <unistd.h>
 
 using namespace clang;
 
@@ -64,7 +68,7 @@ StoredDiag &DiagStore::report(SourceLocation L, const Msg &M) {
 }
 
 void DiagStore::note(StoredDiag &D, SourceLocation L, const Msg &M) {
-  D.Notes.push_back({locate(L), M.text()});
+  D.Notes.push_back({M.Id, locate(L), M.text()});
 }
 
 void DiagStore::fixIt(StoredDiag &D, CharSourceRange R, StringRef Text) {
@@ -100,6 +104,28 @@ SourceLocation resolve(const StoredLoc &L, SourceManager &SM, FileManager &FM,
   return SM.getLocForStartOfFile(FID).getLocWithOffset(Map(L.File, L.Offset));
 }
 
+namespace {
+bool CoverageOn = false;
+
+void covered(diag::Id Id) {
+  if (!CoverageOn)
+    return;
+  const char *Dir = std::getenv("SOAVIEW_DIAG_COVERAGE");
+  std::string Path = std::string(Dir) + "/" + std::to_string(::getpid()) + ".txt";
+  if (FILE *F = std::fopen(Path.c_str(), "a")) {
+    std::fprintf(F, "%s\n", diagInfo(Id).Name);
+    std::fclose(F);
+  }
+}
+} // namespace
+
+void enableCoverage(bool VerifiedCompile) {
+  // Only ever switched on: the nested first pass parses the arguments again
+  // in a compile that is not verified.
+  if (VerifiedCompile && std::getenv("SOAVIEW_DIAG_COVERAGE"))
+    CoverageOn = true;
+}
+
 static DiagnosticsEngine::Level levelOf(Severity S) {
   switch (S) {
   case Severity::Error:
@@ -129,6 +155,7 @@ void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
       if (DE.getWarningsAsErrors())
         Level = Severity::Error;
     }
+    covered(D.Id);
     unsigned ID = DE.getCustomDiagID(levelOf(Level), "%0");
     {
       DiagnosticBuilder B = DE.Report(resolve(D.Loc, Target, FM, Map), ID);
@@ -145,9 +172,35 @@ void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
       }
     }
     unsigned NoteID = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
-    for (const StoredNote &N : D.Notes)
+    for (const StoredNote &N : D.Notes) {
+      covered(N.Id);
       DE.Report(resolve(N.Loc, Target, FM, Map), NoteID) << N.Message;
+    }
   }
+}
+
+bool isWarningFlag(StringRef Flag) {
+  for (const DiagInfo &I : Catalogue)
+    if (I.Level == Severity::Warning && Flag == I.Flag)
+      return true;
+  return false;
+}
+
+std::string warningFlags() {
+  std::string Out;
+  for (const DiagInfo &I : Catalogue)
+    if (I.Level == Severity::Warning)
+      Out += (Out.empty() ? "" : ", ") + std::string(I.Flag);
+  return Out;
+}
+
+void reportNow(DiagnosticsEngine &DE, SourceLocation L, const Msg &M) {
+  Severity Level = diagInfo(M.Id).Level;
+  covered(M.Id);
+  std::string Text = M.text();
+  if (Level != Severity::Note)
+    Text = "soaview: " + Text;
+  DE.Report(L, DE.getCustomDiagID(levelOf(Level), "%0")) << Text;
 }
 
 } // namespace soaview

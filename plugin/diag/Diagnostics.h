@@ -74,6 +74,7 @@ struct Msg {
 };
 
 struct StoredNote {
+  diag::Id Id = diag::NumIds;
   StoredLoc Loc;
   std::string Message;
 };
@@ -94,6 +95,22 @@ using OffsetMap = std::function<unsigned(llvm::StringRef File, unsigned)>;
 /// L in the compile of SM and FM (invalid when its file is not loaded).
 clang::SourceLocation resolve(const StoredLoc &L, clang::SourceManager &SM,
                               clang::FileManager &FM, const OffsetMap &Map);
+
+/// True when Flag names a warning of the catalogue ("empty-view").
+bool isWarningFlag(llvm::StringRef Flag);
+/// The catalogue's warning flags, comma-separated (for messages).
+std::string warningFlags();
+
+/// Reports M through DE at L now (plugin arguments, the generated-code
+/// guard): the level comes from the catalogue, errors and warnings are
+/// prefixed "soaview: ".
+void reportNow(clang::DiagnosticsEngine &DE, clang::SourceLocation L,
+               const Msg &M);
+
+/// Test support: with SOAVIEW_DIAG_COVERAGE=DIR in the environment, every
+/// catalogue entry reported in a compile checked by -verify is appended to
+/// a file in DIR (tools/check-diagnostics.py coverage reads them).
+void enableCoverage(bool VerifiedCompile);
 
 class DiagStore {
 public:

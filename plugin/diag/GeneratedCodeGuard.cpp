@@ -137,28 +137,20 @@ void GeneratedCodeGuard::flush() {
     return resolve(L, CI.getSourceManager(), CI.getFileManager(),
                    [&](StringRef F, unsigned O) { return R->mapOffset(F, O); });
   };
-  unsigned Err = DE.getCustomDiagID(
-      DiagnosticsEngine::Error,
-      "soaview: internal error: the code generated for this %0 does not "
-      "compile; this is a soaview bug");
-  unsigned Note = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
   for (auto &[Loop, Fs] : ByLoop) {
     SourceLocation At =
         Loop >= 0 ? Resolve(R->Converted[Loop].Begin) : SourceLocation();
-    DE.Report(At, Err) << (Loop >= 0 ? R->Converted[Loop].What
-                                     : std::string("translation unit"));
+    reportNow(DE, At,
+              {diag::err_generated_code,
+               {Loop >= 0 ? R->Converted[Loop].What
+                          : std::string("translation unit")}});
     const Finding &First = *Fs.front();
-    std::string Said = "the compiler reports '" + First.Message + "'";
-    if (!First.Where.empty())
-      Said += " " + First.Where;
+    std::string More = First.Where.empty() ? "" : " " + First.Where;
     if (Fs.size() > 1)
-      Said += " (and " + std::to_string(Fs.size() - 1) + " more error" +
+      More += " (and " + std::to_string(Fs.size() - 1) + " more error" +
               (Fs.size() > 2 ? "s" : "") + ")";
-    DE.Report(At, Note) << Said;
-    DE.Report(At, Note)
-        << "please report it with this source file (-fplugin-arg-soaview-"
-           "dump=FILE writes the generated code); remove the loop's "
-           "soa_conversion attributes to build it as written";
+    reportNow(DE, At, {diag::note_generated_code_said, {First.Message, More}});
+    reportNow(DE, At, diag::note_generated_code_report);
   }
   Findings.clear();
   Flushing = false;

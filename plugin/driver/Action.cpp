@@ -29,7 +29,8 @@ public:
     if (Opts.ReportInFirstPass && Result.Diags)
       Result.Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
                            CI.getFileManager(),
-                           [](StringRef, unsigned O) { return O; });
+                           [](StringRef, unsigned O) { return O; }, {},
+                           Opts.SilencedWarnings);
   }
 
 private:

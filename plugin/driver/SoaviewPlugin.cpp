@@ -37,8 +37,9 @@ bool InFirstPass = false;
 /// that every header a diagnostic points into is loaded.
 class ReplayConsumer : public ASTConsumer {
 public:
-  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R)
-      : CI(CI), R(std::move(R)) {}
+  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R,
+                 std::vector<std::string> Silenced)
+      : CI(CI), R(std::move(R)), Silenced(std::move(Silenced)) {}
   void HandleTranslationUnit(ASTContext &) override {
     if (!R->Diags)
       return;
@@ -47,12 +48,14 @@ public:
                      CI.getFileManager(), [&](StringRef F, unsigned O) {
                        return Res.mapOffset(F, O);
                      },
-                     [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; });
+                     [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; },
+                     Silenced);
   }
 
 private:
   CompilerInstance &CI;
   std::shared_ptr<PassResult> R;
+  std::vector<std::string> Silenced;
 };
 
 class SoaviewAction : public PluginASTAction {
@@ -60,6 +63,8 @@ protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     Opts.Profitability = profitabilityFromEnvironment();
+    enableCoverage(CI.getDiagnosticOpts().VerifyDiagnostics);
+    DiagnosticsEngine &D = CI.getDiagnostics();
     for (const std::string &A : Args) {
       StringRef S(A);
       if (S == "remarks")
@@ -76,23 +81,20 @@ protected:
         Opts.Offload = BackendKind::OpenMP;
       else if (S == "debug-break-generated-code")
         Opts.BreakGeneratedCode = true;
-      else {
-        DiagnosticsEngine &D = CI.getDiagnostics();
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "soaview: unknown plugin argument '%0'; "
-                                   "expected 'remarks', 'dump=FILE', "
-                                   "'convert=always|profitable' or "
-                                   "'backend=openmp|cuda'"))
-            << A;
+      else if (S.consume_front("no-warn=")) {
+        if (!isWarningFlag(S)) {
+          reportNow(D, {}, {diag::err_plugin_no_warn_flag,
+                            {S.str(), warningFlags()}});
+          return false;
+        }
+        Opts.SilencedWarnings.push_back(S.str());
+      } else {
+        reportNow(D, {}, {diag::err_plugin_argument, {A}});
         return false;
       }
     }
     if (Opts.Offload == BackendKind::Cuda && Opts.DumpPath.empty()) {
-      DiagnosticsEngine &D = CI.getDiagnostics();
-      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                 "soaview: 'backend=cuda' writes CUDA source "
-                                 "for nvcc; give it a file with "
-                                 "-fplugin-arg-soaview-dump=FILE.cu"));
+      reportNow(D, {}, diag::err_plugin_cuda_dump);
       return false;
     }
     return true;
@@ -129,19 +131,17 @@ protected:
       llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);
       if (!EC)
         OS << dumpText(*R);
-      else {
-        DiagnosticsEngine &D = CI.getDiagnostics();
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "soaview: cannot write dump file '%0': %1"))
-            << Opts.DumpPath << EC.message();
-      }
+      else
+        reportNow(CI.getDiagnostics(), {},
+                  {diag::err_plugin_dump_file, {Opts.DumpPath, EC.message()}});
     }
     if (!Compile)
       R->Buffers.clear(); // diagnostics point into the source as written
     // The real compile parses generated code: its errors are soaview's.
     if (!R->Buffers.empty())
       GeneratedCodeGuard::install(CI, R);
-    return std::make_unique<ReplayConsumer>(CI, std::move(R));
+    return std::make_unique<ReplayConsumer>(CI, std::move(R),
+                                            Opts.SilencedWarnings);
   }
 
 private:

@@ -277,18 +277,11 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
   return X;
 }
 
-/// Identity wraps (`::soaview::identity(p)`) for comparisons inside R.
-bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
-  std::string VName = viewName(P);
-  if (!DoneSpecs.insert(VName).second)
-    return true;
-  const CXXRecordDecl *Elem = P.View.Element;
-  const DeclContext *ElemNS = namespaceOf(Elem);
-
-  // Proxy tree from the ordered leaves.
+/// The proxy tree of P's view: one node per field on the way to each leaf,
+/// leaves in declaration order.
+ProxyNode Emitter::Impl::proxyTree(const LoopPlan &P) {
   ProxyNode Root;
-  auto Leaves = P.View.orderedLeaves();
-  for (auto &[Path, A] : Leaves) {
+  for (auto &[Path, A] : P.View.orderedLeaves()) {
     ProxyNode *N = &Root;
     for (size_t I = 0; I < Path.size(); ++I) {
       // Members of anonymous structs and unions are the enclosing record's
@@ -309,20 +302,15 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
       N = Next;
     }
   }
-  // Views live in an unnamed namespace: each translation unit has its own,
-  // so a file compiled twice into one program (say strict and fast-math
-  // builds) does not define the same view twice. It is inline, so that
-  // argument-dependent lookup on a view also searches the element's
-  // namespace (where clones of the loop's callees are declared).
-  // nvcc cannot reopen an inline unnamed namespace (its own generated code
-  // opens the unnamed namespace first, not inline): with the CUDA backend
-  // the views live in a plain unnamed namespace, and the clones that calls
-  // in templates must find are declared there as well (Emit.cpp).
-  const std::string Open = B.viewsNamespace();
-  Fwd.add(ElemNS, Open + " struct " + VName + "; }\n");
+  return Root;
+}
 
+/// The spec's head and buffers: element and view types, the soa struct
+/// (one buffer per field, per component of a split array), its size and
+/// how an arena is carved into it.
+std::string Emitter::Impl::specBuffers(const LoopPlan &P, const std::string &VName) {
+  auto Leaves = P.View.orderedLeaves();
   std::string ElemName = typeName(P.View.ElementType);
-  std::string Tags;
   std::string Spec;
   std::string SName = VName + "_spec";
   std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
@@ -333,39 +321,56 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Spec += "  using view = " + VName + ";\n";
   Spec += std::string("  static constexpr bool writes = ") +
           (P.View.writes() ? "true" : "false") + ";\n";
-  // Each buffer: its name in the soa (a component of a split array is
-  // `x[1]`), its element type, and whether the loop writes it.
-  struct Buffer {
-    std::string Name, Type;
-    bool Written;
-  };
-  std::vector<Buffer> Buffers;
   Spec += "  struct soa {\n";
   for (auto &[Path, A] : Leaves) {
     QualType E;
     if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
       Spec += "    " + typeName(E) + " *" + bufName(Path) + "[" +
               std::to_string(N) + "]; // one buffer per component\n";
-      for (unsigned C = 0; C < N; ++C)
-        Buffers.push_back({bufName(Path) + "[" + std::to_string(C) + "]",
-                           typeName(E), A.Written});
       continue;
     }
     Spec += "    " +
             declare(Ctx.getPointerType(Path.back()->getType()), bufName(Path)) +
             ";\n";
-    Buffers.push_back({bufName(Path), typeName(Path.back()->getType()), A.Written});
   }
+  std::vector<SpecBuffer> Buffers = specBufferList(P);
   Spec += "    const void *const *__soaview_address;\n";
   Spec += "  };\n";
   Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
-  for (const Buffer &Buf : Buffers)
+  for (const SpecBuffer &Buf : Buffers)
     Spec += "\n      + " + std::string(rt::Arena) + "::round_up(sizeof(" + Buf.Type + ") * n)";
   Spec += ";\n  }\n";
   Spec += "  static void carve(soa &s, " + std::string(rt::Arena) + " &a, std::size_t n) {\n";
-  for (const Buffer &Buf : Buffers)
+  for (const SpecBuffer &Buf : Buffers)
     Spec += "    s." + Buf.Name + " = a.take<" + Buf.Type + ">(n);\n";
   Spec += "  }\n";
+  return Spec;
+}
+
+/// Each buffer of P's spec: its name in the soa (a component of a split
+/// array is `x[1]`), its element type, and whether the loop writes it.
+std::vector<Emitter::Impl::SpecBuffer>
+Emitter::Impl::specBufferList(const LoopPlan &P) {
+  std::vector<SpecBuffer> Buffers;
+  for (auto &[Path, A] : P.View.orderedLeaves()) {
+    QualType E;
+    if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
+      for (unsigned C = 0; C < N; ++C)
+        Buffers.push_back({bufName(Path) + "[" + std::to_string(C) + "]",
+                           typeName(E), A.Written});
+      continue;
+    }
+    Buffers.push_back({bufName(Path), typeName(Path.back()->getType()), A.Written});
+  }
+  return Buffers;
+}
+
+/// The spec's copies between elements and slots (gather, scatter), the
+/// host/device buffer pairs, and at().
+std::string Emitter::Impl::specCopies(const LoopPlan &P, std::string &Tags) {
+  auto Leaves = P.View.orderedLeaves();
+  std::vector<SpecBuffer> Buffers = specBufferList(P);
+  std::string Spec;
   // One field copied between an element and its slot: assignment for
   // scalars, memcpy for arrays and whole structs.
   auto Copy = [&](const FieldPath &Path, bool ToSlot) {
@@ -394,7 +399,7 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   // pairs(): each field's host and device buffers, element size, written.
   Spec += "  template <class F> static void pairs(const soa &h, const soa &d, "
           "F &&f) {\n";
-  for (const Buffer &Buf : Buffers)
+  for (const SpecBuffer &Buf : Buffers)
     Spec += "    f(h." + Buf.Name + ", d." + Buf.Name + ", sizeof(" + Buf.Type +
             "), " + (Buf.Written ? "true" : "false") + ");\n";
   Spec += "  }\n";
@@ -405,6 +410,32 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Spec += "  }\n";
   Spec += "  static " + hd(P) + "view at(const soa &s, std::size_t i) { return view(s, i); }\n";
   Spec += "};\n";
+  return Spec;
+}
+
+bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
+  std::string VName = viewName(P);
+  if (!DoneSpecs.insert(VName).second)
+    return true;
+  const DeclContext *ElemNS = namespaceOf(P.View.Element);
+  ProxyNode Root = proxyTree(P);
+  // Views live in an unnamed namespace: each translation unit has its own,
+  // so a file compiled twice into one program (say strict and fast-math
+  // builds) does not define the same view twice. It is inline, so that
+  // argument-dependent lookup on a view also searches the element's
+  // namespace (where clones of the loop's callees are declared).
+  // nvcc cannot reopen an inline unnamed namespace (its own generated code
+  // opens the unnamed namespace first, not inline): with the CUDA backend
+  // the views live in a plain unnamed namespace, and the clones that calls
+  // in templates must find are declared there as well (Emit.cpp).
+  const std::string Open = B.viewsNamespace();
+  Fwd.add(ElemNS, Open + " struct " + VName + "; }\n");
+
+  std::string ElemName = typeName(P.View.ElementType);
+  std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
+  std::string SName = VName + "_spec";
+  std::string Tags;
+  std::string Spec = specBuffers(P, VName) + specCopies(P, Tags);
   // Templates find their view's spec through this declaration, by
   // argument-dependent lookup on the element type: it lives in the element's
   // namespace proper, outside the unnamed one.

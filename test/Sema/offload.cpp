@@ -104,3 +104,11 @@ void fine(std::vector<P> &v) {
     }
   }
 }
+
+void hoistedOffload(std::vector<P *> &v, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    [[clang::soa_conversion_hoist(1)]] [[clang::soa_conversion_offload_compute]] // expected-note {{offloaded views are built where the loop is}}
+    for (auto *p : v) // expected-error {{cannot offload loop: it is also hoisted}}
+      p->x += p->y;
+  }
+}

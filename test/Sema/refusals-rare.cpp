@@ -1,0 +1,62 @@
+// Rarer refusals, each with its note (checks/, forms/, analysis/).
+// RUN: %soaview_verify -isystem %inputs/sys %s
+
+#include <sysloop.h>
+#include <string>
+#include <vector>
+
+struct P {
+  double x, y;
+  std::string names[2];
+  void m();
+  double get() const { return x; }
+};
+#define MACRO_METHOD double twice() const { return 2 * x; }
+struct Q {
+  double x;
+  MACRO_METHOD
+};
+#define ELEM P
+void viaMacro(ELEM &p) { p.x += 1; } // expected-error {{cannot rewrite the type of this parameter for the view}} expected-note {{the parameter's type must name the element type}}
+
+// The views of a loop in a system header would go there.
+void sys(std::vector<SysP *> &v) { sysLoop(v); } // expected-error@sysloop.h:6 {{its views would go into a system header}}
+
+struct Buf {
+  std::vector<P> buf;
+  void ambiguous(int n) {
+    [[clang::soa_conversion_target("buf")]]
+    for (int i = 0; i < n; ++i) {
+      std::vector<P> buf(1);
+      buf[0].x = this->buf[i].x; // expected-error {{target name 'buf' refers to more than one variable}}
+    }
+  }
+};
+
+void rare(std::vector<P *> &v, std::vector<Q *> &q, int n) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    p->x = p->names[0].size(); // expected-error {{field 'names' is not trivially copyable}} expected-note@10 {{views copy fields with memcpy}}
+
+  [[clang::soa_conversion]]
+  for (auto *e : q) // expected-note {{in the loop annotated here}}
+    e->x = e->twice(); // expected-error {{member function 'Q::twice' cannot be copied into the view}} expected-note@17 {{it is in a system header or a macro}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    (void)p[0]; // expected-error {{unsupported use of the element}} expected-note {{use the element through its fields}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    auto f = &P::get;
+    (void)(p->*f)(); // expected-error {{unsupported operation on the element}} expected-note {{use the element through its fields}}
+  }
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // (the parameter is reported where it is declared)
+    viaMacro(*p);
+
+  [[clang::soa_conversion_hoist]] // expected-error {{'soa_conversion_hoist' attribute takes one argument}} expected-note {{give the number of loop levels, e.g. soa_conversion_hoist(1)}}
+  for (auto *p : v)
+    p->x = 0;
+}

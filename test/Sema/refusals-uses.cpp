@@ -1,0 +1,84 @@
+// Uses of the element soaview refuses, each with a located error, a note on
+// what to write instead and the loop it concerns (analysis/Analysis.cpp).
+// RUN: %soaview_verify %s
+
+#include <vector>
+
+struct P;
+struct Inner {
+  P *owner;
+  P &get() { return *owner; }
+};
+struct Base {
+  double b;
+};
+struct P : Base {
+  double x, y;
+  Inner in;
+};
+struct D {
+  double x;
+  ~D() {}
+};
+
+template <class T> struct Box {
+  static void take(P &p) { p.x += 1; }
+};
+
+void base(Base &b) { b.b += 1; }
+template <class T> void spec(T &t) { t.x += 1; }
+template <> void spec<P>(P &p) { p.x += 2; }
+
+void uses(std::vector<P *> &v, std::vector<D *> &d) {
+  [[clang::soa_conversion]]
+  for (auto *q : d) // expected-note {{in the loop annotated here}}
+    q->~D(); // expected-error {{constructor or destructor called on the element}} expected-note {{use the element through its fields}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    base(*p); // expected-error {{the element is passed as 'Base &' to 'base'}} expected-note@28 {{parameters receiving the element must have the element's own type}}
+
+  // A clone of an explicit specialization would specialize nothing.
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    spec(*p); // expected-error {{explicit specializations are not supported}} expected-note {{make the specialization an overload}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    (void)(p + 1); // expected-error {{unsupported operation on the element}} expected-note {{use the element through its fields}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    (void)reinterpret_cast<char *>(p); // expected-error {{unsupported use of the element}} expected-note {{use the element through its fields}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    (void)(void *)p; // expected-error {{the element is converted to 'void *'}} expected-note {{use the element through its fields}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    p->in.get().x = 1; // expected-error {{member function returning a sub-object reference}} expected-note {{return the field's value}}
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    static P *keep = p; // expected-error {{the element is copied into 'keep'}} expected-note {{bind it by reference ('auto &') or pointer}}
+    (void)keep;
+  }
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    P *&q = p; // expected-error {{unsupported alias of the element}} expected-note {{bind it by reference ('auto &') or pointer}}
+    (void)q;
+  }
+
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    Box<int>::take(*p); // expected-error {{'Box<int>::take' is a member of a class template; it cannot be cloned}} expected-note@25 {{make it a free function or a function template}}
+
+  // `(void)p;` discards the element: the loop converts.
+  [[clang::soa_conversion]]
+  for (auto *p : v) {
+    (void)p;
+    p->y = p->x;
+  }
+}
