@@ -197,6 +197,41 @@ static void copy_runs() {
   }
 }
 
+// The spec contract (soaview/spec.h): frames accept what meets it and
+// reject, with one static_assert, what does not.
+namespace spec_contract {
+struct E { double x; };
+struct V { double x; };
+struct Good {
+  using element = E;
+  using view = V;
+  struct soa { double *x; const void *const *__soaview_address; };
+  static constexpr bool writes = false;
+  static std::size_t bytes_for(std::size_t) { return 0; }
+  static void carve(soa &, soaview::arena &, std::size_t) {}
+  static void gather(soa &, std::size_t, const element &) {}
+  static void scatter(const soa &, std::size_t, element &) {}
+  static view at(const soa &s, std::size_t i) { return {s.x[i]}; }
+};
+struct NoScatter { // scatter missing
+  using element = E;
+  using view = V;
+  struct soa { double *x; };
+  static constexpr bool writes = false;
+  static std::size_t bytes_for(std::size_t) { return 0; }
+  static void carve(soa &, soaview::arena &, std::size_t) {}
+  static void gather(soa &, std::size_t, const element &) {}
+  static view at(const soa &s, std::size_t i) { return {s.x[i]}; }
+};
+struct WrongView : Good { // at() does not return the view
+  static E at(const soa &, std::size_t) { return {}; }
+};
+static_assert(soaview::is_spec_v<Good>, "a complete spec meets the contract");
+static_assert(!soaview::is_spec_v<NoScatter>, "scatter() is required");
+static_assert(!soaview::is_spec_v<WrongView>, "at() returns the view");
+static_assert(!soaview::is_spec_v<E>, "an element is no spec");
+} // namespace spec_contract
+
 int main() {
   alignment_and_reuse();
   copy_runs();

@@ -1,0 +1,264 @@
+//===- soaview/frame.h - one invocation of a converted loop ------*- C++ -*-===//
+//
+// Ranges and index spans the frames are built from, the frame (gather,
+// views, scatter) and the coalesced device copies of a frame's buffers.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_FRAME_H
+#define SOAVIEW_FRAME_H
+
+#include "soaview/pool.h"
+#include "soaview/spec.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace soaview {
+
+//===-- ranges --------------------------------------------------------------===//
+
+template <class R>
+using range_value_t =
+    std::remove_reference_t<decltype(*std::begin(std::declval<R &>()))>;
+
+/// The struct type a range iterates: Particle for vector<Particle>,
+/// list<Particle*>, Particle[8], ...
+template <class R>
+using element_of_t = std::remove_cv_t<std::remove_pointer_t<
+    std::remove_cv_t<range_value_t<R>>>>;
+
+template <class R>
+inline constexpr bool yields_pointers_v =
+    std::is_pointer_v<std::remove_cv_t<range_value_t<R>>>;
+
+template <class R, class = void> struct has_size : std::false_type {};
+template <class R>
+struct has_size<R, std::void_t<decltype(std::size(std::declval<R &>()))>>
+    : std::true_type {};
+
+template <class R> std::size_t range_size(R &r) {
+  if constexpr (has_size<R>::value)
+    return static_cast<std::size_t>(std::size(r));
+  else
+    return static_cast<std::size_t>(std::distance(std::begin(r), std::end(r)));
+}
+
+template <class T> T *address(T *p) noexcept { return p; }
+template <class T> T *address(T &e) noexcept { return std::addressof(e); }
+
+/// The elements target[lo, lo+count) of an index loop, as a range.
+template <class T> struct index_span {
+  T *first;
+  std::size_t count;
+  T *begin() const noexcept { return first; }
+  T *end() const noexcept { return first + count; }
+  std::size_t size() const noexcept { return count; }
+};
+
+/// Count of iterations of `for (i = lo; i < hi; ++i)`, compared in the
+/// types the loop itself compares.
+template <class I, class H> std::size_t trip_count(I lo, H hi) noexcept {
+  return lo < hi ? static_cast<std::size_t>(hi - lo) : 0;
+}
+
+/// First element of an index-loop target: T* itself, T[N], or a container
+/// with data().
+template <class T> auto data_of(T &t) noexcept {
+  if constexpr (std::is_pointer_v<T>)
+    return t;
+  else if constexpr (std::is_array_v<T>)
+    return &t[0];
+  else
+    return t.data();
+}
+
+template <class T>
+using target_element_t = std::remove_cv_t<
+    std::remove_reference_t<decltype(*data_of(std::declval<T &>()))>>;
+
+/// The elements target[lo, hi) of `for (i = lo; i < hi; ++i)`.
+template <class T, class I, class H>
+auto index_span_of(T &target, I lo, H hi) noexcept {
+  using E = std::remove_reference_t<decltype(*data_of(target))>;
+  std::size_t n = trip_count(lo, hi);
+  return index_span<E>{n ? data_of(target) + lo : nullptr, n};
+}
+
+/// The index-loop target shadow: `buf[i]` in the loop body yields the view of
+/// element i. soaview only accepts bodies whose every use of the target is
+/// exactly `buf[i]`, so the subscript need not be looked at.
+template <class V> struct index_shadow {
+  V &current;
+  template <class I> SOAVIEW_HD V &operator[](I) const noexcept {
+    return current;
+  }
+};
+
+//===-- frames --------------------------------------------------------------===//
+
+/// One invocation of a converted loop: leases buffers, gathers the view's
+/// fields, hands out views, scatters the written fields back on destruction
+/// (also on break, return, goto and exceptions).
+///
+/// Spec is generated per (loop site, element type): see soaview/spec.h.
+template <class Spec, bool Scatter = true,
+          const rt::backend *HostMemory = nullptr>
+class frame {
+  static_assert(is_spec_v<Spec>, "soaview: Spec does not meet the spec "
+                                 "contract of soaview/spec.h");
+  using element = typename Spec::element;
+  static constexpr bool kScatters = Scatter && Spec::writes;
+
+public:
+  template <class Range>
+  frame(const site &s, Range &&r)
+      : site_(s), n_(range_size(r)),
+        lease_(s, bytes_for<Range>(n_), HostMemory) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    arena a(lease_.data());
+    elems_ = a.take<element *>(n_);
+    Spec::carve(soa_, a, n_);
+    soa_.__soaview_address = reinterpret_cast<const void *const *>(elems_);
+    std::size_t i = 0;
+    for (auto &&e : r) {
+      // Ranges of `const T *` (or const containers) hold const elements:
+      // only a loop that writes fields scatters through this pointer, and
+      // it writes nothing the user's loop could not write (mutable fields).
+      element *p = const_cast<element *>(address(e));
+      elems_[i] = p;
+      Spec::gather(soa_, i, *p);
+      ++i;
+    }
+    if constexpr (kScatters && yields_pointers_v<Range>) {
+      auto *remap = a.take<std::size_t>(n_);
+      remap_ = rt::find_duplicates(reinterpret_cast<const void *const *>(elems_),
+                                   n_, remap, a.take_bytes(rt::scratch_bytes(n_)));
+    }
+    if (t0)
+      rt::record(site_, rt::gather, rt::now_ns() - t0);
+  }
+  ~frame() {
+    if constexpr (kScatters) {
+      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+      for (std::size_t i = 0; i < n_; ++i)
+        if (!remap_ || remap_[i] == i)
+          Spec::scatter(soa_, i, *elems_[i]);
+      if (t0)
+        rt::record(site_, rt::scatter, rt::now_ns() - t0);
+    }
+  }
+  frame(const frame &) = delete;
+  frame &operator=(const frame &) = delete;
+
+  std::size_t size() const noexcept { return n_; }
+  typename Spec::view at(std::size_t i) const noexcept {
+    if constexpr (kScatters)
+      return Spec::at(soa_, remap_ ? remap_[i] : i);
+    else // repeats need no shared slot when nothing is written back
+      return Spec::at(soa_, i);
+  }
+  /// Calls f(slot) for i = 0..size()-1 in order, where slot is i or, for an
+  /// element the range holds more than once, the slot of its first
+  /// occurrence (the element's one shared slot). Loops written over each()
+  /// index the buffers directly when the range has no repeats, which lets
+  /// the compiler vectorise them (at() selects the slot on every call).
+  template <class F> void each(F &&f) const {
+    if (remap_)
+      for (std::size_t i = 0; i < n_; ++i)
+        f(remap_[i]);
+    else
+      for (std::size_t i = 0; i < n_; ++i)
+        f(i);
+  }
+  /// The view of slot `slot` (a value each() passes).
+  typename Spec::view at_slot(std::size_t slot) const noexcept {
+    return Spec::at(soa_, slot);
+  }
+  /// The host buffers (for device copies).
+  const typename Spec::soa &buffers() const noexcept { return soa_; }
+  /// True when a pointer container held the same element more than once.
+  bool has_repeats() const noexcept { return remap_ != nullptr; }
+
+private:
+  template <class Range> static std::size_t bytes_for(std::size_t n) {
+    std::size_t b = arena::round_up(n * sizeof(element *)) +
+                    Spec::bytes_for(n);
+    if constexpr (kScatters && yields_pointers_v<Range>)
+      b += arena::round_up(n * sizeof(std::size_t)) +
+           arena::round_up(rt::scratch_bytes(n));
+    return b;
+  }
+
+  const site &site_;
+  std::size_t n_;
+  lease lease_;
+  element **elems_ = nullptr;
+  const std::size_t *remap_ = nullptr;
+  typename Spec::soa soa_{};
+};
+
+namespace rt {
+/// Largest run of buffers a copy back to the host takes along although the
+/// loop does not write them, to join two written runs into one copy.
+inline constexpr std::size_t kCopyGap = 64 * 1024;
+
+/// The device copies of one frame, coalesced. A device frame's buffers have
+/// the host frame's layout (one arena each, carved in the same order), so
+/// buffers adjacent in both arenas go in one copy: copy(host, device, bytes)
+/// is called once per run. With written_only, only the written buffers are
+/// copied, and a gap of other buffers up to kCopyGap bytes joins two runs
+/// (the device holds the host's values there, which the copy rewrites
+/// unchanged). Small frames then cost one copy each way, not one per field.
+template <class Spec, class Copy>
+void copy_runs(const typename Spec::soa &host, const typename Spec::soa &dev,
+               std::size_t n, bool written_only, Copy &&copy) {
+  const char *h0 = nullptr, *h_end = nullptr; // the open run [h0, h_end)
+  char *d0 = nullptr;
+  std::size_t gap = 0; // bytes skipped since the run's last copied buffer
+  auto flush = [&] {
+    if (h0 && h_end > h0)
+      copy(h0, d0, static_cast<std::size_t>(h_end - h0));
+    h0 = h_end = nullptr;
+    gap = 0;
+  };
+  Spec::pairs(host, dev, [&](const void *hv, void *dv, std::size_t elem,
+                             bool written) {
+    const char *h = static_cast<const char *>(hv);
+    char *d = static_cast<char *>(dv);
+    std::size_t bytes = elem * n;
+    if (!bytes)
+      return;
+    bool take = written || !written_only;
+    bool adjacent = h0 && h == h_end + gap && d == d0 + (h - h0);
+    if (!adjacent)
+      flush();
+    if (!take) {
+      if (h0)
+        gap += arena::round_up(bytes);
+      return;
+    }
+    if (h0 && gap <= kCopyGap) {
+      h_end = h + bytes; // the gap goes along
+    } else {
+      flush();
+      h0 = h;
+      d0 = d;
+      h_end = h + bytes;
+    }
+    gap = arena::round_up(bytes) - bytes; // padding up to the next buffer
+  });
+  flush();
+}
+
+/// Offloaded loops run their iterations in parallel: one that writes an
+/// element its container holds more than once is refused at run time (the
+/// one error policy: message naming the site, then std::logic_error).
+[[noreturn]] void refuse_repeats_on_device(const site &s);
+} // namespace rt
+
+} // namespace soaview
+
+#endif // SOAVIEW_FRAME_H

@@ -1,0 +1,88 @@
+//===- soaview/spec.h - what generated code provides, and view helpers -*- C++ -*-===//
+//
+// The contract between the plugin and the runtime: for each loop site and
+// element type the plugin generates a spec (a struct) and a view (the
+// proxy). A frame checks its spec with is_spec_v at compile time, so a
+// mismatch is one readable error, not a page of template errors.
+//
+// A spec S provides:
+//   S::element, S::view              the element type and its proxy
+//   S::soa                           the buffers: one pointer per field
+//                                    (per component of a split array),
+//                                    plus `const void *const *__soaview_address`
+//   S::writes                        constexpr bool: the loop writes fields
+//   S::bytes_for(n)                  bytes of the buffers for n elements
+//   S::carve(soa &, arena &, n)      points the buffers into an arena
+//   S::gather(soa &, i, const element &)   element -> slot i
+//   S::scatter(const soa &, i, element &)  slot i -> element (written fields)
+//   S::pairs(const soa &h, const soa &d, f) calls f(host, device, elem bytes,
+//                                    written) per buffer (device copies)
+//   S::at(const soa &, i)            the view of slot i
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_SPEC_H
+#define SOAVIEW_SPEC_H
+
+#include "soaview/pool.h"
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace soaview {
+
+namespace rt {
+template <class S, class = void> struct is_spec : std::false_type {};
+template <class S>
+struct is_spec<
+    S, std::void_t<
+           typename S::element, typename S::view, typename S::soa,
+           decltype(bool(S::writes)),
+           decltype(std::size_t(S::bytes_for(std::size_t()))),
+           decltype(S::carve(std::declval<typename S::soa &>(),
+                             std::declval<arena &>(), std::size_t())),
+           decltype(S::gather(std::declval<typename S::soa &>(), std::size_t(),
+                              std::declval<const typename S::element &>())),
+           decltype(S::scatter(std::declval<const typename S::soa &>(),
+                               std::size_t(),
+                               std::declval<typename S::element &>())),
+           decltype(S::at(std::declval<const typename S::soa &>(),
+                          std::size_t()))>>
+    : std::is_same<decltype(S::at(std::declval<const typename S::soa &>(),
+                                  std::size_t())),
+                   typename S::view> {};
+} // namespace rt
+
+/// True when S meets the spec contract above.
+template <class S> inline constexpr bool is_spec_v = rt::is_spec<S>::value;
+
+/// Where a view writes one field back when its iteration ends. Moves with
+/// the view it was made for; a copy of a view (`auto c = *p` in the loop
+/// body) is a copy of the element and writes nothing back.
+template <class T> struct out_slot {
+  T *p;
+  SOAVIEW_HD out_slot(T *slot) noexcept : p(slot) {}
+  SOAVIEW_HD out_slot(const out_slot &) noexcept : p(nullptr) {}
+  SOAVIEW_HD out_slot &operator=(const out_slot &) noexcept { return *this; }
+};
+
+/// Element-wise copy of an array field between a view and its slot. Views
+/// that run in CUDA kernels use it: memcpy in device code copies byte by
+/// byte, this copies whole elements.
+template <class T> SOAVIEW_HD void copy_array(T &dst, const T &src) noexcept {
+  if constexpr (std::is_array_v<T>) {
+    for (std::size_t k = 0; k < std::extent_v<T>; ++k)
+      copy_array(dst[k], src[k]);
+  } else {
+    dst = src;
+  }
+}
+
+/// The address of the original element behind a view: generated code
+/// compares element addresses through it (`p != q` between two views).
+template <class V> const void *identity(const V *v) noexcept {
+  return v->__soaview_address;
+}
+
+} // namespace soaview
+
+#endif // SOAVIEW_SPEC_H
