@@ -16,10 +16,7 @@ std::string includeLine(const char *Header) {
 /// declare target.
 class OpenMPBackend : public Backend {
 public:
-  std::string includes(bool AnyOffload) const override {
-    return Backend::includes(AnyOffload) +
-           (AnyOffload ? includeLine(rt::OmpHeader) : "");
-  }
+  const char *offloadHeader() const override { return rt::OmpHeader; }
   std::string offloadedRemark() const override {
     return "; offloaded (OpenMP target)";
   }
@@ -44,10 +41,7 @@ public:
 /// (capturing by value); functions it reaches are __host__ __device__.
 class CudaBackend : public Backend {
 public:
-  std::string includes(bool AnyOffload) const override {
-    return Backend::includes(AnyOffload) +
-           (AnyOffload ? includeLine(rt::CudaHeader) : "");
-  }
+  const char *offloadHeader() const override { return rt::CudaHeader; }
   std::string offloadedRemark() const override {
     return "; offloaded (CUDA kernel)";
   }
@@ -74,7 +68,8 @@ public:
 } // namespace
 
 std::string Backend::includes(bool AnyOffload) const {
-  return includeLine(rt::Header);
+  return includeLine(rt::Header) +
+         (AnyOffload && offloadHeader() ? includeLine(offloadHeader()) : "");
 }
 
 std::unique_ptr<Backend> makeBackend(BackendKind Kind, bool OpenMP) {

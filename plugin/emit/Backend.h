@@ -21,8 +21,10 @@ class Backend {
 public:
   virtual ~Backend() = default;
 
-  /// The runtime headers, inserted first in the main file.
-  virtual std::string includes(bool AnyOffload) const;
+  /// The runtime headers, inserted first in the main file: soaview.h, and
+  /// the backend's own header when a loop is offloaded.
+  std::string includes(bool AnyOffload) const;
+  virtual const char *offloadHeader() const { return nullptr; }
   /// What the remark of an offloaded loop adds ("; offloaded (...)").
   virtual std::string offloadedRemark() const { return ""; }
   /// What the generated comment before an offloaded loop adds.
