@@ -14,7 +14,8 @@ the grammar too: anonymous unions and structs, private members of class and
 alias type behind getters and setters (a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
-templates taking both views through one parameter, const element pointers.
+templates taking both views through one parameter, const element pointers,
+discarded elements (`(void)p;`).
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
@@ -326,6 +327,8 @@ class Gen:
             else:
                 lhs, _ = self.pick(self.scalars())
                 out.append(f"acc += {var}{acc}{lhs};")
+        if r.random() < 0.1:  # a discarded element: `(void)p;`
+            out.insert(r.randint(0, len(out)), f"(void){var};")
         return [s + " // @r" for s in out]
 
     def generate(self):
