@@ -1,7 +1,7 @@
 //===- Model.h - what the analysis finds about one annotated loop -*- C++ -*-===//
 //
-// The data passed from analysis (Analysis.cpp) to planning and emission
-// (Emit.cpp). No behaviour here.
+// The data passed between the stages: recognised forms, views, plans of
+// loops and nests; the one byte count of a view (viewSize).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_MODEL_H
 #define SOAVIEW_MODEL_H

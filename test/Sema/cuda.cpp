@@ -1,4 +1,4 @@
-// What a loop offloaded to CUDA may not use (plugin/CudaChecks.cpp): each
+// What a loop offloaded to CUDA may not use (plugin/checks/CudaChecks.cpp): each
 // refusal says why and where the loop is offloaded.
 // RUN: %soaview_verify -I%inputs -fplugin-arg-soaview-backend=cuda -fplugin-arg-soaview-dump=%t.cu %s
 // The translator refuses the same loops, with the same diagnostics.
