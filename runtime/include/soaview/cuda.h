@@ -130,14 +130,12 @@ public:
   template <class Frame>
   device_frame(const site &s, const Frame &host, int device = current_device())
       : site_(s), host_(host.buffers()), n_(host.size()), device_(device),
-        lease_(rt::acquire_on(backend, device, s, Spec::bytes_for(n_))) {
+        lease_(s, Spec::bytes_for(n_), &backend, device) {
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (Spec::writes && host.has_repeats()) {
-      rt::release_on(backend, device_, site_);
-      rt::refuse_repeats_on_device(s);
-    }
+    if (Spec::writes && host.has_repeats())
+      rt::refuse_repeats_on_device(s); // the lease is released on the way out
     dev_ = host_;
-    arena a(lease_);
+    arena a(lease_.data());
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve
     dev_.__soaview_address = nullptr; // identities are not offloaded
     cudaError_t e = cudaSuccess;
@@ -147,16 +145,13 @@ public:
         e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
                             cudaStreamPerThread);
     });
-    if (e != cudaSuccess) {
-      rt::release_on(backend, device_, site_);
+    if (e != cudaSuccess)
       fail(s, "copy to the device", e);
-    }
     if (t0) { // profiling times each phase on its own
       cudaStreamSynchronize(cudaStreamPerThread);
       rt::record(s, rt::to_device, rt::now_ns() - t0);
     }
   }
-  ~device_frame() { rt::release_on(backend, device_, site_); }
   device_frame(const device_frame &) = delete;
   device_frame &operator=(const device_frame &) = delete;
 
@@ -198,7 +193,7 @@ private:
   typename Spec::soa host_, dev_;
   std::size_t n_;
   int device_;
-  void *lease_;
+  lease lease_;
 };
 
 } // namespace soaview::cuda

@@ -62,22 +62,11 @@ template <class Spec, bool Scatter = true>
 using host_frame = frame<Spec, Scatter, &pinned>;
 
 /// RAII lease of device memory from the pool.
-class device_lease {
+class device_lease : public lease {
 public:
   device_lease(const site &s, std::size_t bytes,
                int device = omp_get_default_device())
-      : site_(s), device_(device),
-        data_(rt::acquire_on(backend, device, s, bytes)) {}
-  ~device_lease() { rt::release_on(backend, device_, site_); }
-  device_lease(const device_lease &) = delete;
-  device_lease &operator=(const device_lease &) = delete;
-  void *data() const noexcept { return data_; }
-  int device() const noexcept { return device_; }
-
-private:
-  const site &site_;
-  int device_;
-  void *data_;
+      : lease(s, bytes, &backend, device) {}
 };
 
 /// The device side of one offloaded loop invocation: device buffers with the

@@ -105,26 +105,32 @@ const std::size_t *find_duplicates(const void *const *ptrs, std::size_t n,
 std::size_t scratch_bytes(std::size_t n) noexcept;
 } // namespace rt
 
-/// RAII form of rt::acquire / rt::release; host memory, or memory of the
-/// backend `mem` (pinned host memory for offloaded loops).
+/// RAII form of rt::acquire / rt::release: host memory, or memory of the
+/// backend `mem` on `device` (pinned host memory for offloaded loops, -1;
+/// device memory of the offload backends). Every buffer the runtime hands
+/// out, host or device, is held by a lease.
 class lease {
 public:
-  lease(const site &s, std::size_t bytes, const rt::backend *mem = nullptr)
-      : site_(s), mem_(mem),
-        data_(mem ? rt::acquire_on(*mem, -1, s, bytes) : rt::acquire(s, bytes)) {}
+  lease(const site &s, std::size_t bytes, const rt::backend *mem = nullptr,
+        int device = -1)
+      : site_(s), mem_(mem), device_(device),
+        data_(mem ? rt::acquire_on(*mem, device, s, bytes)
+                  : rt::acquire(s, bytes)) {}
   ~lease() {
     if (mem_)
-      rt::release_on(*mem_, -1, site_);
+      rt::release_on(*mem_, device_, site_);
     else
       rt::release(site_);
   }
   lease(const lease &) = delete;
   lease &operator=(const lease &) = delete;
   void *data() const noexcept { return data_; }
+  int device() const noexcept { return device_; }
 
 private:
   const site &site_;
   const rt::backend *mem_;
+  int device_;
   void *data_;
 };
 
