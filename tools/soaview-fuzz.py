@@ -159,6 +159,21 @@ class Gen:
             return f"{L} = ({L} + ({R} > 0 ? 7 : 3)) % 1000;"
         return f"{L} = {L} / 2 + 1;"
 
+    def pair_updates(self, outs, ins, dst, src, guard, acc):
+        """1-3 statements of a pair loop: a field of dst (`l->`, `buf[i].`)
+        updated from the sign of a field of src, optionally summed in acc."""
+        lines = []
+        for _ in range(self.r.randint(1, 3)):
+            o, ok = self.pick(outs)
+            i2, ik = self.pick(ins)
+            if ok in ("double", "float"):
+                lines.append(f"      {guard}{dst}{o} = {dst}{o} * 0.75 + 0.125 * ({src}{i2} > 0 ? 1 : -1); // @r")
+            else:
+                lines.append(f"      {guard}{dst}{o} = ({dst}{o} + ({src}{i2} > 0 ? 1 : 2)) % 1000; // @r")
+            if acc:
+                lines.append(f"      acc += {src}{i2}; // @r")
+        return lines
+
     def split_fields(self, sc):
         """Scalars split by top-level field into (written, read) halves, so
         the two views of a nest share no leaf."""
@@ -426,14 +441,8 @@ class Gen:
                 w("  for (int i = 0; i < n; ++i) {")
                 w('    [[clang::soa_conversion_target("buf"), clang::soa_conversion_hoist(1)]]')
                 w("    for (int j = 0; j < n; ++j) {")
-                for _ in range(r.randint(1, 3)):
-                    o, ok = self.pick(outs)
-                    i2, ik = self.pick(ins)
-                    if ok in ("double", "float"):
-                        w(f"      buf[i].{o} = buf[i].{o} * 0.75 + 0.125 * (buf[j].{i2} > 0 ? 1 : -1); // @r")
-                    else:
-                        w(f"      buf[i].{o} = (buf[i].{o} + (buf[j].{i2} > 0 ? 1 : 2)) % 1000; // @r")
-                    w(f"      acc += buf[j].{i2}; // @r")
+                for line in self.pair_updates(outs, ins, "buf[i].", "buf[j].", "", True):
+                    w(line)
                 w("    }")
             else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
                 outs, ins = self.split_fields(sc)
@@ -456,15 +465,8 @@ class Gen:
                 w(f"    [[clang::soa_conversion_hoist({1})]]")
                 w("    for (S *a : active) {")
                 guard = "" if device else "if (l != a) "
-                for _ in range(r.randint(1, 3)):
-                    o, ok = self.pick(outs)
-                    i2, ik = self.pick(ins)
-                    if ok in ("double", "float"):
-                        w(f"      {guard}l->{o} = l->{o} * 0.75 + 0.125 * (a->{i2} > 0 ? 1 : -1); // @r")
-                    else:
-                        w(f"      {guard}l->{o} = (l->{o} + (a->{i2} > 0 ? 1 : 2)) % 1000; // @r")
-                    if not device:
-                        w(f"      acc += a->{i2}; // @r")
+                for line in self.pair_updates(outs, ins, "l->", "a->", guard, not device):
+                    w(line)
                 if shared:
                     w(f"      {guard}pt{name}(*l, *a); // @r")
                 w("    }")
