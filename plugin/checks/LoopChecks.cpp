@@ -3,7 +3,6 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
-#include "plan/Placement.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -157,8 +156,8 @@ bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
 bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
   const LoopPlan &P0 = Nest.Loops[0];
-  SourceLocation AtLoc = SM.getFileLoc(
-      viewInsertionDecl(Ctx, P0)->getSourceRange().getBegin());
+  SourceLocation AtLoc =
+      SM.getFileLoc(Nest.InsertBefore->getSourceRange().getBegin());
   if (SM.isInSystemHeader(AtLoc)) {
     Diags.report(P0.Annotation->ForLoc, diag::err_place_system_header);
     return false;

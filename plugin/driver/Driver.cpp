@@ -2,7 +2,8 @@
 //
 // Runs after the first (syntax-only) parse. The pipeline, one named step
 // each (docs/design.md):
-//   find nests -> decide -> recognise -> plan -> analyse -> check -> emit
+//   find nests -> decide -> recognise -> plan -> analyse -> plan device
+//   and placement -> check -> emit
 // Any error cancels every rewrite of the translation unit: the real compile
 // then parses the user's source unchanged and reports soaview's errors.
 //===----------------------------------------------------------------------===//
@@ -36,7 +37,7 @@ public:
   FirstPass(ASTContext &Ctx, const AnnotationCollector &C, const Options &Opts,
             PassResult &R)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), C(C), Opts(Opts), R(R),
-        Diags((R.Diags = std::make_unique<DiagStore>(SM), *R.Diags)),
+        Diags(*R.Diags),
         Em(Ctx, Diags, Opts.Offload),
         CanOffload(Ctx.getLangOpts().OpenMP || Opts.Offload == BackendKind::Cuda),
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
@@ -97,6 +98,7 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   if (!analyseNest(Ctx, D, Nest))
     return;
   planDevice(Nest, CanOffload);
+  planPlacement(Ctx, Nest);
   if (!check(Nest, D))
     return;
   if (!Pays)
@@ -239,6 +241,7 @@ bool profitabilityFromEnvironment() {
 
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R) {
+  R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
   FirstPass FP(Ctx, C, Opts, R);
   FP.attributeProblems();
   for (const std::vector<LoopInstance> &Nest : findNests(Ctx, C))

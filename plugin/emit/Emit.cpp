@@ -14,7 +14,6 @@
 //===----------------------------------------------------------------------===//
 #include "emit/EmitImpl.h"
 #include "forms/LoopForms.h"
-#include "plan/Placement.h"
 
 #include <set>
 
@@ -127,7 +126,7 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
   for (const LoopPlan &L : N.Loops)
     Identities.insert(Identities.end(), L.Identities.begin(),
                       L.Identities.end());
-  const Decl *At = viewInsertionDecl(Ctx, N.Loops[0]);
+  const Decl *At = N.InsertBefore;
   SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
   Chunks Fwd, Decls, Main, Early;
   for (const LoopPlan &P : N.Loops)

@@ -49,12 +49,13 @@ private:
     return R;
   }
   bool found(Stmt *S, SourceLocation L) {
-    if (Stack.empty() || !C.Loops.count(L))
+    auto It = C.Loops.find(L);
+    if (Stack.empty() || It == C.Loops.end())
       return true;
     const FunctionDecl *FD = Stack.back();
     if (FD->isDependentContext())
       return true; // patterns: their instantiations are visited instead
-    Loops[L.getRawEncoding()].push_back({&C.Loops.find(L)->second, S, FD});
+    Loops[L.getRawEncoding()].push_back({&It->second, S, FD});
     return true;
   }
   const AnnotationCollector &C;

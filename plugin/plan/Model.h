@@ -143,6 +143,9 @@ struct NestPlan {
   /// enclosing loop a view is hoisted out of (code there could change the
   /// hoisted view's fields).
   const clang::Stmt *Root = nullptr;
+  /// The declaration at namespace scope the nest's views and clones are
+  /// inserted before (plan/Placement.cpp; set by planPlacement).
+  const clang::Decl *InsertBefore = nullptr;
   /// CUDA backend: user functions the offloaded loop calls (directly or
   /// through other calls) that must be compiled for the device too; the
   /// emitter marks them __host__ __device__.

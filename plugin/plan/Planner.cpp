@@ -2,6 +2,7 @@
 #include "plan/Planner.h"
 
 #include "frontend/Annotations.h"
+#include "plan/Placement.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -30,6 +31,10 @@ void planRoot(ASTContext &Ctx, NestPlan &Nest) {
     if (P.HoistTo && (!Nest.Root || contains(SM, P.HoistTo, Nest.Root)) &&
         contains(SM, P.HoistTo, Nest.Loops[0].Form.Loop))
       Nest.Root = P.HoistTo;
+}
+
+void planPlacement(ASTContext &Ctx, NestPlan &Nest) {
+  Nest.InsertBefore = viewInsertionDecl(Ctx, Nest.Loops[0]);
 }
 
 void planDevice(NestPlan &Nest, bool CanOffload) {

@@ -23,6 +23,10 @@ LoopPlan planLoop(clang::ASTContext &Ctx, const LoopInstance &I, LoopForm F);
 /// outermost hoisted view is built before.
 void planRoot(clang::ASTContext &Ctx, NestPlan &Nest);
 
+/// Where the nest's generated code goes (viewInsertionDecl of its outer
+/// loop), decided once for the checks and the emitter.
+void planPlacement(clang::ASTContext &Ctx, NestPlan &Nest);
+
 /// Which loops run on the device: offloaded loops (when the compile can
 /// offload) and the inner loop of an offloaded nest.
 void planDevice(NestPlan &Nest, bool CanOffload);
