@@ -12,7 +12,7 @@ Writes to OUTDIR:
                                 soaview build per kernel (paper Table 2)
   shares-<storage>-<build>.png  the same for the offload and cuda builds,
                                 with the copies to and from the device
-  threads-<kernel>-ppc<N>.png   for a sweep CSV (run-gpu.sh sph-sweep, with
+  threads-<kernel>-ppc<N>.png   for a launcher-count CSV (run-gpu.sh sph-launchers, with
                                 a threads column): cost per particle update
                                 of the device build against the number of
                                 host threads launching cells, plain and the

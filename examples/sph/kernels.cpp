@@ -138,6 +138,77 @@ void forceMasking(ParticleList &local, ParticleList &active) {
   }
 }
 
+// ---- sweeps ------------------------------------------------------------------
+// The pair loops above written over all cells: soa_conversion_offload_compute
+// on the loop over cells offloads the whole sweep -- one gather of every
+// particle, one transfer each way, one launch (docs/offload.md, "Sweeps").
+// Compiled without an offload target, the nest converts for the host, cell
+// by cell. The active-local order has no sweep: its inner loop writes, so
+// soaview would leave it on the host (with a remark saying why).
+
+void densityBranchingSweep(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *pi : locals[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Particle *pj : actives[c]) {
+        const double dx = pi->x[0] - pj->x[0], dy = pi->x[1] - pj->x[1];
+        const double r2 = dx * dx + dy * dy;
+        if (r2 < pi->h * pi->h)
+          densityPair(pi, pj, dx, dy, r2, 1.0);
+      }
+    }
+  }
+}
+
+void densityMaskingSweep(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *pi : locals[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Particle *pj : actives[c]) {
+        const double dx = pi->x[0] - pj->x[0], dy = pi->x[1] - pj->x[1];
+        const double r2 = dx * dx + dy * dy;
+        densityPair(pi, pj, dx, dy, r2, r2 < pi->h * pi->h ? 1.0 : 0.0);
+      }
+    }
+  }
+}
+
+void forceBranchingSweep(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *pi : locals[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Particle *pj : actives[c]) {
+        const double dx = pi->x[0] - pj->x[0], dy = pi->x[1] - pj->x[1];
+        const double r2 = dx * dx + dy * dy;
+        if (r2 < pi->h * pi->h || r2 < pj->h * pj->h)
+          forcePair(pi, pj, dx, dy, r2, 1.0);
+      }
+    }
+  }
+}
+
+void forceMaskingSweep(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *pi : locals[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Particle *pj : actives[c]) {
+        const double dx = pi->x[0] - pj->x[0], dy = pi->x[1] - pj->x[1];
+        const double r2 = dx * dx + dy * dy;
+        const bool in = r2 < pi->h * pi->h || r2 < pj->h * pj->h;
+        forcePair(pi, pj, dx, dy, r2, in ? 1.0 : 0.0);
+      }
+    }
+  }
+}
+
 // ---- linear kernels (leapfrog: kick, drift, kick) ----------------------------
 
 void kick1(ParticleList &local, ParticleList &) {
@@ -177,14 +248,14 @@ void kick2(ParticleList &local, ParticleList &) {
 }
 
 static const KernelEntry kEntries[] = {
-    {"density", "branching", true, densityBranching},
-    {"density", "masking", true, densityMasking},
-    {"density", "active-local", true, densityActiveLocal},
-    {"force", "branching", true, forceBranching},
-    {"force", "masking", true, forceMasking},
-    {"kick1", "streaming", false, kick1},
-    {"kick2", "streaming", false, kick2},
-    {"drift", "streaming", false, drift},
+    {"density", "branching", true, densityBranching, densityBranchingSweep},
+    {"density", "masking", true, densityMasking, densityMaskingSweep},
+    {"density", "active-local", true, densityActiveLocal, nullptr},
+    {"force", "branching", true, forceBranching, forceBranchingSweep},
+    {"force", "masking", true, forceMasking, forceMaskingSweep},
+    {"kick1", "streaming", false, kick1, nullptr},
+    {"kick2", "streaming", false, kick2, nullptr},
+    {"drift", "streaming", false, drift, nullptr},
 };
 
 KernelTable table() { return {kEntries, sizeof(kEntries) / sizeof(kEntries[0])}; }

@@ -13,12 +13,18 @@ namespace sph {
 
 /// One kernel over one cell: writes only particles of `local`.
 using KernelFn = void (*)(ParticleList &local, ParticleList &active);
+/// One kernel over every cell: locals[c] and actives[c] are cell c's lists.
+using CellLists = std::vector<ParticleList>;
+using SweepFn = void (*)(CellLists &locals, CellLists &actives);
 
 struct KernelEntry {
   const char *kernel;  // density, force, kick1, kick2, drift
   const char *variant; // branching, masking, active-local, streaming
   bool quadratic;      // local x active (O(ppc^2)) or local only (O(ppc))
   KernelFn fn;
+  /// The same kernel written as a loop over cells whose soaview annotation
+  /// sweeps all cells in one offload (null: no sweep; run fn per cell).
+  SweepFn sweep;
 };
 
 struct KernelTable {

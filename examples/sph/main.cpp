@@ -18,6 +18,14 @@
 // Each launch is one cell, so this is how many cells the GPU works on at
 // once: with one launching thread per core, 16 cells of 256 particles keep
 // 16 of an H100's 132 multiprocessors busy (docs/cuda.md).
+//
+// The sweep builds (offload-sweep, cuda-sweep) run the same kernels written
+// as loops over all cells, which soaview offloads in one go: one host thread
+// calls each sweep once (its gather and scatter use the CPU threads). Kernels
+// without a sweep (active-local, the linear kernels) run cell by cell on the
+// CPU threads there, as the soaview build runs them (the CUDA translation's
+// host loops, compiled by nvcc's host compiler, ran active-local at 0.5x of
+// plain on the H100 node).
 #include "kernels.h"
 
 #include <soaview/soaview.h>
@@ -53,10 +61,16 @@ namespace sph {
 namespace {
 
 struct Build {
-  const char *build;  // plain, soaview, manual, offload, cuda
+  const char *build;  // plain, soaview, manual, offload, cuda, offload-sweep, cuda-sweep
   const char *fpmode; // strict, fast
   KernelTable (*table)();
-  /// Runs its converted loops on the GPU (launching from --gpu-threads).
+  /// Runs the kernels' sweeps (one call over all cells) where they have one;
+  /// kernels without a sweep run cell by cell from this table on the CPU
+  /// threads (the soaview build: host loops compiled by soaview-clang++).
+  KernelTable (*cellTable)() = nullptr;
+  bool sweep() const { return cellTable != nullptr; }
+  /// Runs its converted loops on the GPU (cell by cell: launching from
+  /// --gpu-threads).
   bool device() const { return !std::strcmp(build, "offload") || !std::strcmp(build, "cuda"); }
   /// soaview converted its loops (its phases can be profiled).
   bool converted() const { return std::strcmp(build, "plain") && std::strcmp(build, "manual"); }
@@ -68,18 +82,22 @@ const Build kBuilds[] = {
     {"manual", "strict", manual_strict::table},
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "strict", offload_strict::table},
+    {"offload-sweep", "strict", offload_strict::table, soaview_strict::table},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda", "strict", cuda_strict::table},
+    {"cuda-sweep", "strict", cuda_strict::table, soaview_strict::table},
 #endif
     {"plain", "fast", plain_fast::table},
     {"soaview", "fast", soaview_fast::table},
     {"manual", "fast", manual_fast::table},
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "fast", offload_fast::table},
+    {"offload-sweep", "fast", offload_fast::table, soaview_fast::table},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda", "fast", cuda_fast::table},
+    {"cuda-sweep", "fast", cuda_fast::table, soaview_fast::table},
 #endif
 };
 
@@ -172,7 +190,11 @@ Options parse(int argc, char **argv) {
     } else if (a == "--seed") {
       o.seed = static_cast<unsigned>(std::strtoul(next(), nullptr, 10));
     } else if (a == "-h" || a == "--help") {
-      usage("the SPH kernels with and without soaview");
+      std::string builds = "builds:";
+      for (const Build &b : kBuilds)
+        if (!std::strcmp(b.fpmode, "strict"))
+          builds += std::string(" ") + b.build;
+      usage(("the SPH kernels with and without soaview; " + builds).c_str());
     } else {
       usage(("unknown argument " + a).c_str());
     }
@@ -287,6 +309,19 @@ struct System {
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::nano>(t1 - t0).count();
   }
+  /// One sweep over every cell, called once; returns nanoseconds.
+  double sweep(SweepFn fn) {
+    auto t0 = std::chrono::steady_clock::now();
+    fn(local, active);
+    auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::nano>(t1 - t0).count();
+  }
+  /// A build's way of running one kernel over all cells: its sweep, or
+  /// cell by cell.
+  double run(const KernelEntry &e, const KernelEntry &cells, bool sweepBuild,
+             int threads) {
+    return sweepBuild && e.sweep ? sweep(e.sweep) : run(cells.fn, threads);
+  }
 };
 
 // ---- checking ---------------------------------------------------------------------
@@ -385,10 +420,10 @@ int main(int argc, char **argv) {
         std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s", "kernel", "variant", "fp",
                     "plain", "soaview", "speedup", "manual", "limit");
 #ifdef SPH_WITH_OFFLOAD
-        std::printf(" %10s %8s", "offload", "speedup");
+        std::printf(" %10s %8s %13s %8s", "offload", "speedup", "offload-sweep", "speedup");
 #endif
 #ifdef SPH_WITH_CUDA
-        std::printf(" %10s %8s", "cuda", "speedup");
+        std::printf(" %10s %8s %10s %8s", "cuda", "speedup", "cuda-sweep", "speedup");
 #endif
         std::printf("  check\n");
         for (const std::string &fp : o.fpmode) {
@@ -408,7 +443,8 @@ int main(int argc, char **argv) {
             // ones), then time them: the repetitions go round the builds,
             // so that a slow spell of a shared machine hits every build
             // alike instead of one build's block of repetitions.
-            std::vector<KernelFn> fns;
+            std::vector<const KernelEntry *> fns, cellFns;
+            std::vector<const Build *> buildOf;
             std::vector<int> threadsOf;
             for (const Build *b : builds) {
               KernelTable t = b->table();
@@ -419,9 +455,11 @@ int main(int argc, char **argv) {
                 return 2;
               }
               Row r{e.kernel, e.variant, storage, fp, b->build, ppc, sys.n, 0, true};
+              const bool swept = b->sweep() && be.sweep;
+              const KernelEntry &ce = b->sweep() ? b->cellTable().entries[k] : be;
               const int threads = b->device() ? gpuThreads : cpuThreads;
               sys.reset();
-              sys.run(be.fn, threads);
+              sys.run(be, ce, b->sweep(), threads);
               std::vector<Particle> got = sys.state();
               if (expect.empty()) {
                 expect = std::move(got);
@@ -441,28 +479,30 @@ int main(int argc, char **argv) {
                 sys.reset();
                 soaview::rt::reset_phases();
                 soaview::rt::set_profiling(true);
-                double wall = sys.run(be.fn, threads);
+                double wall = sys.run(be, ce, b->sweep(), threads);
                 soaview::rt::set_profiling(false);
                 std::uint64_t ph[soaview::rt::phase_count];
                 soaview::rt::phase_totals(ph);
-                double busy = wall * std::min<long>(threads, sys.grid * sys.grid);
+                double busy = wall * (swept ? 1 : std::min<long>(threads, sys.grid * sys.grid));
                 r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
                 r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
-                if (b->device()) {
+                if (b->device() || swept) {
                   r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
                   r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
                   r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
                 }
               }
               here.push_back(r);
-              fns.push_back(be.fn);
+              fns.push_back(&be);
+              cellFns.push_back(&ce);
+              buildOf.push_back(b);
               threadsOf.push_back(threads);
             }
             std::vector<std::vector<double>> t_ns(here.size());
             for (int rep = 0; rep < o.reps; ++rep)
               for (std::size_t i = 0; i < here.size(); ++i) {
                 sys.reset();
-                t_ns[i].push_back(sys.run(fns[i], threadsOf[i]));
+                t_ns[i].push_back(sys.run(*fns[i], *cellFns[i], buildOf[i]->sweep(), threadsOf[i]));
               }
             for (std::size_t i = 0; i < here.size(); ++i)
               here[i].ns = median(t_ns[i]) / sys.n;
@@ -486,17 +526,19 @@ int main(int argc, char **argv) {
               std::printf(" %10.2f %7.2f", ma->ns, sv ? ma->ns / sv->ns : 0.0);
             else
               std::printf(" %10s %7s", "-", "-");
+            auto column = [&](const char *name, int width) {
+              if (const Row *r = find(name))
+                std::printf(" %*.2f %7.2fx", width, r->ns, pl->ns / r->ns);
+              else
+                std::printf(" %*s %8s", width, "-", "-");
+            };
 #ifdef SPH_WITH_OFFLOAD
-            if (const Row *of = find("offload"))
-              std::printf(" %10.2f %7.2fx", of->ns, pl->ns / of->ns);
-            else
-              std::printf(" %10s %8s", "-", "-");
+            column("offload", 10);
+            column("offload-sweep", 13);
 #endif
 #ifdef SPH_WITH_CUDA
-            if (const Row *cu = find("cuda"))
-              std::printf(" %10.2f %7.2fx", cu->ns, pl->ns / cu->ns);
-            else
-              std::printf(" %10s %8s", "-", "-");
+            column("cuda", 10);
+            column("cuda-sweep", 10);
 #endif
             std::printf("  %s%s\n", pass ? "PASS" : "FAIL", failures.c_str());
             for (const Row &r : here)

@@ -49,6 +49,13 @@ bool checkPlacement(clang::ASTContext &Ctx, const NestPlan &Nest,
 bool checkOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
                   const LoopPlan &P, DiagStore &Diags);
 
+//--- SweepChecks.cpp ---------------------------------------------------------
+/// What a sweep over cells (Nest.Sweep) may not do: an inner view built
+/// elsewhere than before the local loop, uses of the cell loop's variables
+/// in the nest,
+/// declarations that change something or read the elements.
+bool checkSweep(clang::ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags);
+
 //--- Profitability.cpp --------------------------------------------------------
 /// The profitability rule (docs/semantics.md), decided from the attributes
 /// alone, before the loop is analysed.

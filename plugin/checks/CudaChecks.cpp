@@ -140,7 +140,7 @@ public:
   Checker(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
           DiagStore &Diags)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Nest(Nest), P(P), Diags(Diags),
-        Attr(P.Annotation->get(AttrKind::Offload)) {}
+        Attr(P.OffloadAttr) {}
 
   bool run();
   /// User functions the loop reaches that the emitter must mark

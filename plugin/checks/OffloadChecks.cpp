@@ -20,7 +20,7 @@ namespace soaview {
 bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
                   DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
-  const AttrUse *A = P.Annotation->get(AttrKind::Offload);
+  const AttrUse *A = P.OffloadAttr;
   auto Refuse = [&](SourceLocation L, const Msg &Error, const Msg &Note) {
     StoredDiag &D = Diags.report(L, Error);
     Diags.note(D, A->Range.getBegin(), Note);

@@ -15,6 +15,7 @@
 #include "emit/Backend.h"
 #include "emit/Emit.h"
 #include "forms/LoopForms.h"
+#include "forms/SweepForm.h"
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
 #include "plan/Planner.h"
@@ -47,6 +48,9 @@ public:
   void finish();
 
 private:
+  void convertNest(const std::vector<LoopInstance> &N,
+                   std::optional<SweepPlan> Sweep);
+  bool sweepable(const NestPlan &Nest);
   bool recognise(const std::vector<LoopInstance> &N, NestPlan &Nest,
                  DiagStore &D);
   bool check(NestPlan &Nest, DiagStore &D);
@@ -81,11 +85,30 @@ void FirstPass::attributeProblems() {
   }
 }
 
+/// One nest, or a sweep over cells whose body holds a nest.
+void FirstPass::convert(const std::vector<LoopInstance> &N) {
+  if (!looksLikeSweep(N))
+    return convertNest(N, std::nullopt);
+  std::vector<LoopInstance> Inner(N.begin() + 1, N.end());
+  if (!CanOffload) {
+    if (Opts.Remarks && Host)
+      Diags.report(N[0].A->ForLoc,
+                   {diag::remark_sweep_host,
+                    {"compile with -fopenmp (or the CUDA backend) to offload"}});
+    return convertNest(Inner, std::nullopt);
+  }
+  std::optional<SweepPlan> S = recogniseSweep(Ctx, N, Diags);
+  if (!S)
+    return;
+  convertNest(Inner, std::move(S));
+}
+
 /// One nest: the profitability rule decides first; a loop it leaves as
 /// written is still recognised and analysed, for the report, but what that
-/// finds is not reported.
-void FirstPass::convert(const std::vector<LoopInstance> &N) {
-  const bool Pays = !Opts.Profitability ||
+/// finds is not reported. A swept nest is offloaded as one.
+void FirstPass::convertNest(const std::vector<LoopInstance> &N,
+                            std::optional<SweepPlan> Sweep) {
+  const bool Pays = Sweep || !Opts.Profitability ||
                     conversionPays(*N.front().A, N.size(), CanOffload);
   DiagStore Unreported(SM);
   DiagStore &D = Pays ? Diags : Unreported;
@@ -97,6 +120,9 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   planRoot(Ctx, Nest);
   if (!analyseNest(Ctx, D, Nest))
     return;
+  Nest.Sweep = std::move(Sweep);
+  if (Nest.Sweep && !sweepable(Nest))
+    Nest.Sweep.reset();
   planDevice(Nest, CanOffload);
   planPlacement(Ctx, Nest);
   if (!check(Nest, D))
@@ -104,6 +130,25 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   if (!Pays)
     return reportRows(Nest, false);
   emit(Nest);
+}
+
+/// A swept nest whose inner loop writes (the active-local order) would
+/// write each element from several cells at once: it stays on the host,
+/// cell by cell, with a remark saying why.
+bool FirstPass::sweepable(const NestPlan &Nest) {
+  if (Nest.Loops.size() < 2)
+    return true;
+  for (auto &[Path, A] : Nest.Loops[1].View.orderedLeaves())
+    if (A.Written) {
+      if (Opts.Remarks && Host)
+        Diags.report(Nest.Sweep->Annotation->ForLoc,
+                     {diag::remark_sweep_host,
+                      {"the inner loop writes field '" + dotted(Path) +
+                       "' (each element would be written from several cells "
+                       "at once)"}});
+      return false;
+    }
+  return true;
 }
 
 /// Each loop's form and the checks that need only the form; a nest converts
@@ -130,6 +175,8 @@ bool FirstPass::recognise(const std::vector<LoopInstance> &N, NestPlan &Nest,
 /// rules, which also say which functions run on the device), then the
 /// warning for loops that use no field.
 bool FirstPass::check(NestPlan &Nest, DiagStore &D) {
+  if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
+    return false;
   bool OK = true;
   for (const LoopPlan &P : Nest.Loops)
     if (P.Offload)
@@ -154,9 +201,12 @@ bool FirstPass::check(NestPlan &Nest, DiagStore &D) {
 void FirstPass::emit(NestPlan &Nest) {
   if (!Em.emitNest(Nest))
     return;
-  for (LoopPlan &P : Nest.Loops)
-    if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
-      Em.emitLoop(P);
+  if (Nest.Sweep)
+    Em.emitSweep(Nest);
+  else
+    for (LoopPlan &P : Nest.Loops)
+      if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
+        Em.emitLoop(P);
   AnyRewrite = true;
   for (LoopPlan &P : Nest.Loops)
     AnyOffload |= P.Offload;
@@ -191,6 +241,10 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
 /// code can be blamed on them (GeneratedCodeGuard); with the test hook,
 /// breaks that code.
 void FirstPass::recordConverted(const NestPlan &Nest) {
+  if (Nest.Sweep)
+    R.Converted.push_back({Diags.locate(Nest.Sweep->Loop->getBeginLoc()),
+                           Diags.locate(Nest.Sweep->Loop->getEndLoc()),
+                           "sweep over cells"});
   for (const LoopPlan &P : Nest.Loops) {
     SourceLocation Begin = P.Form.Loop->getBeginLoc();
     if (Opts.BreakGeneratedCode)
@@ -204,6 +258,9 @@ void FirstPass::recordConverted(const NestPlan &Nest) {
 }
 
 void FirstPass::remarkConverted(const NestPlan &Nest) {
+  if (Nest.Sweep)
+    Diags.report(Nest.Sweep->Annotation->ForLoc,
+                 {diag::remark_sweep, {Em.backend().offloadedRemark()}});
   for (const LoopPlan &P : Nest.Loops) {
     std::string Where;
     if (P.HoistLevels)

@@ -34,6 +34,12 @@ public:
            "#pragma omp target teams distribute parallel for firstprivate(" +
            Captures + ") device(" + Px + "dev)\n";
   }
+  std::string sweepLaunchPrologue(const std::string &SPx, const std::string &Px,
+                                  const std::string &Captures) const override {
+    return "  const int " + Px + "dev = " + SPx + "sweep.device();\n" +
+           "#pragma omp target teams distribute parallel for firstprivate(" +
+           Captures + ") device(" + Px + "dev)\n";
+  }
 };
 
 /// Offloaded loops become CUDA kernels: the body is a __device__ lambda
@@ -57,6 +63,10 @@ public:
   std::string launchHeader(const std::string &Px,
                            const std::string &K) const override {
     return Px + "device.launch([=] __device__ (std::size_t " + K + ")";
+  }
+  std::string sweepLaunchHeader(const std::string &SPx, const std::string &Px,
+                                const std::string &K) const override {
+    return SPx + "sweep.launch([=] __device__ (std::size_t " + K + ")";
   }
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline).

@@ -55,6 +55,20 @@ public:
                                    const std::string &K) const {
     return "";
   }
+  /// A sweep over cells (emit/EmitSweep.cpp): the statements before the
+  /// kernel's loop, and the header of the loop over the local slots K (SPx:
+  /// the sweep's name prefix; Px: the local loop's; Captures: the device
+  /// buffers and index the kernel uses).
+  virtual std::string sweepLaunchPrologue(const std::string &SPx,
+                                          const std::string &Px,
+                                          const std::string &Captures) const {
+    return "";
+  }
+  virtual std::string sweepLaunchHeader(const std::string &SPx,
+                                        const std::string &Px,
+                                        const std::string &K) const {
+    return "for (std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
+  }
   /// How views' unnamed namespace is opened.
   virtual std::string viewsNamespace() const { return "inline namespace {"; }
   /// True when the views' namespace is not inline, so that clones found by

@@ -359,9 +359,8 @@ void Emitter::Impl::continueEdits(const LoopPlan &P, EditBuffer &EB) {
   }
 }
 
-/// Position after the statement's last character (including its ';').
-static SourceLocation afterStmt(const Stmt *S, const SourceManager &SM,
-                                const LangOptions &LO) {
+SourceLocation detail::afterStmt(const Stmt *S, const SourceManager &SM,
+                                 const LangOptions &LO) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
     return CS->getRBracLoc().getLocWithOffset(1);
   SourceLocation End = SM.getFileLoc(S->getEndLoc());
@@ -388,8 +387,7 @@ std::string Emitter::Impl::specType(const LoopPlan &P) {
 }
 
 /// 1. The attribute becomes a comment of the same length.
-void Emitter::Impl::commentAttribute(const LoopPlan &P, EditBuffer &EB) {
-  const LoopAnnotation &A = *P.Annotation;
+void Emitter::Impl::commentAttribute(const LoopAnnotation &A, EditBuffer &EB) {
   CharSourceRange AR = CharSourceRange::getCharRange(
       A.Written.getBegin(), A.Written.getEnd().getLocWithOffset(1));
   std::string AT = text(AR);
@@ -576,24 +574,28 @@ void Emitter::Impl::placeHeader(const LoopPlan &P, LoopText &T, EditBuffer &EB) 
 void Emitter::Impl::placeBody(const LoopPlan &P, const LoopText &T,
                               EditBuffer &EB) {
   const Stmt *Body = P.Form.Body;
-  SourceLocation BodyEnd = afterStmt(Body, SM, LO);
   std::string Close = P.HoistTo ? "" : " }";
   if (T.LambdaBody) // the lambda and the call end after the body
     Close = ");" + Close;
-  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-    EB.insert(SM.getFileOffset(CS->getLBracLoc()) + 1, T.BodyDecls);
-    if (!Close.empty())
-      EB.insert(SM.getFileOffset(BodyEnd), Close);
-  } else {
-    EB.insert(SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
-              "{" + T.BodyDecls + " ");
-    EB.insert(SM.getFileOffset(BodyEnd), " }" + Close);
-  }
+  openBody(Body, T.BodyDecls, EB);
+  if (!Close.empty())
+    EB.insert(SM.getFileOffset(afterStmt(Body, SM, LO)), Close);
   if (T.LambdaBody)
     continueEdits(P, EB);
   if (P.HoistTo)
     EB.insert(SM.getFileOffset(afterStmt(P.HoistTo, SM, LO)), " }",
               (int)P.HoistLevels);
+}
+
+void Emitter::Impl::openBody(const Stmt *Body, const std::string &Decls,
+                             EditBuffer &EB) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+    EB.insert(SM.getFileOffset(CS->getLBracLoc()) + 1, Decls);
+    return;
+  }
+  EB.insert(SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
+            "{" + Decls + " ");
+  EB.insert(SM.getFileOffset(afterStmt(Body, SM, LO)), " }");
 }
 
 /// 4. Element addresses compared in the body compare the originals; local
@@ -626,7 +628,7 @@ bool Emitter::Impl::emitLoop(const LoopPlan &P) {
   EditBuffer *EB = E.bufferFor(P.Annotation->ForLoc);
   if (!EB)
     return false;
-  commentAttribute(P, *EB);
+  commentAttribute(*P.Annotation, *EB);
   LoopText T = loopText(P);
   placeHeader(P, T, *EB);
   placeBody(P, T, *EB);
@@ -641,6 +643,7 @@ Emitter::~Emitter() = default;
 
 bool Emitter::emitNest(const NestPlan &Nest) { return P->emitNest(Nest); }
 bool Emitter::emitLoop(const LoopPlan &Plan) { return P->emitLoop(Plan); }
+bool Emitter::emitSweep(const NestPlan &Nest) { return P->emitSweep(Nest); }
 Msg Emitter::remark(const LoopPlan &Plan, const std::string &Where) const {
   return P->remark(Plan, Where);
 }

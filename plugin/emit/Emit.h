@@ -38,6 +38,9 @@ public:
   /// Rewrites one loop (once per loop, shared by instantiations); call after
   /// emitNest of a nest holding it.
   bool emitLoop(const LoopPlan &Plan);
+  /// Rewrites a swept nest (Nest.Sweep): the cell loop records the cells,
+  /// the nest becomes one kernel over all cells; call after emitNest.
+  bool emitSweep(const NestPlan &Nest);
 
   /// The edited files, keyed by the FileManager's name.
   std::map<std::string, std::unique_ptr<EditBuffer>> &buffers() {

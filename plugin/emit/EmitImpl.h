@@ -45,6 +45,9 @@ std::string bufName(const FieldPath &P);
 /// reading `p->x[0]` load consecutive slots, as hand-written SoA does. Returns
 /// the component count and sets Elem, or 0 for fields stored whole.
 unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem);
+/// Position after the statement's last character (including its ';').
+SourceLocation afterStmt(const Stmt *S, const SourceManager &SM,
+                         const LangOptions &LO);
 
 struct ProxyNode {
   const FieldDecl *Field = nullptr; // null for the root
@@ -187,18 +190,21 @@ public:
   std::string text(CharSourceRange R) {
     return Lexer::getSourceText(R, SM, LO).str();
   }
-  std::string siteTag(const LoopPlan &P) {
-    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+  std::string siteTag(const LoopPlan &P) { return siteTagAt(P.Annotation->ForLoc); }
+  std::string siteTagAt(SourceLocation At) {
+    PresumedLoc PL = SM.getPresumedLoc(At);
     return sanitize(llvm::sys::path::filename(PL.getFilename())) + "_" +
            std::to_string(PL.getLine()) + "_" + std::to_string(PL.getColumn());
   }
-  std::string siteWhere(const LoopPlan &P) {
-    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+  std::string siteWhere(const LoopPlan &P) { return whereAt(P.Annotation->ForLoc); }
+  std::string whereAt(SourceLocation At) {
+    PresumedLoc PL = SM.getPresumedLoc(At);
     return llvm::sys::path::filename(PL.getFilename()).str() + ":" +
            std::to_string(PL.getLine()) + ":" + std::to_string(PL.getColumn());
   }
-  std::string prefix(const LoopPlan &P) {
-    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
+  std::string prefix(const LoopPlan &P) { return prefixAt(P.Annotation->ForLoc); }
+  std::string prefixAt(SourceLocation At) {
+    PresumedLoc PL = SM.getPresumedLoc(At);
     return "__sv" + std::to_string(PL.getLine()) + "_" +
            std::to_string(PL.getColumn()) + "_";
   }
@@ -270,7 +276,13 @@ public:
   };
   bool emitLoop(const LoopPlan &P);
   std::string specType(const LoopPlan &P);
-  void commentAttribute(const LoopPlan &P, EditBuffer &EB);
+  void commentAttribute(const LoopAnnotation &A, EditBuffer &EB);
+  /// The declarations Decls at the top of Body (braces added around a body
+  /// that is not a compound statement).
+  void openBody(const Stmt *Body, const std::string &Decls, EditBuffer &EB);
+  bool emitSweep(const NestPlan &N);
+  std::string sweepPrologue(const NestPlan &N);
+  std::string sweepRecording(const NestPlan &N);
   std::string exprText(const Expr *E);
   std::string prologue(const LoopPlan &P, const std::string &FrameT);
   std::string elementDecls(const LoopPlan &P, const std::string &ViewInit);

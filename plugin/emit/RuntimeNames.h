@@ -28,6 +28,10 @@ inline constexpr const char *OmpNamespace = "::soaview::omp::";
 inline constexpr const char *CudaNamespace = "::soaview::cuda::";
 inline constexpr const char *HostFrame = "host_frame";
 inline constexpr const char *DeviceFrame = "device_frame";
+// sweep.h (the sweep class itself is the backend's, in omp.h and cuda.h).
+inline constexpr const char *Sweep = "sweep";
+inline constexpr const char *SweepIndex = "::soaview::sweep_index";
+inline constexpr const char *RunCursor = "::soaview::run_cursor";
 } // namespace rt
 } // namespace soaview
 

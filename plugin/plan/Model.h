@@ -13,12 +13,14 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace soaview {
 
 struct LoopAnnotation;
+struct AttrUse;
 
 /// A chain of fields from the element: {kin, v} is `kin.v`.
 using FieldPath = std::vector<const clang::FieldDecl *>;
@@ -121,6 +123,9 @@ struct LoopPlan {
   unsigned HoistLevels = 0;
   /// Run on an OpenMP device (soa_conversion_offload_compute with -fopenmp).
   bool Offload = false;
+  /// The attribute that offloads it: its own, or the sweep's (set with
+  /// Offload; notes of offload refusals point at it).
+  const AttrUse *OffloadAttr = nullptr;
   /// The inner loop of an offloaded nest: its view is hoisted out of the
   /// offloaded loop, copied to the device, and the loop runs in the target
   /// region over the device buffers.
@@ -130,6 +135,20 @@ struct LoopPlan {
   /// Comparisons of element addresses, rewritten to compare the original
   /// objects' addresses: the operand expressions to wrap.
   std::vector<const clang::Expr *> Identities;
+};
+
+/// A loop over cells annotated soa_conversion_offload_compute whose body
+/// runs one annotated nest (the nest's loops are NestPlan::Loops): offloaded
+/// whole, with one gather, one transfer and one launch (soaview/sweep.h).
+struct SweepPlan {
+  const LoopAnnotation *Annotation = nullptr;
+  const clang::Stmt *Loop = nullptr; ///< for, range-for or while
+  const clang::Stmt *Body = nullptr;
+  /// The declarations of the body before the nest, as written: run once
+  /// per cell while the cells are recorded.
+  std::vector<const clang::DeclStmt *> Decls;
+  /// The body's statement that is the nest (its attributes included).
+  const clang::Stmt *NestStmt = nullptr;
 };
 
 /// Annotated loops nested in one another in one function (one
@@ -150,6 +169,8 @@ struct NestPlan {
   /// through other calls) that must be compiled for the device too; the
   /// emitter marks them __host__ __device__.
   std::vector<const clang::FunctionDecl *> DeviceFunctions;
+  /// Set when the nest runs as one sweep over the cells of this loop.
+  std::optional<SweepPlan> Sweep;
 };
 
 /// What a view moves per element: the one count that the report, the

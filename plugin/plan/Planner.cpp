@@ -38,8 +38,14 @@ void planPlacement(ASTContext &Ctx, NestPlan &Nest) {
 }
 
 void planDevice(NestPlan &Nest, bool CanOffload) {
-  for (LoopPlan &P : Nest.Loops)
+  for (LoopPlan &P : Nest.Loops) {
     P.Offload = P.Annotation->has(AttrKind::Offload) && CanOffload;
+    P.OffloadAttr = P.Offload ? P.Annotation->get(AttrKind::Offload) : nullptr;
+  }
+  if (Nest.Sweep && CanOffload) { // the sweep offloads the cell's nest
+    Nest.Loops[0].Offload = true;
+    Nest.Loops[0].OffloadAttr = Nest.Sweep->Annotation->get(AttrKind::Offload);
+  }
   if (Nest.Loops.size() == 2 && Nest.Loops[0].Offload) {
     Nest.Loops[1].DeviceInner = true;
     Nest.Loops[0].DeviceInners.push_back(&Nest.Loops[1]);

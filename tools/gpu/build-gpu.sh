@@ -17,6 +17,8 @@ strict="-O2 -ffp-contract=off"
 ex="$root/examples/small"
 clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundle/bin/offload.plain"
 "$sv" $strict -fopenmp $arch "$ex/offload.cpp" -o "$bundle/bin/offload.gpu"
+clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.plain"
+"$sv" $strict -fopenmp $arch "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.gpu"
 "$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
 # The SPH demonstrator with its offload build for the GPU. Every build is
@@ -36,12 +38,20 @@ for fp in strict fast; do
   clang++-19 $cpu -DSPH_NS=manual_$fp -c "$sph/manual.cpp" -o "$tmp/manual_$fp.o"
   "$sv" $fpflags $march -fopenmp $arch -DSPH_NS=offload_$fp -c "$sph/kernels.cpp" -o "$tmp/offload_$fp.o"
 done
-# The CUDA backend's builds of the SPH kernels (examples/sph/CMakeLists.txt
-# translates and compiles them with nvcc) are linked in as well.
+# The CUDA backend's builds of the SPH kernels, as examples/sph/CMakeLists.txt
+# makes them (translated, then nvcc; no -march for GCC, which would contract
+# to FMA on the host side of the strict build).
 cudart="/usr/local/cuda/lib64/libcudart_static.a"
+for fp in strict fast; do
+  nvfp="--fmad=false"; [ "$fp" = fast ] && nvfp="--use_fast_math"
+  "$build/bin/soaview-translate" --backend=cuda "$sph/kernels.cpp" -o "$tmp/cuda_$fp.cu" -- -std=c++17 -DSPH_NS=cuda_$fp
+  /usr/local/cuda/bin/nvcc -arch=sm_90 -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr $nvfp \
+    -Xcompiler -fopenmp -I"$root/runtime/include" -I"$sph" -DSPH_NS=cuda_$fp \
+    -c "$tmp/cuda_$fp.cu" -o "$tmp/cuda_$fp.o"
+done
 "$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -c "$sph/main.cpp" -o "$tmp/main.o"
 "$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
-  "$build"/examples/sph/cuda_{strict,fast}.o \
+  "$tmp"/cuda_{strict,fast}.o \
   "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
 rm -rf "$tmp"
@@ -59,6 +69,8 @@ $tr "$ex/offload.cpp" -o "$cu/offload.cu" -- -std=c++17 -I"$ex"
 $tr "$ex/offload_pairs.cpp" -o "$cu/pairs.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -I"$ex" "$cu/offload.cu" -o "$bundle/bin/offload.cuda" $nvlibs
 $nvcc -O2 --fmad=false -I"$ex" "$cu/pairs.cu" -o "$bundle/bin/pairs.cuda" $nvlibs
+$tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
+$nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
 $nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_pool_test.cu" -o "$bundle/bin/cuda_pool_test.cuda" $nvlibs
 bench="$root/examples/bench"
 $tr "$bench/backend_bench.cpp" -o "$cu/backend_bench.cu" -- -std=c++17 -I"$bench"

@@ -4,8 +4,9 @@
 # the CPU build bit for bit, runs the device-pool unit test, then the
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
-# [backends] [sph] [sph-cuda] [sph-threads] [sph-phases] [sph-sweep]
-# [sph-cpu] (default: all but sph-threads, sph-phases and sph-sweep); `tests`
+# [backends] [sph] [sph-cuda] [sph-swept] [sph-threads] [sph-phases]
+# [sph-launchers] [sph-cpu] (default: all but sph-threads, sph-phases and
+# sph-launchers); `tests`
 # is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
@@ -22,7 +23,7 @@ ln -sf "$cuda" "$rt/lib/libcuda.so"
 export LD_LIBRARY_PATH="$rt/lib:${LD_LIBRARY_PATH:-}"
 export OMP_TARGET_OFFLOAD=MANDATORY
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-sections="${*:-tests bench phases backends sph sph-cuda sph-cpu}"
+sections="${*:-tests bench phases backends sph sph-cuda sph-swept sph-cpu}"
 want() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
 if want tests; then
 # The GPU test suite (test/GPU, lit with its own shell; lit is in the bundle).
@@ -74,6 +75,20 @@ echo "== SPH: density and force, the CUDA backend's build on the GPU (one launch
   ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
   --builds cuda --csv "$out/sph_cuda.csv" 2>&1 | tee "$out/sph_cuda.txt"
 fi
+if want sph-swept; then
+# The sweep builds: each kernel over all cells in one gather, one transfer
+# each way and one launch, called from one host thread (its gather and
+# scatter on all cores), against plain on all cores; each backend in a
+# process of its own, with its per-cell build (one launching thread per
+# core) beside it.
+for b in cuda offload; do
+  echo "== SPH: density and force, $b-sweep (one launch per sweep) and $b (one launch per cell, $(nproc) launching threads) vs plain on $(nproc) threads"
+  # shellcheck disable=SC2086
+  "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 5 --storage scattered \
+    ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
+    --builds "$b-sweep" --csv "$out/sph_${b}_sweep.csv" 2>&1 | tee "$out/sph_${b}_sweep.txt" | grep -v "^omptarget\|info:"
+done
+fi
 if want sph-threads; then
 # One launch is one cell: the number of host threads launching cells is the
 # number of cells the GPU can work on at once. The same comparison with more
@@ -102,10 +117,10 @@ for t in ${SPH_PHASE_THREADS:-16 64}; do
   tail -1 "$out/sph_phases_t$t.txt"
 done
 fi
-if want sph-sweep; then
+if want sph-launchers; then
 # Cost per particle update against the number of launching threads: density
 # at ppc 256, strict, the CUDA build (docs/cuda.md plots it).
-echo "== SPH sweep: density, ppc 256, the cuda build from 8 to 256 launching threads"
+echo "== SPH launchers: density, ppc 256, the cuda build from 8 to 256 launching threads"
 # One CSV (a threads column added) and one log: $OUT takes few files.
 sweep="$(mktemp -d)"
 echo "threads,kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,check" > "$out/sph_sweep.csv"

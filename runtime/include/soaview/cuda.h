@@ -28,6 +28,7 @@
 #define SOAVIEW_CUDA_H
 
 #include "soaview/soaview.h"
+#include "soaview/sweep.h"
 
 #include <cuda_runtime.h>
 
@@ -194,6 +195,81 @@ private:
   std::size_t n_;
   int device_;
   lease lease_;
+};
+
+/// A sweep over cells on the GPU (soaview/sweep.h): the host side with
+/// pinned buffers, one device block of the same layout copied whole by
+/// start(), and launch() running the local loop's body once per local slot
+/// in one kernel, then copying the written fields back (the host side
+/// scatters them when the sweep ends).
+template <class LSpec, class ISpec = void, bool Scatter = true>
+class sweep : public sweep_host<LSpec, ISpec, Scatter, &pinned> {
+  using base = sweep_host<LSpec, ISpec, Scatter, &pinned>;
+
+public:
+  explicit sweep(const site &s, int device = current_device())
+      : base(s), device_(device) {}
+
+  /// After the cells are recorded: slots, index and gathers on the host,
+  /// then one copy to the device on the thread's stream.
+  void start() {
+    this->prepare();
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    std::size_t bytes = this->block_bytes();
+    dev_.emplace(this->site_, bytes ? bytes : kAlignment, &backend, device_);
+    arena a(dev_->data());
+    this->carve(a, dl_, di_, dx_);
+    if (bytes)
+      check(cudaMemcpyAsync(dev_->data(), this->host_->data(), bytes,
+                            cudaMemcpyHostToDevice, cudaStreamPerThread),
+            this->site_, "copy to the device");
+    if (t0) {
+      check(cudaStreamSynchronize(cudaStreamPerThread), this->site_,
+            "copy to the device");
+      rt::record(this->site_, rt::to_device, rt::now_ns() - t0);
+    }
+  }
+
+  /// Runs body(i) for every local slot i in one kernel, copies the written
+  /// fields back and waits for the thread's stream.
+  template <class Body> void launch(const Body &body) {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    const std::size_t n = this->n_;
+    if (n) {
+      for_each<<<grid_for(n, kBlock, device_), kBlock, 0, cudaStreamPerThread>>>(
+          n, body);
+      check(cudaGetLastError(), this->site_, "kernel launch");
+    }
+    if (t0) {
+      check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
+      std::uint64_t t1 = rt::now_ns();
+      rt::record(this->site_, rt::kernel, t1 - t0);
+      t0 = t1;
+    }
+    cudaError_t e = cudaSuccess;
+    rt::copy_runs<LSpec>(this->lsoa_, dl_, n, true,
+                         [&](const void *h, void *d, std::size_t bytes) {
+      if (e == cudaSuccess)
+        e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
+                            cudaMemcpyDeviceToHost, cudaStreamPerThread);
+    });
+    check(e, this->site_, "copy from the device");
+    check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
+    if (t0)
+      rt::record(this->site_, rt::from_device, rt::now_ns() - t0);
+  }
+
+  /// Device buffers and index, captured by value by the kernel's lambda.
+  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
+  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
+  const sweep_index &index() const noexcept { return dx_; }
+
+private:
+  int device_;
+  std::optional<lease> dev_;
+  typename LSpec::soa dl_{};
+  typename base::inner_soa di_{};
+  sweep_index dx_{};
 };
 
 } // namespace soaview::cuda

@@ -14,6 +14,7 @@
 #define SOAVIEW_OMP_H
 
 #include "soaview/soaview.h"
+#include "soaview/sweep.h"
 
 #include <mutex>
 
@@ -124,6 +125,65 @@ private:
   typename Spec::soa host_, dev_;
   std::size_t n_;
   device_lease lease_;
+};
+
+/// A sweep over cells on an OpenMP device (soaview/sweep.h): the host side
+/// with pinned buffers, and one device block of the same layout, copied
+/// whole to the device by start() and copied back (the written fields of
+/// the local view) by the destructor, before the host side scatters.
+template <class LSpec, class ISpec = void, bool Scatter = true>
+class sweep : public sweep_host<LSpec, ISpec, Scatter, &pinned> {
+  using base = sweep_host<LSpec, ISpec, Scatter, &pinned>;
+
+public:
+  explicit sweep(const site &s, int device = omp_get_default_device())
+      : base(s), device_(device) {}
+  ~sweep() {
+    if (!dev_)
+      return;
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (t0 && ready_) // the target region ran in between, synchronously
+      rt::record(this->site_, rt::kernel, t0 - ready_);
+    int init = omp_get_initial_device();
+    rt::copy_runs<LSpec>(this->lsoa_, dl_, this->n_, true,
+                         [&](const void *h, void *d, std::size_t bytes) {
+      omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device_);
+    });
+    if (t0)
+      rt::record(this->site_, rt::from_device, rt::now_ns() - t0);
+  }
+
+  /// After the cells are recorded: slots, index and gathers on the host,
+  /// then one copy to the device.
+  void start() {
+    this->prepare();
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    std::size_t bytes = this->block_bytes();
+    dev_.emplace(this->site_, bytes ? bytes : kAlignment, device_);
+    arena a(dev_->data());
+    this->carve(a, dl_, di_, dx_);
+    if (bytes)
+      omp_target_memcpy(dev_->data(), this->host_->data(), bytes, 0, 0, device_,
+                        omp_get_initial_device());
+    if (t0) {
+      ready_ = rt::now_ns();
+      rt::record(this->site_, rt::to_device, ready_ - t0);
+    }
+  }
+
+  /// Device buffers and index, to pass into the target region by value.
+  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
+  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
+  const sweep_index &index() const noexcept { return dx_; }
+  int device() const noexcept { return device_; }
+
+private:
+  int device_;
+  std::uint64_t ready_ = 0;
+  std::optional<device_lease> dev_;
+  typename LSpec::soa dl_{};
+  typename base::inner_soa di_{};
+  sweep_index dx_{};
 };
 
 } // namespace soaview::omp

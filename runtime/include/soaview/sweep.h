@@ -1,0 +1,367 @@
+//===- soaview/sweep.h - one offload for a whole sweep over cells -*- C++ -*-===//
+//
+// The host side of a swept nest (docs/offload.md, "Sweeps"): a loop over
+// cells annotated soa_conversion_offload_compute whose body runs one
+// annotated nest over containers of the current cell (its local elements,
+// and optionally an inner loop over its active elements). Instead of one
+// gather, copy and launch per cell, the generated code
+//   1. runs the cell loop once on the host, recording each cell's ranges
+//      (cell());
+//   2. prepare(): gives every local element one slot (cell by cell, in list
+//      order), and the inner view one slot per distinct element: the local
+//      elements' slots first, in the same order, then elements that are
+//      local nowhere; each cell's inner list becomes runs of consecutive
+//      slots (a neighbour cell's local list is one run). Gathers both views
+//      in parallel on the caller's OpenMP threads;
+//   3. the backend copies the buffers and index to the device once,
+//      launches one kernel over all local slots, copies the written fields
+//      back (soaview/omp.h, soaview/cuda.h);
+//   4. the destructor scatters the written fields, in parallel.
+//
+// Semantics: the plugin refuses nests whose cells could see one another's
+// writes (a written field read through the inner loop, writes through the
+// inner loop); at run time an element written through the local lists of
+// two cells (or twice in one) is refused before anything is written (the
+// one error policy: message naming the site, std::logic_error).
+//
+// Contracts: buffers come from the pool (leases per site, thread and depth);
+// the per-site index state is thread-local and keeps its capacity, so a
+// sweep allocates nothing after warm-up unless its lists grow or hold
+// elements that are local in no cell. Ranges recorded by reference (lvalue
+// contiguous containers) must not change until the sweep ends. One sweep of
+// a site runs at a time per thread (a recursive one is refused).
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_SWEEP_H
+#define SOAVIEW_SWEEP_H
+
+#include "soaview/frame.h"
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#if defined(_OPENMP)
+#define SOAVIEW_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#define SOAVIEW_PARALLEL_FOR_DYNAMIC _Pragma("omp parallel for schedule(dynamic, 16)")
+#else
+#define SOAVIEW_PARALLEL_FOR
+#define SOAVIEW_PARALLEL_FOR_DYNAMIC
+#endif
+
+namespace soaview {
+
+/// How the device finds a cell's elements: the cell of each local slot, and
+/// per cell the runs of consecutive inner slots its inner list visits (in
+/// list order).
+struct sweep_index {
+  const std::uint32_t *cell_of = nullptr;  ///< per local slot
+  const std::uint32_t *run_off = nullptr;  ///< per cell, cells + 1 entries
+  const std::uint32_t *run_start = nullptr; ///< per run
+  const std::uint32_t *run_len = nullptr;   ///< per run, never 0
+};
+
+/// Walks one cell's inner slots in list order. One loop, so that `break`
+/// and `continue` in the loop body keep their meaning.
+class run_cursor {
+public:
+  SOAVIEW_HD run_cursor(const sweep_index &x, std::size_t cell) noexcept
+      : start_(x.run_start), len_(x.run_len), r_(x.run_off[cell]),
+        rend_(x.run_off[cell + 1]) {
+    load();
+  }
+  SOAVIEW_HD bool more() const noexcept { return r_ < rend_; }
+  SOAVIEW_HD void next() noexcept {
+    if (++i_ == end_) {
+      ++r_;
+      load();
+    }
+  }
+  SOAVIEW_HD std::size_t index() const noexcept { return i_; }
+
+private:
+  SOAVIEW_HD void load() noexcept {
+    if (r_ < rend_) {
+      i_ = start_[r_];
+      end_ = i_ + len_[r_];
+    }
+  }
+  const std::uint32_t *start_, *len_;
+  std::uint32_t r_, rend_;
+  std::size_t i_ = 0, end_ = 0;
+};
+
+namespace rt {
+/// Run-time refusals of a sweep (message naming the site, std::logic_error).
+[[noreturn]] void refuse_sweep_repeat(const site &s);
+[[noreturn]] void refuse_sweep_size(const site &s);
+[[noreturn]] void refuse_sweep_recursion(const site &s);
+
+/// One cell's range as the collection saw it: element pointers (stride 0),
+/// elements (stride = their size), or pointers copied into the state
+/// (data null; `owned` is the offset of the first).
+struct sweep_range {
+  const void *data;
+  std::size_t n, stride, owned;
+};
+
+/// Address -> slot, open addressing. Filled on one thread; looked up from
+/// many once filled.
+class slot_table {
+public:
+  static constexpr std::uint32_t kMissing = ~std::uint32_t(0);
+  void reset(std::size_t expected);
+  /// The slot of p, inserting `slot` when absent; returns the slot p has.
+  std::uint32_t insert(const void *p, std::uint32_t slot);
+  std::uint32_t find(const void *p) const noexcept {
+    for (std::size_t h = hash(p);; h = (h + 1) & mask_) {
+      const void *k = keys_[h];
+      if (k == p)
+        return slots_[h];
+      if (!k)
+        return kMissing;
+    }
+  }
+
+private:
+  std::size_t hash(const void *p) const noexcept {
+    auto v = reinterpret_cast<std::uintptr_t>(p) >> 3;
+    return static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> shift_) & mask_;
+  }
+  std::vector<const void *> keys_;
+  std::vector<std::uint32_t> slots_;
+  std::size_t mask_ = 0, used_ = 0;
+  unsigned shift_ = 0;
+};
+
+/// The per-site, per-thread state of a sweep: kept between sweeps so that
+/// its vectors keep their capacity.
+struct sweep_state {
+  bool busy = false;
+  std::vector<sweep_range> local, inner; ///< per cell
+  std::vector<void *> owned;
+  std::vector<void *> lptr, lprev, extra; ///< local slots; last sweep's; extras
+  std::vector<std::uint32_t> loff, aoff;  ///< per cell (+1): first slot, entry
+  std::vector<std::uint32_t> cell_of, aidx, run_off, run_start, run_len;
+  std::vector<unsigned char> missed; ///< per cell: an inner element not local
+  std::size_t inner_base = 0; ///< inner slots below it are the local slots
+  slot_table slots;
+  bool slots_valid = false;
+};
+
+inline void *element_at(const sweep_range &r, void *const *owned,
+                        std::size_t k) noexcept {
+  if (!r.data)
+    return owned[r.owned + k];
+  if (!r.stride)
+    return const_cast<void *>(static_cast<const void *const *>(r.data)[k]);
+  return const_cast<char *>(static_cast<const char *>(r.data)) + k * r.stride;
+}
+
+/// Builds the slots, the index and the runs of `st` from its recorded
+/// ranges (runtime/src/sweep.cpp). Returns the inner view's slot count.
+void index_local(const site &s, sweep_state &st, bool writes);
+/// `shared`: the inner loop's elements have the local loop's type, so its
+/// slots start with the local slots (a local element keeps its slot number).
+std::size_t index_inner(const site &s, sweep_state &st, bool shared);
+
+template <class R, class = void> struct is_contiguous : std::false_type {};
+template <class R>
+struct is_contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
+                                    decltype(std::size(std::declval<R &>()))>>
+    : std::is_base_of<std::random_access_iterator_tag,
+                      typename std::iterator_traits<decltype(std::begin(
+                          std::declval<R &>()))>::iterator_category> {};
+} // namespace rt
+
+/// The host side of one sweep invocation. LSpec: the view of the cells'
+/// local loop; ISpec: the view of its inner loop, or void.
+template <class LSpec, class ISpec, bool Scatter, const rt::backend *HostMemory>
+class sweep_host {
+  static_assert(is_spec_v<LSpec>, "soaview: the local loop's spec does not "
+                                  "meet the contract of soaview/spec.h");
+  static constexpr bool kInner = !std::is_void_v<ISpec>;
+  static constexpr bool kScatters = Scatter && LSpec::writes;
+  using lelem = typename LSpec::element;
+
+public:
+  explicit sweep_host(const site &s) : site_(s), st_(state()) {
+    if (st_.busy)
+      rt::refuse_sweep_recursion(s);
+    st_.busy = true;
+    st_.local.clear();
+    st_.inner.clear();
+    st_.owned.clear();
+  }
+  ~sweep_host() {
+    if constexpr (kScatters) {
+      if (gathered_) {
+        std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+        void *const *lp = st_.lptr.data();
+        const auto &soa = lsoa_;
+        const std::size_t n = n_;
+        SOAVIEW_PARALLEL_FOR
+        for (std::size_t t = 0; t < n; ++t)
+          LSpec::scatter(soa, t, *static_cast<lelem *>(lp[t]));
+        if (t0)
+          rt::record(site_, rt::scatter, rt::now_ns() - t0);
+      }
+    }
+    st_.busy = false;
+  }
+  sweep_host(const sweep_host &) = delete;
+  sweep_host &operator=(const sweep_host &) = delete;
+
+  /// Records one cell: its local range and its inner range (evaluated in
+  /// the order the unswept nest evaluates them: the hoisted inner first).
+  template <class I, class L> void cell(I &&inner, L &&local) {
+    static_assert(kInner, "soaview: a sweep without an inner loop takes one range");
+    add(st_.inner, std::forward<I>(inner));
+    add(st_.local, std::forward<L>(local));
+  }
+  template <class L> void cell(L &&local) {
+    static_assert(!kInner, "soaview: a sweep with an inner loop takes two ranges");
+    add(st_.local, std::forward<L>(local));
+  }
+
+  /// Slots, index, runs and the gather of both views into host buffers.
+  void prepare() {
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    rt::index_local(site_, st_, kScatters);
+    n_ = st_.lptr.size();
+    if constexpr (kInner) {
+      m_ = rt::index_inner(site_, st_,
+                           std::is_same_v<typename ISpec::element, lelem>);
+    } else { // no inner loop: no runs
+      st_.run_off.assign(st_.local.size() + 1, 0);
+      st_.run_start.clear();
+      st_.run_len.clear();
+    }
+    cells_ = st_.local.size();
+    runs_ = st_.run_start.size();
+    host_.emplace(site_, block_bytes(), HostMemory);
+    arena a(host_->data());
+    carve(a, lsoa_, isoa_, hidx_);
+    gather();
+    gathered_ = true;
+    if (t0)
+      rt::record(site_, rt::gather, rt::now_ns() - t0);
+  }
+
+  /// Local slots (the kernel's iteration count).
+  std::size_t size() const noexcept { return n_; }
+
+protected:
+  /// Bytes of one block holding both views' buffers and the index, in the
+  /// order carve() lays them out (host and device blocks alike).
+  std::size_t block_bytes() const {
+    std::size_t b = LSpec::bytes_for(n_) + index_bytes();
+    if constexpr (kInner)
+      b += ISpec::bytes_for(m_);
+    return b;
+  }
+  std::size_t index_bytes() const {
+    return arena::round_up(4 * n_) + arena::round_up(4 * (cells_ + 1)) +
+           2 * arena::round_up(4 * runs_);
+  }
+  template <class LS, class IS>
+  void carve(arena &a, LS &ls, IS &is, sweep_index &x) const {
+    LSpec::carve(ls, a, n_);
+    ls.__soaview_address = nullptr; // identities are not offloaded
+    if constexpr (kInner) {
+      ISpec::carve(is, a, m_);
+      is.__soaview_address = nullptr;
+    }
+    x.cell_of = a.take<std::uint32_t>(n_);
+    x.run_off = a.take<std::uint32_t>(cells_ + 1);
+    x.run_start = a.take<std::uint32_t>(runs_);
+    x.run_len = a.take<std::uint32_t>(runs_);
+  }
+
+  struct no_soa {};
+  using inner_soa = typename std::conditional_t<kInner, ISpec, LSpec>::soa;
+
+  const site &site_;
+  rt::sweep_state &st_;
+  std::size_t n_ = 0, m_ = 0, cells_ = 0, runs_ = 0;
+  std::optional<lease> host_;
+  typename LSpec::soa lsoa_{};
+  inner_soa isoa_{};
+  sweep_index hidx_{};
+  bool gathered_ = false;
+
+private:
+  static rt::sweep_state &state() {
+    static thread_local rt::sweep_state s; // per site (spec) and thread
+    return s;
+  }
+
+  template <class R> void add(std::vector<rt::sweep_range> &v, R &&r) {
+    using Rng = std::remove_reference_t<R>;
+    std::size_t n = range_size(r);
+    if constexpr (std::is_lvalue_reference_v<R &&> &&
+                  rt::is_contiguous<Rng>::value) {
+      auto *d = std::data(r);
+      if (n == 0 || (std::addressof(*std::begin(r)) == d &&
+                     std::addressof(*(std::begin(r) + (n - 1))) == d + (n - 1))) {
+        v.push_back({static_cast<const void *>(d), n,
+                     yields_pointers_v<Rng> ? 0 : sizeof(*d), 0});
+        return;
+      }
+    }
+    std::size_t off = st_.owned.size();
+    for (auto &&e : r)
+      st_.owned.push_back(const_cast<void *>(
+          static_cast<const void *>(address(e))));
+    v.push_back({nullptr, n, 0, off});
+  }
+
+  /// Both views' gathers; where the inner slots start with the local ones
+  /// (one element type), one pass reads each element once for both.
+  void gather() {
+    void *const *lp = st_.lptr.data();
+    auto &ls = lsoa_;
+    const std::size_t n = n_;
+    if constexpr (kInner) {
+      using ielem = typename ISpec::element;
+      void *const *ex = st_.extra.data();
+      auto &is = isoa_;
+      const std::size_t m = m_, base = st_.inner_base;
+      if constexpr (std::is_same_v<ielem, lelem>) {
+        SOAVIEW_PARALLEL_FOR
+        for (std::size_t t = 0; t < n; ++t) {
+          const lelem &e = *static_cast<const lelem *>(lp[t]);
+          LSpec::gather(ls, t, e);
+          if (t < base)
+            ISpec::gather(is, t, e);
+        }
+      } else {
+        SOAVIEW_PARALLEL_FOR
+        for (std::size_t t = 0; t < n; ++t)
+          LSpec::gather(ls, t, *static_cast<const lelem *>(lp[t]));
+      }
+      SOAVIEW_PARALLEL_FOR
+      for (std::size_t j = base; j < m; ++j)
+        ISpec::gather(is, j, *static_cast<const ielem *>(ex[j - base]));
+    } else {
+      SOAVIEW_PARALLEL_FOR
+      for (std::size_t t = 0; t < n; ++t)
+        LSpec::gather(ls, t, *static_cast<const lelem *>(lp[t]));
+    }
+    std::memcpy(const_cast<std::uint32_t *>(hidx_.cell_of), st_.cell_of.data(), 4 * n_);
+    std::memcpy(const_cast<std::uint32_t *>(hidx_.run_off), st_.run_off.data(),
+                4 * (cells_ + 1));
+    if (runs_) {
+      std::memcpy(const_cast<std::uint32_t *>(hidx_.run_start),
+                  st_.run_start.data(), 4 * runs_);
+      std::memcpy(const_cast<std::uint32_t *>(hidx_.run_len), st_.run_len.data(),
+                  4 * runs_);
+    }
+  }
+};
+
+} // namespace soaview
+
+#endif // SOAVIEW_SWEEP_H

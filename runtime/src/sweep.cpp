@@ -1,0 +1,206 @@
+//===- sweep.cpp - slots, index and runs of a sweep over cells -------------===//
+//
+// soaview/sweep.h describes what is built. Cost: one pass over the local
+// lists (their slot table is rebuilt only when they changed since the last
+// sweep of the site on this thread), one parallel pass over the inner lists
+// that predicts each entry's slot from the previous one (a neighbour cell's
+// local list is consecutive slots), looking up only where a run starts.
+//===----------------------------------------------------------------------===//
+#include "soaview/sweep.h"
+
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace soaview::rt {
+
+namespace {
+[[noreturn]] void refuse(const site &s, const char *why) {
+  std::fprintf(stderr, "soaview: the sweep at %s %s\n", s.where(), why);
+  throw std::logic_error(std::string("soaview: sweep refused: ") + why);
+}
+
+constexpr std::size_t kMaxSlots = std::numeric_limits<std::uint32_t>::max() - 1;
+
+/// Offsets of ranges: off[c] = sum of n over ranges before c.
+std::size_t offsets(const std::vector<sweep_range> &r, std::vector<std::uint32_t> &off,
+                    const site &s) {
+  off.resize(r.size() + 1);
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < r.size(); ++c) {
+    off[c] = static_cast<std::uint32_t>(total);
+    total += r[c].n;
+    if (total > kMaxSlots)
+      refuse_sweep_size(s);
+  }
+  off[r.size()] = static_cast<std::uint32_t>(total);
+  return total;
+}
+} // namespace
+
+void refuse_sweep_repeat(const site &s) {
+  refuse(s, "writes an element that the local lists hold more than once (in "
+            "two cells, or twice in one); its cells are not independent");
+}
+void refuse_sweep_size(const site &s) {
+  refuse(s, "holds more than 2^32 - 2 list entries");
+}
+void refuse_sweep_recursion(const site &s) {
+  refuse(s, "was entered again while it ran on this thread");
+}
+
+void slot_table::reset(std::size_t expected) {
+  std::size_t cap = 16;
+  unsigned bits = 4;
+  while (cap < 2 * expected + 2) {
+    cap *= 2;
+    ++bits;
+  }
+  keys_.assign(cap, nullptr);
+  slots_.resize(cap);
+  mask_ = cap - 1;
+  shift_ = 64 - bits;
+  used_ = 0;
+}
+
+std::uint32_t slot_table::insert(const void *p, std::uint32_t slot) {
+  if (2 * (used_ + 1) > keys_.size()) { // grow, keeping what is there
+    std::vector<const void *> k = std::move(keys_);
+    std::vector<std::uint32_t> v = std::move(slots_);
+    reset(used_ + 1);
+    for (std::size_t i = 0; i < k.size(); ++i)
+      if (k[i])
+        insert(k[i], v[i]);
+  }
+  for (std::size_t h = hash(p);; h = (h + 1) & mask_) {
+    if (keys_[h] == p)
+      return slots_[h];
+    if (!keys_[h]) {
+      keys_[h] = p;
+      slots_[h] = slot;
+      ++used_;
+      return slot;
+    }
+  }
+}
+
+void index_local(const site &s, sweep_state &st, bool writes) {
+  const std::size_t cells = st.local.size();
+  const std::size_t n = offsets(st.local, st.loff, s);
+  st.lptr.resize(n);
+  st.cell_of.resize(n);
+  void *const *owned = st.owned.data();
+  const sweep_range *lr = st.local.data();
+  void **lp = st.lptr.data();
+  std::uint32_t *cell = st.cell_of.data();
+  const std::uint32_t *off = st.loff.data();
+  SOAVIEW_PARALLEL_FOR
+  for (std::size_t c = 0; c < cells; ++c)
+    for (std::size_t k = 0; k < lr[c].n; ++k) {
+      lp[off[c] + k] = element_at(lr[c], owned, k);
+      cell[off[c] + k] = static_cast<std::uint32_t>(c);
+    }
+  if (st.slots_valid && st.lptr == st.lprev)
+    return; // the same local lists as last time: the same slots
+  st.slots_valid = false;
+  st.slots.reset(n);
+  for (std::size_t t = 0; t < n; ++t)
+    if (st.slots.insert(lp[t], static_cast<std::uint32_t>(t)) != t && writes)
+      refuse_sweep_repeat(s);
+  st.lprev = st.lptr;
+  st.slots_valid = true;
+}
+
+std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
+  const std::size_t cells = st.inner.size();
+  const std::size_t entries = offsets(st.inner, st.aoff, s);
+  const std::size_t n = shared ? st.lptr.size() : 0;
+  st.inner_base = n;
+  st.aidx.resize(entries);
+  st.missed.assign(cells, 0);
+  st.run_off.resize(cells + 1);
+  void *const *owned = st.owned.data();
+  void *const *lp = st.lptr.data();
+  const sweep_range *ir = st.inner.data();
+  const std::uint32_t *off = st.aoff.data();
+  std::uint32_t *idx = st.aidx.data(), *runs = st.run_off.data();
+  unsigned char *missed = st.missed.data();
+  const slot_table &slots = st.slots;
+  constexpr std::uint32_t kMissing = slot_table::kMissing;
+  // Slots of entries (predicted, else looked up) and runs per cell.
+  SOAVIEW_PARALLEL_FOR_DYNAMIC
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::size_t next = n; // the slot after the previous entry's
+    std::uint32_t count = 0, prev = kMissing;
+    for (std::size_t k = 0; k < ir[c].n; ++k) {
+      void *p = element_at(ir[c], owned, k);
+      std::uint32_t j = next < n && lp[next] == p
+                            ? static_cast<std::uint32_t>(next)
+                            : (shared ? slots.find(p) : kMissing);
+      idx[off[c] + k] = j;
+      if (j == kMissing) {
+        missed[c] = 1;
+        next = n;
+      } else {
+        next = std::size_t(j) + 1;
+      }
+      count += (j == kMissing || prev == kMissing || j != prev + 1);
+      prev = j;
+    }
+    runs[c] = count;
+  }
+  // Elements local in no cell get slots after the local ones, in order of
+  // first appearance (one thread: rare in particle codes).
+  st.extra.clear();
+  bool any = false;
+  for (std::size_t c = 0; c < cells; ++c) {
+    if (!missed[c])
+      continue;
+    any = true;
+    std::uint32_t count = 0, prev = kMissing;
+    for (std::size_t k = 0; k < ir[c].n; ++k) {
+      std::uint32_t &j = idx[off[c] + k];
+      if (j == kMissing) {
+        void *p = element_at(ir[c], owned, k);
+        std::size_t slot = n + st.extra.size();
+        if (slot > kMaxSlots)
+          refuse_sweep_size(s);
+        j = st.slots.insert(p, static_cast<std::uint32_t>(slot));
+        if (j == slot)
+          st.extra.push_back(p);
+      }
+      count += (prev == kMissing || j != prev + 1);
+      prev = j;
+    }
+    runs[c] = count;
+  }
+  if (any) // the table now holds extras: rebuild it next time
+    st.slots_valid = false;
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::size_t r = runs[c];
+    runs[c] = static_cast<std::uint32_t>(total);
+    total += r;
+  }
+  runs[cells] = static_cast<std::uint32_t>(total);
+  st.run_start.resize(total);
+  st.run_len.resize(total);
+  std::uint32_t *rs = st.run_start.data(), *rl = st.run_len.data();
+  SOAVIEW_PARALLEL_FOR_DYNAMIC
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::size_t r = runs[c];
+    for (std::size_t k = 0; k < ir[c].n; ++k) {
+      std::uint32_t j = idx[off[c] + k];
+      if (k > 0 && j == idx[off[c] + k - 1] + 1) {
+        ++rl[r - 1];
+      } else {
+        rs[r] = j;
+        rl[r] = 1;
+        ++r;
+      }
+    }
+  }
+  return n + st.extra.size();
+}
+
+} // namespace soaview::rt

@@ -1,0 +1,54 @@
+// A sweep over cells: the cell loop records each cell's ranges (its
+// declarations as written, the inner range first), start() gathers and
+// copies once, and the local loop runs over all local slots in one target
+// region (one CUDA kernel), finding its cell and walking the cell's runs of
+// inner slots; the loop bodies are unchanged.
+// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
+// RUN: %soaview-translate --convert=always --backend=cuda %s -o - -- -std=c++17 | %nochecks | FileCheck %s --check-prefix=CUDA
+#include <vector>
+struct P { double x, rho; int id; };
+struct Cell { std::vector<P *> local, active; };
+void density(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    std::vector<P *> &mine = c.local;
+    [[clang::soa_conversion]]
+    for (P *p : mine) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += q->x;
+    }
+  }
+}
+// CHECK-LABEL: void density(
+// CHECK: static ::soaview::site [[S:__sv13_3_]]site("sweep.cpp:13:3");
+// CHECK-NEXT: ::soaview::omp::sweep<::[[L:__soaview_P_sweep_cpp_16_5]]_spec, ::[[I:__soaview_P_sweep_cpp_18_7]]_spec> [[S]]sweep([[S]]site);
+// CHECK-NEXT: for (Cell &c : cells) { std::vector<P *> &mine = c.local; auto &&[[IP:__sv18_7_]]range = c.active; [[S]]sweep.cell(std::forward<decltype([[IP]]range)>([[IP]]range), mine); }
+// CHECK-NEXT: [[S]]sweep.start();
+// CHECK-NEXT: using [[LP:__sv16_5_]]spec = ::[[L]]_spec;
+// CHECK-NEXT: const auto [[LP]]buffers = [[S]]sweep.local_buffers();
+// CHECK-NEXT: using [[IP]]spec = ::[[I]]_spec;
+// CHECK-NEXT: const auto [[IP]]buffers = [[S]]sweep.inner_buffers();
+// CHECK-NEXT: const ::soaview::sweep_index [[S]]index = [[S]]sweep.index();
+// CHECK-NEXT: const std::size_t [[LP]]n = [[S]]sweep.size();
+// CHECK-NEXT: const int [[LP]]dev = [[S]]sweep.device();
+// CHECK-NEXT: #pragma omp target teams distribute parallel for firstprivate([[LP]]buffers, [[IP]]buffers, [[S]]index) device([[LP]]dev)
+// CHECK-NEXT: for (std::size_t [[LP]]i = 0; [[LP]]i < [[LP]]n; ++[[LP]]i) {
+// CHECK-NEXT: #line 16
+// CHECK-NEXT: { const std::size_t [[S]]cell = [[S]]index.cell_of[[[LP]]i]; auto [[LP]]view = [[LP]]spec::at([[LP]]buffers, [[LP]]i); auto *p = &[[LP]]view;
+// CHECK-NEXT: /*clang::soa_conversion_hoist(1)*/
+// CHECK-NEXT: for (::soaview::run_cursor [[IP]]k([[S]]index, [[S]]cell); [[IP]]k.more(); [[IP]]k.next())
+// CHECK-NEXT: { auto [[IP]]view = [[IP]]spec::at([[IP]]buffers, [[IP]]k.index()); const auto *q = &[[IP]]view; p->rho += q->x; }
+// CHECK-NEXT: }
+// CHECK-NEXT: } }
+
+// CUDA-LABEL: void density(
+// CUDA: ::soaview::cuda::sweep<
+// CUDA: [[S:__sv13_3_]]sweep.start();
+// CUDA-NOT: size()
+// CUDA: [[S]]sweep.launch([=] __device__ (std::size_t [[LP:__sv16_5_]]i) {
+// CUDA-NEXT: #line 16
+// CUDA-NEXT: { const std::size_t [[S]]cell = [[S]]index.cell_of[[[LP]]i];
+// CUDA: p->rho += q->x; }
+// CUDA-NEXT: }
+// CUDA-NEXT: }); }
