@@ -280,7 +280,6 @@ protected:
     x.run_len = a.take<std::uint32_t>(runs_);
   }
 
-  struct no_soa {};
   using inner_soa = typename std::conditional_t<kInner, ISpec, LSpec>::soa;
 
   const site &site_;
