@@ -12,6 +12,7 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -29,30 +30,6 @@ bool within(const SourceManager &SM, SourceLocation L, SourceRange R) {
   L = SM.getFileLoc(L);
   return !SM.isBeforeInTranslationUnit(L, SM.getFileLoc(R.getBegin())) &&
          !SM.isBeforeInTranslationUnit(SM.getFileLoc(R.getEnd()), L);
-}
-
-/// The first reference in S to a variable declared in [From, To) outside
-/// the range Skip.
-const DeclRefExpr *cellVariableUse(const SourceManager &SM, const Stmt *S,
-                                   SourceRange Declared, SourceRange Skip) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const SourceManager &SM;
-    SourceRange Declared, Skip;
-    const DeclRefExpr *Found = nullptr;
-    Finder(const SourceManager &SM, SourceRange D, SourceRange K)
-        : SM(SM), Declared(D), Skip(K) {}
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      const auto *V = dyn_cast<VarDecl>(E->getDecl());
-      if (!V || V->hasGlobalStorage() || Found)
-        return true;
-      if (within(SM, V->getLocation(), Declared) &&
-          !(Skip.isValid() && within(SM, E->getLocation(), Skip)))
-        Found = E;
-      return true;
-    }
-  } F(SM, Declared, Skip);
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Found;
 }
 
 /// The first member expression in S naming a field of one of Records.
@@ -100,8 +77,13 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   // The nest runs apart from the cell loop: it may use the cell's variables
   // only in the ranges (which the recording evaluates).
   SourceRange Declared(S.Loop->getBeginLoc(), L.Form.Loop->getBeginLoc());
-  SourceRange Skip = In ? In->Form.RangeInit->getSourceRange() : SourceRange();
-  if (const DeclRefExpr *U = cellVariableUse(SM, L.Form.Body, Declared, Skip))
+  std::vector<const Stmt *> Skip;
+  if (In)
+    Skip.push_back(In->Form.RangeInit);
+  auto InCellLoop = [&](const VarDecl *V) {
+    return !V->hasGlobalStorage() && within(SM, V->getLocation(), Declared);
+  };
+  if (const DeclRefExpr *U = findVarUse(L.Form.Body, InCellLoop, Skip))
     return Refuse(U->getLocation(),
                   {diag::err_sweep_cell_variable, {U->getDecl()->getNameAsString()}},
                   diag::note_sweep_cell_variable);

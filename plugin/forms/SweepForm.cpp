@@ -3,9 +3,9 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -45,26 +45,14 @@ std::vector<const VarDecl *> headerVariables(const Stmt *Loop) {
 /// in the ranges of the loops nested in N[1]: `for (auto *p : a) for (auto
 /// *q : b) p->x += q->y` is a nest over elements, not a sweep over cells.
 bool bodyUsesOuterElement(const std::vector<LoopInstance> &N) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    std::vector<const VarDecl *> Vars;
-    std::vector<const Expr *> Ranges;
-    bool Found = false;
-    bool TraverseStmt(Stmt *S) {
-      if (S && llvm::is_contained(Ranges, S))
-        return true; // a range: evaluated when the cell is recorded
-      return RecursiveASTVisitor::TraverseStmt(S);
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      Found |= llvm::is_contained(Vars, E->getDecl());
-      return !Found;
-    }
-  } F;
-  F.Vars = headerVariables(N[0].Loop);
+  std::vector<const VarDecl *> Vars = headerVariables(N[0].Loop);
+  std::vector<const Stmt *> Ranges;
   for (size_t I = 2; I < N.size(); ++I)
     if (const auto *R = dyn_cast<CXXForRangeStmt>(N[I].Loop))
-      F.Ranges.push_back(R->getRangeInit());
-  F.TraverseStmt(const_cast<Stmt *>(loopBody(N[1].Loop)));
-  return F.Found;
+      Ranges.push_back(R->getRangeInit()); // evaluated when the cell is recorded
+  return findVarUse(
+      loopBody(N[1].Loop),
+      [&](const VarDecl *V) { return llvm::is_contained(Vars, V); }, Ranges);
 }
 } // namespace
 

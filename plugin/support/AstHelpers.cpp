@@ -281,3 +281,27 @@ CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
 }
 
 } // namespace soaview
+
+namespace soaview {
+const DeclRefExpr *findVarUse(const Stmt *S,
+                              llvm::function_ref<bool(const VarDecl *)> Which,
+                              llvm::ArrayRef<const Stmt *> Skip) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::function_ref<bool(const VarDecl *)> Which;
+    llvm::ArrayRef<const Stmt *> Skip;
+    const DeclRefExpr *Found = nullptr;
+    bool TraverseStmt(Stmt *St) {
+      if (Found || (St && llvm::is_contained(Skip, St)))
+        return true;
+      return RecursiveASTVisitor::TraverseStmt(St);
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Which(V))
+        Found = E;
+      return !Found;
+    }
+  } F{{}, Which, Skip};
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+} // namespace soaview

@@ -9,6 +9,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <vector>
@@ -40,6 +41,13 @@ const clang::Stmt *typeOperandParent(clang::ASTContext &Ctx,
 /// increment, address taken, non-const reference or member call), or null.
 const clang::Expr *findWrite(const clang::Stmt *S,
                              llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
+
+/// The first reference in S to a variable that Which accepts, outside the
+/// subtrees Skip, or null.
+const clang::DeclRefExpr *
+findVarUse(const clang::Stmt *S,
+           llvm::function_ref<bool(const clang::VarDecl *)> Which,
+           llvm::ArrayRef<const clang::Stmt *> Skip = {});
 
 /// The jumps of a loop body that act on the loop itself, in source order:
 /// `break` and `continue` not owned by a nested loop (nor, for `break`, by a

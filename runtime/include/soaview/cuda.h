@@ -120,6 +120,38 @@ __global__ void __launch_bounds__(kBlock) for_each(std::size_t n, Body body) {
     body(i);
 }
 
+/// Runs body(i) for i in [0, n) in one kernel on the thread's stream, copies
+/// the written fields of Spec's buffers back (dev -> host) and waits for the
+/// stream once: the end of every device frame and sweep.
+template <class Spec, class Body>
+void launch_and_copy_back(const site &s, int device, std::size_t n,
+                          const typename Spec::soa &host,
+                          const typename Spec::soa &dev, const Body &body) {
+  std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+  if (n) {
+    for_each<<<grid_for(n, kBlock, device), kBlock, 0, cudaStreamPerThread>>>(
+        n, body);
+    check(cudaGetLastError(), s, "kernel launch");
+  }
+  if (t0) {
+    check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
+    std::uint64_t t1 = rt::now_ns();
+    rt::record(s, rt::kernel, t1 - t0);
+    t0 = t1;
+  }
+  cudaError_t e = cudaSuccess;
+  rt::copy_runs<Spec>(host, dev, n, true,
+                      [&](const void *h, void *d, std::size_t bytes) {
+    if (e == cudaSuccess)
+      e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
+                          cudaMemcpyDeviceToHost, cudaStreamPerThread);
+  });
+  check(e, s, "copy from the device");
+  check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
+  if (t0)
+    rt::record(s, rt::from_device, rt::now_ns() - t0);
+}
+
 /// The device side of one offloaded loop invocation (or of the hoisted
 /// inner view of an offloaded nest): device buffers with the host frame's
 /// layout, from the pool; the viewed fields are copied to the device on the
@@ -160,29 +192,7 @@ public:
   /// fields back and waits for the thread's stream: the one wait of the
   /// invocation.
   template <class Body> void launch(const Body &body) {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (n_) {
-      for_each<<<grid_for(n_, kBlock, device_), kBlock, 0,
-                 cudaStreamPerThread>>>(n_, body);
-      check(cudaGetLastError(), site_, "kernel launch");
-    }
-    if (t0) {
-      check(cudaStreamSynchronize(cudaStreamPerThread), site_, "kernel");
-      std::uint64_t t1 = rt::now_ns();
-      rt::record(site_, rt::kernel, t1 - t0);
-      t0 = t1;
-    }
-    cudaError_t e = cudaSuccess;
-    rt::copy_runs<Spec>(host_, dev_, n_, true,
-                        [&](const void *h, void *d, std::size_t bytes) {
-      if (e == cudaSuccess)
-        e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
-                            cudaMemcpyDeviceToHost, cudaStreamPerThread);
-    });
-    check(e, site_, "copy from the device");
-    check(cudaStreamSynchronize(cudaStreamPerThread), site_, "kernel");
-    if (t0)
-      rt::record(site_, rt::from_device, rt::now_ns() - t0);
+    launch_and_copy_back<Spec>(site_, device_, n_, host_, dev_, body);
   }
 
   /// Device buffers, captured by value by the kernel's lambda.
@@ -233,30 +243,8 @@ public:
   /// Runs body(i) for every local slot i in one kernel, copies the written
   /// fields back and waits for the thread's stream.
   template <class Body> void launch(const Body &body) {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    const std::size_t n = this->n_;
-    if (n) {
-      for_each<<<grid_for(n, kBlock, device_), kBlock, 0, cudaStreamPerThread>>>(
-          n, body);
-      check(cudaGetLastError(), this->site_, "kernel launch");
-    }
-    if (t0) {
-      check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
-      std::uint64_t t1 = rt::now_ns();
-      rt::record(this->site_, rt::kernel, t1 - t0);
-      t0 = t1;
-    }
-    cudaError_t e = cudaSuccess;
-    rt::copy_runs<LSpec>(this->lsoa_, dl_, n, true,
-                         [&](const void *h, void *d, std::size_t bytes) {
-      if (e == cudaSuccess)
-        e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
-                            cudaMemcpyDeviceToHost, cudaStreamPerThread);
-    });
-    check(e, this->site_, "copy from the device");
-    check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
-    if (t0)
-      rt::record(this->site_, rt::from_device, rt::now_ns() - t0);
+    launch_and_copy_back<LSpec>(this->site_, device_, this->n_, this->lsoa_, dl_,
+                                body);
   }
 
   /// Device buffers and index, captured by value by the kernel's lambda.

@@ -70,6 +70,24 @@ public:
       : lease(s, bytes, &backend, device) {}
 };
 
+/// After a (synchronous) target region that began at `ready`: records the
+/// kernel's time and copies the written fields of Spec's buffers back
+/// (dev -> host); the end of every device frame and sweep.
+template <class Spec>
+void copy_back(const site &s, std::uint64_t ready, const typename Spec::soa &host,
+               const typename Spec::soa &dev, std::size_t n, int device) {
+  std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+  if (t0 && ready)
+    rt::record(s, rt::kernel, t0 - ready);
+  int init = omp_get_initial_device();
+  rt::copy_runs<Spec>(host, dev, n, true,
+                      [&](const void *h, void *d, std::size_t bytes) {
+    omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device);
+  });
+  if (t0)
+    rt::record(s, rt::from_device, rt::now_ns() - t0);
+}
+
 /// The device side of one offloaded loop invocation: device buffers with the
 /// host frame's layout (from the pool), the viewed fields copied to the
 /// device on construction, the written fields copied back into the host
@@ -100,16 +118,7 @@ public:
     }
   }
   ~device_frame() {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (t0 && ready_) // the target region ran in between, synchronously
-      rt::record(site_, rt::kernel, t0 - ready_);
-    int dev = lease_.device(), init = omp_get_initial_device();
-    rt::copy_runs<Spec>(host_, dev_, n_, true,
-                        [&](const void *h, void *d, std::size_t bytes) {
-      omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, dev);
-    });
-    if (t0)
-      rt::record(site_, rt::from_device, rt::now_ns() - t0);
+    copy_back<Spec>(site_, ready_, host_, dev_, n_, lease_.device());
   }
   device_frame(const device_frame &) = delete;
   device_frame &operator=(const device_frame &) = delete;
@@ -139,18 +148,8 @@ public:
   explicit sweep(const site &s, int device = omp_get_default_device())
       : base(s), device_(device) {}
   ~sweep() {
-    if (!dev_)
-      return;
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (t0 && ready_) // the target region ran in between, synchronously
-      rt::record(this->site_, rt::kernel, t0 - ready_);
-    int init = omp_get_initial_device();
-    rt::copy_runs<LSpec>(this->lsoa_, dl_, this->n_, true,
-                         [&](const void *h, void *d, std::size_t bytes) {
-      omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device_);
-    });
-    if (t0)
-      rt::record(this->site_, rt::from_device, rt::now_ns() - t0);
+    if (dev_)
+      copy_back<LSpec>(this->site_, ready_, this->lsoa_, dl_, this->n_, device_);
   }
 
   /// After the cells are recorded: slots, index and gathers on the host,
