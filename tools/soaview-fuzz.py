@@ -382,7 +382,7 @@ class Gen:
         nk = r.randint(1, 3)
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
-                              "vindex", "tmpl", "pair", "cptr", "nbody"])
+                              "vindex", "tmpl", "pair", "cptr", "nbody", "sweep"])
             name = f"kernel{k}"
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
@@ -433,6 +433,26 @@ class Gen:
                 w(f"  for (int i = {lo}; i < n; ++i) {{")
                 body = self.body("buf[i]", False, getters, device)
                 L.extend("    " + s for s in body)
+            elif kind == "sweep":  # cells: offloaded, all cells in one sweep; else per cell
+                outs, ins = self.split_fields(sc)
+                w(f"double {name}(std::vector<std::vector<S *>> &locals, std::vector<std::vector<S *>> &actives) {{")
+                w("  double acc = 0;")
+                if device:
+                    w(f"  {attr}")
+                w("  for (std::size_t c = 0; c < locals.size(); ++c) {")
+                if r.random() < 0.5:  # a declaration of the cell, used in a range
+                    w("    std::vector<S *> &mine = locals[c];")
+                    local = "mine"
+                else:
+                    local = "locals[c]"
+                w("    [[clang::soa_conversion]]")
+                w(f"    for (S *l : {local}) {{")
+                w("      [[clang::soa_conversion_hoist(1)]]")
+                w("      for (const S *a : actives[c]) {")
+                for line in self.pair_updates(outs, ins, "l->", "a->", "", not device):
+                    w("  " + line)
+                w("      }")
+                w("    }")
             elif kind == "nbody":  # one target, both loops: buf[i] writes A, buf[j] reads B
                 outs, ins = self.split_fields(sc)
                 w(f"double {name}(S *buf, int n) {{")
@@ -490,6 +510,12 @@ class Gen:
         if self.offload:
             w("  std::vector<S *> uptrs; std::list<S *> ulst;")
             w("  for (int k = 0; k < n; ++k) { uptrs.push_back(&store[n - 1 - k]); ulst.push_back(&store[k]); }")
+        if any(kind == "sweep" for _, kind in kernels):
+            # Three cells: each element local in one; the active lists hold
+            # two cells' locals and one element local in no cell.
+            w("  std::vector<std::vector<S *>> cloc(3), cact(3);")
+            w("  for (int k = 0; k < n; ++k) cloc[k % 3].push_back(&store[k]);")
+            w("  for (int c = 0; c < 3; ++c) { for (int d = 0; d < 2; ++d) for (S *p : cloc[(c + d) % 3]) cact[c].push_back(p); cact[c].push_back(&store[n + c]); }")
         w("  std::deque<S> dq(store.begin(), store.begin() + n);")
         w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
         w("  double acc = 0;")
@@ -499,7 +525,8 @@ class Gen:
             arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
                    "array": "arr", "index": "store.data(), n", "pair": "lst, act",
                    "nbody": "store.data(), n",
-                   "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs"}[kind]
+                   "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
+                   "sweep": "cloc, cact"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).
