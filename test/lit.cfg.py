@@ -1,4 +1,5 @@
 # lit configuration of the soaview test suite (see docs/testing.md).
+import glob
 import os
 import lit.formats
 
@@ -35,6 +36,10 @@ if os.path.exists(os.path.join(bin_dir, "soaview-sph-offload")):
     config.available_features.add("sph-offload")
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("cuda")
+# OpenMP offload to NVIDIA GPUs needs the device runtime, which Debian's
+# LLVM 19 packages carry and LLVM 22's do not (docs/install.md).
+if glob.glob(os.path.join(llvm_lib, "libomptarget-nvptx*.bc")):
+    config.available_features.add("offload-nvptx")
 if os.path.exists("/dev/nvidia0") or os.environ.get("SOAVIEW_GPU"):
     config.available_features.add("gpu")
 config.substitutions.append(("%llvm_lib", llvm_lib))
@@ -45,11 +50,13 @@ config.substitutions.append(
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, bin_dir, config.environment.get("PATH", "")])
 
-# %clangxx: plain clang++-19. %soaviewxx: the wrapper. %soaview_cc1: a
+# %clangxx: the plain clang++ soaview drives (19 or 22). %soaviewxx: the wrapper. %soaview_cc1: a
 # syntax-only compile with the plugin, for -verify and dumps.
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%soaviewxx", os.path.join(bin_dir, "soaview-clang++")))
-config.substitutions.append(("%soaview-fuzz", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-fuzz.py") + " --soaview " + os.path.join(bin_dir, "soaview-clang++")))
+config.substitutions.append(("%soaview-fuzz", "python3 " + os.path.join(config.soaview_src_root, "tools", "soaview-fuzz.py") + " --plain " + config.clangxx + " --soaview " + os.path.join(bin_dir, "soaview-clang++")))
+# test/Fuzz/Inputs/miscompile.py compiles with the same clang.
+config.environment["SOAVIEW_TEST_CLANGXX"] = config.clangxx
 config.substitutions.append(("%soaview-translate", os.path.join(bin_dir, "soaview-translate")))
 config.substitutions.append(
     ("%soaview_verify",

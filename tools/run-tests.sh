@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the whole soaview test suite: runtime unit tests
 # (ctest, plus the pool stress test under ThreadSanitizer) and the lit suite
-# (Sema, Rewrite, Exec). Ends with one line "N passed, M failed".
+# (Sema, Rewrite, Exec), the fuzzer, and the lit suite again against LLVM 22.
+# Ends with one line "N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build"
@@ -55,6 +56,21 @@ fuzz=$(python3 "$root/tools/soaview-fuzz.py" --count 200 --seed 20261121 \
   --soaview "$build/bin/soaview-clang++" 2>&1); rc=$?
 echo "$fuzz" | tail -n 4
 count $rc 1
+
+echo "== LLVM 22: the plugin built against Debian's clang-22, the lit suite on it"
+# setup.sh --llvm 22 swaps in libomp-22-dev (Debian's libomp-N-dev packages
+# conflict); the last step swaps LLVM 19's back.
+if bash "$root/tools/setup.sh" --llvm 22 "$root/build-llvm22"; then
+  out=$(python3 "$lit" -s "$root/build-llvm22/test" 2>&1); rc=$?
+  echo "$out" | tail -n 8
+  lp=$(echo "$out" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
+  lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
+  passed=$((passed + lp)); failed=$((failed + lf))
+  [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+else
+  echo "LLVM 22 build failed"; count 1 1
+fi
+bash "$root/tools/setup.sh" "$build" >/dev/null || { echo "restoring LLVM 19 failed"; count 1 1; }
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

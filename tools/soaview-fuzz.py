@@ -549,18 +549,18 @@ class Gen:
 # converted, including single loops the profitability rule would leave.
 SOAVIEW_FLAGS = ["-fplugin-arg-soaview-convert=always"]
 OFFLOAD_ATTR = "soa_conversion_offload_compute"
-def llvm_libdir():
-    try:
-        return subprocess.run(["llvm-config-19", "--libdir"], stdout=subprocess.PIPE,
-                              text=True).stdout.strip() or "/usr/lib/llvm-19/lib"
-    except OSError:
-        return "/usr/lib/llvm-19/lib"
+def llvm_libdir(plain):
+    """The lib directory of the LLVM installation that holds `plain`
+    (clang++-19 is /usr/lib/llvm-19/bin/clang++: /usr/lib/llvm-19/lib)."""
+    exe = shutil.which(plain) or plain
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(exe))), "lib")
 
 
-LLVM_LIB = llvm_libdir()
 # Host offloading: a separate device data environment on the CPU, so CI
 # checks offloaded views without a GPU.
-OFFLOAD_FLAGS = ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu", "-Wl,-rpath," + LLVM_LIB]
+def offload_flags(plain):
+    return ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu",
+            "-Wl,-rpath," + llvm_libdir(plain)]
 OFFLOAD_ENV = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
 
 
@@ -581,7 +581,7 @@ def check(src, work, plain, soaview, flags):
     pexe, sexe = os.path.join(work, "plain"), os.path.join(work, "sv")
     env = None
     if OFFLOAD_ATTR in src:
-        flags, env = flags + OFFLOAD_FLAGS, OFFLOAD_ENV
+        flags, env = flags + offload_flags(plain), OFFLOAD_ENV
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:
         return "generator", "plain build failed: " + err[:2000]
@@ -648,7 +648,8 @@ def main():
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--plain", default="clang++-19")
+    ap.add_argument("--plain", default="clang++-19",
+                    help="the plain compiler (the clang++ soaview drives)")
     ap.add_argument("--soaview", default=os.path.join(HERE, "soaview-clang++"))
     ap.add_argument("--flags", default="-O1")
     ap.add_argument("--keep", help="directory to keep every generated program")

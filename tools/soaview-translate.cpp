@@ -13,6 +13,10 @@
 // kernels and the output is CUDA source for nvcc (flags: soaview-config).
 // --depfile writes the files the output depends on (Make syntax, for build
 // systems: the CMake helper soaview_cuda_sources uses it).
+// --output-dir DIR writes the main file and every header soaview rewrote,
+// mirroring the include tree (paths below the main file's directory or the
+// -I directory each header was found in); system headers are never
+// rewritten. Compile DIR's main file with -iquote DIR before the usual flags.
 // Tests: test/Rewrite/translate.cpp.
 //===----------------------------------------------------------------------===//
 #include "driver/Action.h"
@@ -26,7 +30,11 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <set>
 
 using namespace clang;
 
@@ -35,7 +43,7 @@ namespace {
 int usage() {
   llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
                   "[--convert=always|profitable] [--backend=openmp|cuda] "
-                  "[--depfile DEP] -- "
+                  "[--depfile DEP] [--output-dir DIR] -- "
                   "<compile flags>\n"
                   "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
@@ -55,7 +63,7 @@ private:
 
 /// The command line: FILE, the options before `--`, compile flags after.
 struct Args {
-  std::string File, Out = "-", DepFile;
+  std::string File, Out = "-", DepFile, OutDir;
   soaview::Options Opts;
   std::vector<std::string> Flags;
   bool Report = false, Help = false;
@@ -79,6 +87,10 @@ bool parseArgs(int argc, const char **argv, Args &A) {
       A.Opts.Remarks = true;
     else if (S == "--convert=always" || S == "--convert=profitable")
       A.Opts.Profitability = S == "--convert=profitable";
+    else if (S == "--output-dir" && I + 1 < argc)
+      A.OutDir = argv[++I];
+    else if (S.consume_front("--output-dir=") && !S.empty())
+      A.OutDir = S.str();
     else if (S == "--depfile" && I + 1 < argc)
       A.DepFile = argv[++I];
     else if (S == "--backend=cuda" || S == "--backend=openmp")
@@ -111,41 +123,156 @@ void printReport(const soaview::PassResult &R) {
         Row.Converted ? "yes" : "no (visits each element once)");
 }
 
-/// Writes the translated main file (the file unchanged when nothing was
-/// converted) to Out.
-int writeTranslation(const soaview::PassResult &R, const Args &A) {
-  for (auto &[Name, B] : R.Buffers)
-    if (Name != R.MainFile) {
-      llvm::errs() << "soaview-translate: error: " << Name
-                   << " holds converted code too; soaview-translate writes "
-                      "only the main file. Compile with soaview-clang++, or "
-                      "move the annotated loop into the main file\n";
-      return 1;
-    }
-  std::string Text;
-  auto It = R.Buffers.find(R.MainFile);
-  if (It != R.Buffers.end()) {
-    Text = It->second->result();
-  } else {
-    auto Buf = llvm::MemoryBuffer::getFile(A.File);
-    if (!Buf) {
-      llvm::errs() << "soaview-translate: cannot read " << A.File << "\n";
-      return 1;
-    }
-    Text = (*Buf)->getBuffer().str();
+/// Where the main file's translation goes: -o, else DIR/<its name> with
+/// --output-dir, else standard output ("-").
+std::string mainOutput(const Args &A) {
+  if (A.Out != "-" || A.OutDir.empty())
+    return A.Out;
+  return A.OutDir + "/" + llvm::sys::path::filename(A.File).str();
+}
+
+/// Writes Text to Path, creating Path's directory.
+bool writeFile(StringRef Path, StringRef Text) {
+  if (std::error_code EC =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path))) {
+    llvm::errs() << "soaview-translate: cannot create the directory of " << Path
+                 << ": " << EC.message() << "\n";
+    return false;
   }
   std::error_code EC;
-  llvm::raw_fd_ostream OS(A.Out, EC, llvm::sys::fs::OF_Text);
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
   if (EC) {
-    llvm::errs() << "soaview-translate: cannot write " << A.Out << ": "
+    llvm::errs() << "soaview-translate: cannot write " << Path << ": "
                  << EC.message() << "\n";
-    return 1;
+    return false;
   }
   OS << Text;
+  return true;
+}
+
+/// The text of File after conversion: its rewritten buffer, or the file.
+std::optional<std::string> translated(const soaview::PassResult &R,
+                                      const std::string &File) {
+  auto It = R.Buffers.find(File);
+  if (It != R.Buffers.end())
+    return It->second->result();
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf) {
+    llvm::errs() << "soaview-translate: cannot read " << File << "\n";
+    return std::nullopt;
+  }
+  return (*Buf)->getBuffer().str();
+}
+
+std::string absolute(StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// The directories a rewritten header may be mirrored from, best first:
+/// the main file's directory, then the -I and -iquote directories.
+std::vector<std::string> includeRoots(const Args &A) {
+  std::vector<std::string> Roots{
+      absolute(llvm::sys::path::parent_path(absolute(A.File)))};
+  for (size_t I = 0; I < A.Flags.size(); ++I) {
+    StringRef F = A.Flags[I];
+    for (StringRef Opt : {"-I", "-iquote"})
+      if (F == Opt && I + 1 < A.Flags.size())
+        Roots.push_back(absolute(A.Flags[++I]));
+      else if (F.consume_front(Opt) && !F.empty())
+        Roots.push_back(absolute(F));
+  }
+  return Roots;
+}
+
+/// File's paths below each root that holds it (none: it cannot be
+/// mirrored). A header under both the main file's directory and an -I
+/// directory below it is reachable by either spelling, so it is written at
+/// both.
+std::set<std::string> mirrored(StringRef File,
+                               const std::vector<std::string> &Roots) {
+  std::string Abs = absolute(File);
+  std::set<std::string> Rels;
+  for (const std::string &Root : Roots) {
+    StringRef Rel(Abs);
+    if (Rel.consume_front(Root) && Rel.consume_front("/"))
+      Rels.insert(Rel.str());
+  }
+  return Rels;
+}
+
+/// --output-dir: the main file and every rewritten header, at their paths
+/// below the main file's directory or the include directory they were
+/// found in. Compiled with -iquote DIR ahead of the original flags, the
+/// rewritten headers replace the originals.
+int writeTree(const soaview::PassResult &R, const Args &A) {
+  std::vector<std::string> Roots = includeRoots(A);
+  std::vector<std::pair<std::string, std::string>> Out; // path, text
+  for (auto &[Name, B] : R.Buffers) {
+    if (Name == R.MainFile)
+      continue;
+    std::set<std::string> Rels = mirrored(Name, Roots);
+    if (Rels.empty()) {
+      llvm::errs() << "soaview-translate: error: " << Name
+                   << " holds converted code but lies outside the main file's "
+                      "directory and the -I directories; add its directory "
+                      "with -I so that --output-dir can mirror it\n";
+      return 1;
+    }
+    for (const std::string &Rel : Rels)
+      Out.push_back({Rel, B->result()});
+  }
+  auto Main = translated(R, R.MainFile.empty() ? A.File : R.MainFile);
+  if (!Main)
+    return 1;
+  if (!writeFile(mainOutput(A), *Main))
+    return 1;
+  for (auto &[Rel, Text] : Out)
+    if (!writeFile(A.OutDir + "/" + Rel, Text))
+      return 1;
   return 0;
 }
 
+/// Writes the translated main file (the file unchanged when nothing was
+/// converted) to Out; with --output-dir, rewritten headers too.
+int writeTranslation(const soaview::PassResult &R, const Args &A) {
+  if (!A.OutDir.empty())
+    return writeTree(R, A);
+  for (auto &[Name, B] : R.Buffers)
+    if (Name != R.MainFile) {
+      llvm::errs() << "soaview-translate: error: " << Name
+                   << " holds converted code too; write the rewritten headers "
+                      "with --output-dir DIR, or compile with soaview-clang++\n";
+      return 1;
+    }
+  auto Text = translated(R, R.MainFile.empty() ? A.File : R.MainFile);
+  if (!Text)
+    return 1;
+  if (A.Out == "-") {
+    llvm::outs() << *Text;
+    return 0;
+  }
+  return writeFile(A.Out, *Text) ? 0 : 1;
+}
+
 } // namespace
+
+/// The runtime's headers: <prefix>/include next to an installed
+/// bin/soaview-translate, else those of the source tree it was built from.
+std::string runtimeInclude(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runtimeInclude));
+  llvm::SmallString<256> Inc(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Inc, "include");
+  llvm::SmallString<256> Probe(Inc);
+  llvm::sys::path::append(Probe, "soaview", "soaview.h");
+  if (!Exe.empty() && llvm::sys::fs::exists(Probe))
+    return std::string(Inc);
+  return SOAVIEW_RUNTIME_INCLUDE;
+}
 
 int main(int argc, const char **argv) {
   soaview::registerAttributes();
@@ -157,12 +284,12 @@ int main(int argc, const char **argv) {
     return 0;
   }
   A.Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
-  A.Flags.push_back("-isystem" SOAVIEW_RUNTIME_INCLUDE);
+  A.Flags.push_back("-isystem" + runtimeInclude(argv[0]));
   A.Flags.push_back("-Wno-unknown-attributes");
   if (!A.DepFile.empty()) {
     A.Flags.push_back("-MD");
     A.Flags.push_back("-MF" + A.DepFile);
-    A.Flags.push_back("-MT" + A.Out);
+    A.Flags.push_back("-MT" + mainOutput(A));
   }
   tooling::FixedCompilationDatabase DB(".", A.Flags);
   tooling::ClangTool Tool(DB, {A.File});

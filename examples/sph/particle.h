@@ -57,10 +57,18 @@ using ParticleList = std::vector<Particle *>;
 #define SPH_HD
 #endif
 
-/// Constants of the physics (an ideal gas with artificial viscosity).
+/// Constants of the physics (an ideal gas with artificial viscosity). The
+/// offloaded kernels use them on the device, which OpenMP asks to be said
+/// (Clang 22 warns otherwise, -Wopenmp-target).
+#ifdef _OPENMP
+#pragma omp declare target
+#endif
 constexpr double kDt = 1e-4;
 constexpr double kGamma = 5.0 / 3.0;
 constexpr double kAlpha = 0.8; // artificial viscosity
+#ifdef _OPENMP
+#pragma omp end declare target
+#endif
 
 // The M5 quartic spline in 2D with support radius H (= 2.5 h of the usual
 // notation): W(r, H) = norm(H) * w(q), q = 2.5 r / H. Branch-free, so that

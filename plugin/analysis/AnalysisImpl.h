@@ -9,6 +9,7 @@
 
 #include "diag/Diagnostics.h"
 #include "plan/Model.h"
+#include "support/Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -70,17 +71,25 @@ public:
       return Base::TraverseCXXTypeidExpr(E);
     return unevaluated([&] { return Base::TraverseCXXTypeidExpr(E); });
   }
-  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
-    return unevaluated([&] { return Base::TraverseDecltypeTypeLoc(TL); });
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseDecltypeTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
   }
-  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc TL) {
-    return unevaluated([&] { return Base::TraverseTypeOfExprTypeLoc(TL); });
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseTypeOfExprTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
   }
-  bool TraverseDecltypeType(DecltypeType *T) {
-    return unevaluated([&] { return Base::TraverseDecltypeType(T); });
+  bool TraverseDecltypeType(DecltypeType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseDecltypeType(T SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
   }
-  bool TraverseTypeOfExprType(TypeOfExprType *T) {
-    return unevaluated([&] { return Base::TraverseTypeOfExprType(T); });
+  bool TraverseTypeOfExprType(TypeOfExprType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseTypeOfExprType(T SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {

@@ -1,5 +1,6 @@
 //===- GeneratedCodeGuard.cpp - errors in generated code are soaview's ----===//
 #include "diag/GeneratedCodeGuard.h"
+#include "support/Compat.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/FileManager.h"
@@ -41,7 +42,7 @@ bool GeneratedCodeGuard::isGeneratedCodeError(DiagnosticsEngine::Level Level,
   // the user's.
   if (ID < clang::diag::DIAG_START_LEX || ID >= clang::diag::DIAG_START_ANALYSIS)
     return false;
-  return !DiagnosticIDs::isBuiltinWarningOrExtension(ID);
+  return !compat::isBuiltinWarning(CI.getDiagnostics(), ID);
 }
 
 std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,

@@ -2,6 +2,7 @@
 #include "driver/Action.h"
 
 #include "frontend/Annotations.h"
+#include "support/Compat.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -60,12 +61,12 @@ void runNestedFirstPass(CompilerInstance &CI, const Options &Opts,
   Inv->getDiagnosticOpts().VerifyDiagnostics = false;
   Inv->getDiagnosticOpts().Warnings.push_back("no-everything");
 
-  CompilerInstance Nested(CI.getPCHContainerOperations());
-  Nested.setInvocation(std::move(Inv));
-  Nested.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwn=*/true);
-  Nested.setFileManager(&CI.getFileManager());
+  auto Nested =
+      compat::nestedInstance(std::move(Inv), CI.getPCHContainerOperations());
+  Nested->createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwn=*/true);
+  Nested->setFileManager(&CI.getFileManager());
   FirstPassAction A(Opts, R);
-  if (!Nested.ExecuteAction(A) && !R.Diags)
+  if (!Nested->ExecuteAction(A) && !R.Diags)
     R.ParseFailed = true;
 }
 

@@ -354,7 +354,7 @@ bool Emitter::Impl::markDeviceFunctions(const NestPlan &N) {
 
 void Emitter::Impl::continueEdits(const LoopPlan &P, EditBuffer &EB) {
   for (const ContinueStmt *C : findLoopJumps(P.Form.Body).Continues) {
-    unsigned B = SM.getFileOffset(SM.getFileLoc(C->getContinueLoc()));
+    unsigned B = SM.getFileOffset(SM.getFileLoc(C->getBeginLoc()));
     EB.replace(B, B + 8, "return");
   }
 }

@@ -12,6 +12,7 @@
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
+#include "support/Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -155,8 +156,7 @@ public:
     return H.Found ? T.getCanonicalType() : T;
   }
   std::string typeName(QualType T) {
-    return TypeName::getFullyQualifiedName(spellable(T), Ctx, Policy,
-                                           /*WithGlobalNsPrefix=*/true);
+    return compat::fullyQualifiedName(spellable(T), Ctx, Policy);
   }
   std::string declare(QualType T, StringRef Name) {
     std::string S;

@@ -71,7 +71,7 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
                                  : P.View.Element;
   auto MIt = P.View.Methods.find(N.Path);
   std::string In(Indent, ' ');
-  std::string Q = typeName(Ctx.getRecordType(RD));
+  std::string Q = typeName(compat::recordType(Ctx, RD));
   std::set<std::string> Done;
   std::string Out;
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -87,7 +87,7 @@ std::string Emitter::Impl::forwarders(const LoopPlan &P, const ProxyNode &N,
       return true;
     }
     bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-      Found.push_back(TL.getTypedefNameDecl());
+      Found.push_back(compat::typedefDecl(TL));
       return true;
     }
     bool VisitTagTypeLoc(TagTypeLoc TL) {
@@ -266,7 +266,7 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
     std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
     // The member pointer's type is never spelt (C++17 `auto` parameter):
     // the field's type may itself be private or end in '>'.
-    std::string Field = typeName(Ctx.getRecordType(F->getParent())) +
+    std::string Field = typeName(compat::recordType(Ctx, F->getParent())) +
                         "::" + F->getName().str();
     if (Tags.find(Tag + " {") == std::string::npos)
       Tags += "struct " + Tag + " { friend constexpr auto __soaview_member(" +

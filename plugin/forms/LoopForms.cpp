@@ -144,7 +144,7 @@ class Recogniser {
 public:
   Recogniser(ASTContext &Ctx, const LoopAnnotation &A,
              const AnnotationCollector &All, DiagStore &Diags)
-      : Ctx(Ctx), A(A), All(All), Diags(Diags),
+      : Ctx(Ctx), All(All), Diags(Diags),
         Target(A.get(AttrKind::Target)) {}
 
   std::optional<LoopForm> run(const Stmt *Loop, const FunctionDecl *Fn) {
@@ -188,7 +188,6 @@ private:
   }
 
   ASTContext &Ctx;
-  const LoopAnnotation &A;
   const AnnotationCollector &All;
   DiagStore &Diags;
   const AttrUse *Target;

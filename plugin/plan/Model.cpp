@@ -80,8 +80,10 @@ inDeclarationOrder(const std::map<FieldPath, LeafAccess> &Fields) {
     return F->getLocation().getRawEncoding();
   };
   // Declaration order: fields of one record compare by index, fields of
-  // different records (bases) by position in the file.
-  std::stable_sort(V.begin(), V.end(), [&](const auto &A, const auto &B) {
+  // different records (bases) by position in the file. The keys are distinct
+  // paths, so the order is total: std::sort (libstdc++'s stable_sort uses
+  // the deprecated get_temporary_buffer).
+  std::sort(V.begin(), V.end(), [&](const auto &A, const auto &B) {
     for (size_t I = 0; I < A.first.size() && I < B.first.size(); ++I) {
       const FieldDecl *X = A.first[I], *Y = B.first[I];
       if (X == Y)

@@ -43,7 +43,8 @@ const std::string &EditBuffer::result() {
   if (Done)
     return Result;
   std::vector<Edit> Sorted = Edits;
-  std::stable_sort(Sorted.begin(), Sorted.end(),
+  // Seq makes the order total: std::sort is stable here.
+  std::sort(Sorted.begin(), Sorted.end(),
                    [](const Edit &A, const Edit &B) {
                      if (A.Begin != B.Begin)
                        return A.Begin < B.Begin;
