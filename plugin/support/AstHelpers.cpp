@@ -10,7 +10,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -100,11 +100,10 @@ public:
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || !MD->getParent()->isInStdNamespace() || !MD->getIdentifier())
       return false;
-    return llvm::StringSwitch<bool>(MD->getName())
-        .Cases("front", "back", "at", "data", "begin", "end", true)
-        .Cases("rbegin", "rend", "find", "lower_bound", "upper_bound", true)
-        .Cases("equal_range", "count", "size", "empty", true)
-        .Default(false);
+    static const llvm::StringSet<> Accessors = {
+        "front", "back", "at", "data", "begin", "end", "rbegin", "rend", "find",
+        "lower_bound", "upper_bound", "equal_range", "count", "size", "empty"};
+    return Accessors.contains(MD->getName());
   }
 
   bool check(const Expr *E) {

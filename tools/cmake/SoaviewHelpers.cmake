@@ -36,7 +36,15 @@ function(soaview_convert target)
   endif()
   target_compile_options(${target} PRIVATE "-fplugin=${SOAVIEW_PLUGIN}")
   if(TARGET soaview)
-    add_dependencies(${target} soaview)
+    # Built in the same project: the plugin must be linked before the first
+    # compile. A target-level dependency does not give that (Ninja starts
+    # compiling a target's objects before its dependencies link), a stamp
+    # that the target's sources wait for does, with every generator.
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${target}.soaview-plugin.stamp")
+    add_custom_command(OUTPUT "${stamp}"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+      DEPENDS soaview VERBATIM)
+    target_sources(${target} PRIVATE "${stamp}")
   endif()
   # Recompile when the plugin changes: the compiler names the plugin in the
   # object's dependency file, like a header (a per-target flag; a source
