@@ -10,6 +10,15 @@ bash "$root/tools/setup.sh" "$build" || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0; failed=0
 count() { if [ "$1" -eq 0 ]; then passed=$((passed + $2)); else failed=$((failed + ${3:-1})); fi; }
+# count_lit OUTPUT STATUS: adds a lit run's passed and failed tests (a failing
+# run that reports no failed test, say a crash of lit, counts as one failure).
+count_lit() {
+  local lp lf
+  lp=$(echo "$1" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
+  lf=$(echo "$1" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
+  passed=$((passed + lp)); failed=$((failed + lf))
+  [ "$2" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+}
 
 echo "== runtime unit tests (ctest)"
 (cd "$build" && ctest --output-on-failure) ; rc=$?
@@ -27,10 +36,7 @@ lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
 coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"
 out=$(SOAVIEW_DIAG_COVERAGE="$coverage" python3 "$lit" -sv "$build/test" 2>&1); rc=$?
 echo "$out" | tail -n 30
-lp=$(echo "$out" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
-lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
-passed=$((passed + lp)); failed=$((failed + lf))
-[ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+count_lit "$out" $rc
 
 echo "== diagnostics catalogue: every entry reported by a -verify test"
 python3 "$root/tools/check-diagnostics.py" coverage "$coverage"
@@ -63,10 +69,7 @@ echo "== LLVM 22: the plugin built against Debian's clang-22, the lit suite on i
 if bash "$root/tools/setup.sh" --llvm 22 "$root/build-llvm22"; then
   out=$(python3 "$lit" -s "$root/build-llvm22/test" 2>&1); rc=$?
   echo "$out" | tail -n 8
-  lp=$(echo "$out" | sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p'); lp=${lp:-0}
-  lf=$(echo "$out" | sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p'); lf=${lf:-0}
-  passed=$((passed + lp)); failed=$((failed + lf))
-  [ "$rc" -ne 0 ] && [ "$lf" -eq 0 ] && failed=$((failed + 1))
+  count_lit "$out" $rc
 else
   echo "LLVM 22 build failed"; count 1 1
 fi

@@ -123,6 +123,12 @@ void printReport(const soaview::PassResult &R) {
         Row.Converted ? "yes" : "no (visits each element once)");
 }
 
+/// The main file as the compile saw it (the command line's when the parse
+/// stopped before naming it).
+const std::string &mainFile(const soaview::PassResult &R, const Args &A) {
+  return R.MainFile.empty() ? A.File : R.MainFile;
+}
+
 /// Where the main file's translation goes: -o, else DIR/<its name> with
 /// --output-dir, else standard output ("-").
 std::string mainOutput(const Args &A) {
@@ -178,11 +184,10 @@ std::vector<std::string> includeRoots(const Args &A) {
       absolute(llvm::sys::path::parent_path(absolute(A.File)))};
   for (size_t I = 0; I < A.Flags.size(); ++I) {
     StringRef F = A.Flags[I];
-    for (StringRef Opt : {"-I", "-iquote"})
-      if (F == Opt && I + 1 < A.Flags.size())
-        Roots.push_back(absolute(A.Flags[++I]));
-      else if (F.consume_front(Opt) && !F.empty())
-        Roots.push_back(absolute(F));
+    if ((F == "-I" || F == "-iquote") && I + 1 < A.Flags.size())
+      Roots.push_back(absolute(A.Flags[++I])); // -I DIR
+    else if ((F.consume_front("-iquote") || F.consume_front("-I")) && !F.empty())
+      Roots.push_back(absolute(F)); // -IDIR
   }
   return Roots;
 }
@@ -224,7 +229,7 @@ int writeTree(const soaview::PassResult &R, const Args &A) {
     for (const std::string &Rel : Rels)
       Out.push_back({Rel, B->result()});
   }
-  auto Main = translated(R, R.MainFile.empty() ? A.File : R.MainFile);
+  auto Main = translated(R, mainFile(R, A));
   if (!Main)
     return 1;
   if (!writeFile(mainOutput(A), *Main))
@@ -247,7 +252,7 @@ int writeTranslation(const soaview::PassResult &R, const Args &A) {
                       "with --output-dir DIR, or compile with soaview-clang++\n";
       return 1;
     }
-  auto Text = translated(R, R.MainFile.empty() ? A.File : R.MainFile);
+  auto Text = translated(R, mainFile(R, A));
   if (!Text)
     return 1;
   if (A.Out == "-") {
