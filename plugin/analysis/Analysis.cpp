@@ -73,6 +73,12 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
     refuse(Use, {diag::err_use_virtual, {MD->getQualifiedNameAsString()}}, MD->getLocation(), Msg(diag::note_use_virtual));
     return;
   }
+  if (MD->getDeclName().isIdentifier() &&
+      MD->getName().starts_with(ReservedPrefix)) {
+    refuse(Use, {diag::err_member_reserved, {MD->getNameAsString()}},
+           MD->getLocation(), Msg(diag::note_member_reserved));
+    return;
+  }
   const FunctionDecl *Def = nullptr;
   if (!MD->hasBody(Def) || !Def) {
     refuse(Use, {diag::err_use_method_invisible, {MD->getQualifiedNameAsString()}}, MD->getLocation(), Msg(diag::note_use_method_invisible));

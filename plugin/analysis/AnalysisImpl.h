@@ -28,6 +28,9 @@ namespace detail {
 
 using namespace clang;
 
+/// Members of a view named so are soaview's (docs/generated-code.md,
+/// "Names"): an element member named so cannot be in a view.
+inline constexpr llvm::StringLiteral ReservedPrefix = "soaview_";
 
 enum class Kind { Pointer, Lvalue };
 

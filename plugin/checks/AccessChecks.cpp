@@ -31,6 +31,8 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
     refuse(Use, {Why, {FD->getName().str()}}, FD->getLocation(), Msg(Note));
     return false;
   };
+  if (FD->getName().starts_with(ReservedPrefix))
+    return Bad(diag::err_member_reserved, diag::note_member_reserved);
   if (FD->isBitField())
     return Bad(diag::err_field_bitfield, diag::note_field_bitfield);
   if (FD->getType()->isReferenceType())

@@ -1,15 +1,17 @@
 //===- Emit.cpp - generate the view code for analysed loops ---------------===//
 //
-// Generated names depend only on the loop's file name, line and column and
-// the element type, never on addresses or parse order, so host and device
-// compiles (and repeated compiles) agree.
+// Generated names depend only on the loop's line and column (and file, for
+// loops outside the main file), the element type and the identifiers of the
+// translation unit, never on addresses or parse order, so host and device
+// compiles (and repeated compiles) agree. None is reserved.
 //
 // Layout of what is inserted before the declaration that holds the loop (or,
-// for templates, the point of instantiation), in the element's namespace:
-//   struct __soaview_<E>_<site>;             proxy, forward declared
-//   <clone declarations>                      in their own namespaces
-//   struct __soaview_<E>_<site> { ... };      proxy: references + methods
-//   struct __soaview_<E>_<site>_spec { ... }; buffers, gather, scatter
+// for templates, the point of instantiation), in the element's namespace,
+// inside `inline namespace soaview_gen { inline namespace {`:
+//   struct <E>_<line>_<col>;             proxy, forward declared
+//   <clone declarations>                  in their own namespaces
+//   struct <E>_<line>_<col> { ... };      proxy: references + methods
+//   struct <E>_<line>_<col>_spec { ... }; buffers, gather, scatter
 // Tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
 #include "emit/EmitImpl.h"
@@ -86,6 +88,21 @@ unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem) {
 }
 
 } // namespace detail
+
+std::string Emitter::Impl::fresh(std::string Base) {
+  if (Identifiers.empty()) {
+    for (const auto &E : Ctx.Idents)
+      Identifiers.push_back(E.getKey().str());
+    std::sort(Identifiers.begin(), Identifiers.end());
+  }
+  auto Taken = [&](const std::string &Prefix) {
+    auto It = std::lower_bound(Identifiers.begin(), Identifiers.end(), Prefix);
+    return It != Identifiers.end() && StringRef(*It).starts_with(Prefix);
+  };
+  while (Taken(Base))
+    Base += 'x';
+  return Base;
+}
 
 using namespace detail;
 
@@ -269,8 +286,9 @@ void Emitter::Impl::cloneLookup(const NestPlan &N, const CalleeUse &U,
       continue;
     const DeclContext *EN = namespaceOf(N.Loops[U.ParamViews[I]].View.Element);
     if (B.plainViewsNamespace() && Done.insert(EN).second) // views' own namespace
-      Decls.add(EN, "namespace { using ::" + FD->getQualifiedNameAsString() +
-                        "; } // soaview: found by the view's lookup\n");
+      Decls.add(EN, openGen() + "namespace { using ::" +
+                        FD->getQualifiedNameAsString() +
+                        "; } } // soaview: found by the view's lookup\n");
     else if (!B.plainViewsNamespace() && EN != namespaceOf(FD) &&
              !isa<TranslationUnitDecl>(EN) && Done.insert(EN).second)
       Decls.add(EN, "using ::" + FD->getQualifiedNameAsString() +
@@ -382,7 +400,7 @@ std::string Emitter::Impl::specType(const LoopPlan &P) {
       F.Kind == LoopFormKind::Range
           ? std::string(rt::ElementOf) + "<decltype(" + Px + "range)>"
           : std::string(rt::TargetElement) + "<decltype(" + F.TargetName + ")>";
-  return "decltype(__soaview_select_" + siteTag(P) + "((" + ElemExpr +
+  return "decltype(" + selectName(P) + "((" + ElemExpr +
          " *)nullptr))";
 }
 
@@ -577,7 +595,7 @@ void Emitter::Impl::placeBody(const LoopPlan &P, const LoopText &T,
   std::string Close = P.HoistTo ? "" : " }";
   if (T.LambdaBody) // the lambda and the call end after the body
     Close = ");" + Close;
-  openBody(Body, T.BodyDecls, EB);
+  openBody(P.Form, T.BodyDecls, EB);
   if (!Close.empty())
     EB.insert(SM.getFileOffset(afterStmt(Body, SM, LO)), Close);
   if (T.LambdaBody)
@@ -587,14 +605,31 @@ void Emitter::Impl::placeBody(const LoopPlan &P, const LoopText &T,
               (int)P.HoistLevels);
 }
 
-void Emitter::Impl::openBody(const Stmt *Body, const std::string &Decls,
+/// The view's declarations open the body on the line of the loop's header:
+/// the body's first statement keeps a line of its own (a `#line` puts it
+/// back at its place when it shared the header's line).
+void Emitter::Impl::openBody(const LoopForm &F, const std::string &Decls,
                              EditBuffer &EB) {
+  const Stmt *Body = F.Body;
+  auto Line = [&](SourceLocation L) {
+    return SM.getPresumedLineNumber(SM.getFileLoc(L));
+  };
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-    EB.insert(SM.getFileOffset(CS->getLBracLoc()) + 1, Decls);
+    SourceLocation Next = CS->body_empty() ? CS->getRBracLoc()
+                                           : CS->body_front()->getBeginLoc();
+    bool OwnLine = Line(Next) != Line(CS->getLBracLoc());
+    EB.insert(SM.getFileOffset(CS->getLBracLoc()) + 1,
+              Decls + (OwnLine ? "" : "\n"));
     return;
   }
-  EB.insert(SM.getFileOffset(SM.getFileLoc(Body->getBeginLoc())),
-            "{" + Decls + " ");
+  SourceLocation RParen = isa<ForStmt>(F.Loop)
+                              ? cast<ForStmt>(F.Loop)->getRParenLoc()
+                              : cast<CXXForRangeStmt>(F.Loop)->getRParenLoc();
+  SourceLocation Begin = SM.getFileLoc(Body->getBeginLoc());
+  if (Line(Begin) != Line(RParen))
+    EB.insert(SM.getFileOffset(RParen) + 1, " {" + Decls);
+  else
+    EB.insert(SM.getFileOffset(Begin), "{" + Decls + "\n");
   EB.insert(SM.getFileOffset(afterStmt(Body, SM, LO)), " }");
 }
 

@@ -190,24 +190,33 @@ public:
   std::string text(CharSourceRange R) {
     return Lexer::getSourceText(R, SM, LO).str();
   }
-  std::string siteTag(const LoopPlan &P) { return siteTagAt(P.Annotation->ForLoc); }
-  std::string siteTagAt(SourceLocation At) {
-    PresumedLoc PL = SM.getPresumedLoc(At);
-    return sanitize(llvm::sys::path::filename(PL.getFilename())) + "_" +
-           std::to_string(PL.getLine()) + "_" + std::to_string(PL.getColumn());
-  }
   std::string siteWhere(const LoopPlan &P) { return whereAt(P.Annotation->ForLoc); }
   std::string whereAt(SourceLocation At) {
     PresumedLoc PL = SM.getPresumedLoc(At);
     return llvm::sys::path::filename(PL.getFilename()).str() + ":" +
            std::to_string(PL.getLine()) + ":" + std::to_string(PL.getColumn());
   }
-  std::string prefix(const LoopPlan &P) { return prefixAt(P.Annotation->ForLoc); }
+  // Generated names (docs/generated-code.md "Names"). None is reserved
+  // (no double underscore, no leading underscore); each is made unique
+  // against every identifier of the translation unit (fresh()), so that no
+  // user name is hidden or shadowed, and is a function of the source only.
+  /// `<line>_<col>` of the loop, after the file's name when the loop is not
+  /// in the main file (two files may hold loops at the same position).
+  std::string siteTagAt(SourceLocation At) {
+    PresumedLoc PL = SM.getPresumedLoc(At);
+    std::string Pos = std::to_string(PL.getLine()) + "_" +
+                      std::to_string(PL.getColumn());
+    if (SM.isInMainFile(SM.getExpansionLoc(At)))
+      return Pos;
+    return sanitize(llvm::sys::path::filename(PL.getFilename())) + "_" + Pos;
+  }
+  /// The prefix of the locals of the loop at At: `sv<line>_<col>_`.
   std::string prefixAt(SourceLocation At) {
     PresumedLoc PL = SM.getPresumedLoc(At);
-    return "__sv" + std::to_string(PL.getLine()) + "_" +
-           std::to_string(PL.getColumn()) + "_";
+    return fresh("sv" + std::to_string(PL.getLine()) + "_" +
+                 std::to_string(PL.getColumn())) + "_";
   }
+  std::string prefix(const LoopPlan &P) { return prefixAt(P.Annotation->ForLoc); }
   std::string elemTag(const LoopPlan &P) {
     std::string S;
     llvm::raw_string_ostream OS(S);
@@ -215,10 +224,13 @@ public:
     PP.FullyQualifiedName = false;
     PP.SuppressScope = true;
     P.View.ElementType.print(OS, PP);
-    return sanitize(OS.str());
+    std::string T = sanitize(OS.str());
+    return T.substr(std::min(T.find_first_not_of('_'), T.size()));
   }
+  /// The view of P: `<Element>_<line>_<col>` in the element's namespace
+  /// `soaview_gen`; its spec, tags and selector are named after it.
   std::string viewName(const LoopPlan &P) {
-    return "__soaview_" + elemTag(P) + "_" + siteTag(P);
+    return fresh(elemTag(P) + "_" + siteTagAt(P.Annotation->ForLoc));
   }
   std::string qualifiedView(const LoopPlan &P) {
     std::string NS;
@@ -227,7 +239,23 @@ public:
       if (const auto *N = dyn_cast<NamespaceDecl>(DC))
         if (!N->isAnonymousNamespace() && !N->isInline())
           NS = N->getName().str() + "::" + NS;
-    return "::" + NS + viewName(P);
+    return "::" + NS + GenNamespace + "::" + viewName(P);
+  }
+  /// The function a loop in a template selects its view's spec through, by
+  /// argument-dependent lookup on the element: one name for every element
+  /// type the template is instantiated with.
+  std::string selectName(const LoopPlan &P) {
+    return fresh("soaview_select_" + siteTagAt(P.Annotation->ForLoc));
+  }
+  /// The friend function a private field's member pointer comes from.
+  std::string memberFn() { return fresh("soaview_member"); }
+  /// Base, or Base followed by 'x's, such that no identifier of the
+  /// translation unit starts with the result.
+  std::string fresh(std::string Base);
+  std::vector<std::string> Identifiers; // sorted, built on first use
+  static constexpr const char *GenNamespace = "soaview_gen";
+  std::string openGen() {
+    return "inline namespace " + std::string(GenNamespace) + " { ";
   }
 
   std::string viewStruct(const LoopPlan &P, const ProxyNode &N,
@@ -279,7 +307,7 @@ public:
   void commentAttribute(const LoopAnnotation &A, EditBuffer &EB);
   /// The declarations Decls at the top of Body (braces added around a body
   /// that is not a compound statement).
-  void openBody(const Stmt *Body, const std::string &Decls, EditBuffer &EB);
+  void openBody(const LoopForm &F, const std::string &Decls, EditBuffer &EB);
   bool emitSweep(const NestPlan &N);
   std::string sweepPrologue(const NestPlan &N);
   std::string sweepRecording(const NestPlan &N);

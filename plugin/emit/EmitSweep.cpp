@@ -115,7 +115,7 @@ bool Emitter::Impl::emitSweep(const NestPlan &N) {
   std::string Cell = In ? " const std::size_t " + SPx + "cell = " + SPx +
                               "index.cell_of[" + K + "];"
                         : "";
-  openBody(L.Form.Body, Cell + elementDecls(L, Px + "spec::at(" + Px + "buffers, " + K + ")"),
+  openBody(L.Form, Cell + elementDecls(L, Px + "spec::at(" + Px + "buffers, " + K + ")"),
            *EB);
   if (B.bodyIsKernelLambda())
     continueEdits(L, *EB);
@@ -128,7 +128,7 @@ bool Emitter::Impl::emitSweep(const NestPlan &N) {
     EB->replace(SM.getFileOffset(LParen), SM.getFileOffset(RF->getRParenLoc()) + 1,
                 "(" + std::string(rt::RunCursor) + " " + IPx + "k(" + SPx + "index, " +
                     SPx + "cell); " + IPx + "k.more(); " + IPx + "k.next())");
-    openBody(In->Form.Body,
+    openBody(In->Form,
              elementDecls(*In, IPx + "spec::at(" + IPx + "buffers, " + IPx + "k.index())"),
              *EB);
     bodyEdits(*In, *EB);

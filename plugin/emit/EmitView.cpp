@@ -190,7 +190,7 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
       else
         AddInit(KName + "(s." + bufName(K->Path) + "[i])");
     } else {
-      Out += In + "  " + viewStruct(P, *K, "__soaview_" + KName + "_proxy",
+      Out += In + "  " + viewStruct(P, *K, "soaview_" + KName + "_proxy",
                                     Indent + 2) +
              " " + KName + ";\n";
       AddInit(KName + "(s, i)");
@@ -198,12 +198,12 @@ std::string Emitter::Impl::viewStruct(const LoopPlan &P, const ProxyNode &N,
   }
   std::string Dtor;
   if (!N.Field) { // the top proxy remembers its element and its slots
-    Out += In + "  const void *__soaview_address;\n";
-    AddInit("__soaview_address(s.__soaview_address ? s.__soaview_address[i] : nullptr)");
+    Out += In + "  const void *soaview_address;\n";
+    AddInit("soaview_address(s.soaview_address ? s.soaview_address[i] : nullptr)");
     for (auto &[Path, A] : P.View.orderedLeaves()) {
       if (!A.Written)
         continue;
-      std::string Slot = "__soaview_out_" + bufName(Path);
+      std::string Slot = "soaview_out_" + bufName(Path);
       std::string Member = dotted(Path);
       QualType E;
       if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
@@ -263,16 +263,16 @@ std::string Emitter::Impl::accessPath(const LoopPlan &P, const FieldPath &Path,
     // Private or protected: a member pointer obtained through explicit
     // instantiation, where access is not checked ([temp.spec.general]).
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
-    std::string Tag = viewName(P) + "_" + bufName(Sub) + "_tag";
+    std::string Tag = viewName(P) + "_tag_" + bufName(Sub);
     // The member pointer's type is never spelt (C++17 `auto` parameter):
     // the field's type may itself be private or end in '>'.
     std::string Field = typeName(compat::recordType(Ctx, F->getParent())) +
                         "::" + F->getName().str();
     if (Tags.find(Tag + " {") == std::string::npos)
-      Tags += "struct " + Tag + " { friend constexpr auto __soaview_member(" +
+      Tags += "struct " + Tag + " { friend constexpr auto " + memberFn() + "(" +
               Tag + ") noexcept; };\n" + "template struct " + viewName(P) +
               "_expose<&" + Field + ", " + Tag + ">;\n";
-    X = "(" + X + ".*__soaview_member(" + Tag + "{}))";
+    X = "(" + X + ".*" + memberFn() + "(" + Tag + "{}))";
   }
   return X;
 }
@@ -334,7 +334,7 @@ std::string Emitter::Impl::specBuffers(const LoopPlan &P, const std::string &VNa
             ";\n";
   }
   std::vector<SpecBuffer> Buffers = specBufferList(P);
-  Spec += "    const void *const *__soaview_address;\n";
+  Spec += "    const void *const *soaview_address;\n";
   Spec += "  };\n";
   Spec += "  static std::size_t bytes_for(std::size_t n) {\n    return 0";
   for (const SpecBuffer &Buf : Buffers)
@@ -419,17 +419,18 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
     return true;
   const DeclContext *ElemNS = namespaceOf(P.View.Element);
   ProxyNode Root = proxyTree(P);
-  // Views live in an unnamed namespace: each translation unit has its own,
-  // so a file compiled twice into one program (say strict and fast-math
-  // builds) does not define the same view twice. It is inline, so that
+  // Views live in the element's namespace, in `soaview_gen` and in an
+  // unnamed namespace inside it: each translation unit has its own, so a
+  // file compiled twice into one program (say strict and fast-math builds)
+  // does not define the same view twice. Both are inline, so that
   // argument-dependent lookup on a view also searches the element's
   // namespace (where clones of the loop's callees are declared).
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline): with the CUDA backend
-  // the views live in a plain unnamed namespace, and the clones that calls
-  // in templates must find are declared there as well (Emit.cpp).
-  const std::string Open = B.viewsNamespace();
-  Fwd.add(ElemNS, Open + " struct " + VName + "; }\n");
+  // the unnamed namespace is plain, and the clones that calls in templates
+  // must find are declared there as well (Emit.cpp).
+  const std::string Open = openGen() + B.viewsNamespace();
+  Fwd.add(ElemNS, Open + " struct " + VName + "; } }\n");
 
   std::string ElemName = typeName(P.View.ElementType);
   std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
@@ -437,11 +438,11 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   std::string Tags;
   std::string Spec = specBuffers(P, VName) + specCopies(P, Tags);
   // Templates find their view's spec through this declaration, by
-  // argument-dependent lookup on the element type: it lives in the element's
-  // namespace proper, outside the unnamed one.
+  // argument-dependent lookup on the element type: it lives in the inline
+  // `soaview_gen`, outside the unnamed namespace.
   std::string Select;
   if (P.InTemplate)
-    Select = SName + " __soaview_select_" + siteTag(P) + "(" + ElemName +
+    Select = SName + " " + selectName(P) + "(" + ElemName +
              " *);\n";
 
   std::string Body;
@@ -450,13 +451,14 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   Body += viewStruct(P, Root, VName, 0) + ";\n";
   if (!Tags.empty())
     Tags = "template <auto M, class Tag> struct " + VName +
-           "_expose { friend constexpr auto __soaview_member(Tag) noexcept { "
+           "_expose { friend constexpr auto " + memberFn() + "(Tag) noexcept { "
            "return M; } };\n" +
            Tags;
   // The proxy and the spec's at() run where the loop runs.
   Main.add(ElemNS, Open + "\n" + Tags + B.declareTargetBegin(onDevice(P)) +
                        Body + Spec + B.declareTargetEnd(onDevice(P)) +
-                       "} // namespace\n" + Select);
+                       "} // namespace\n" + Select + "} // namespace " +
+                       GenNamespace + "\n");
   return true;
 }
 

@@ -29,28 +29,28 @@ double step(std::vector<Part *> &ps) {
   return s;
 }
 
-// CHECK: struct [[V:__soaview_Part_array_fields_cpp_[0-9]+_3]] {
+// CHECK: struct [[V:Part_[0-9]+_3]] {
 // CHECK-NEXT:   double x[2];
 // CHECK-NEXT:   float v[3];
 // CHECK-NEXT:   double hist[6];
 // CHECK-NEXT:   double t[2][2];
 // CHECK-NEXT:   Cell c[2];
 // CHECK-NEXT:   int tag[1];
-// CHECK:        ::soaview::out_slot<float> __soaview_out_v_0;
-// CHECK-NEXT:   ::soaview::out_slot<float> __soaview_out_v_1;
-// CHECK-NEXT:   ::soaview::out_slot<float> __soaview_out_v_2;
+// CHECK:        ::soaview::out_slot<float> soaview_out_v_0;
+// CHECK-NEXT:   ::soaview::out_slot<float> soaview_out_v_1;
+// CHECK-NEXT:   ::soaview::out_slot<float> soaview_out_v_2;
 // CHECK-NEXT:   template <class S> [[V]](const S &s, std::size_t i)
 // CHECK-NEXT:       : x{s.x[0][i], s.x[1][i]},
 // CHECK-NEXT:         v{s.v[0][i], s.v[1][i], s.v[2][i]},
 // CHECK-NEXT:         tag{s.tag[0][i]},
-// CHECK:              __soaview_out_v_2(&s.v[2][i]) {
+// CHECK:              soaview_out_v_2(&s.v[2][i]) {
 // CHECK-NEXT:     std::memcpy(&hist, &s.hist[i], sizeof hist);
 // CHECK-NEXT:     std::memcpy(&t, &s.t[i], sizeof t);
 // CHECK-NEXT:     std::memcpy(&c, &s.c[i], sizeof c);
 // CHECK:        ~[[V]]() {
-// CHECK-NEXT:     if (__soaview_out_v_0.p) *__soaview_out_v_0.p = v[0];
-// CHECK-NEXT:     if (__soaview_out_v_1.p) *__soaview_out_v_1.p = v[1];
-// CHECK-NEXT:     if (__soaview_out_v_2.p) *__soaview_out_v_2.p = v[2];
+// CHECK-NEXT:     if (soaview_out_v_0.p) *soaview_out_v_0.p = v[0];
+// CHECK-NEXT:     if (soaview_out_v_1.p) *soaview_out_v_1.p = v[1];
+// CHECK-NEXT:     if (soaview_out_v_2.p) *soaview_out_v_2.p = v[2];
 // CHECK-NEXT:   }
 // CHECK: struct [[V]]_spec {
 // CHECK:        struct soa {
@@ -83,7 +83,7 @@ void drift(std::vector<Q> &qs) {
   for (Q &q : qs)
     q.x[0] += q.m * q.x[1];
 }
-// OFFLOAD-LABEL: struct {{__soaview_Q_array_fields_cpp_[0-9]+_3}}_spec {
+// OFFLOAD-LABEL: struct {{Q_[0-9]+_3}}_spec {
 // OFFLOAD:       static void pairs(const soa &h, const soa &d, F &&f) {
 // OFFLOAD-NEXT:    f(h.x[0], d.x[0], sizeof(double), true);
 // OFFLOAD-NEXT:    f(h.x[1], d.x[1], sizeof(double), true);

@@ -24,17 +24,17 @@ void phys::kick(P &p, double dt) { p.v += dt / p.m; }
 // CHECK-LABEL: namespace app {
 // CHECK: } // soaview: leave the namespace to emit views
 // CHECK-NEXT: namespace phys {
-// CHECK-NEXT: struct [[V:__soaview_P_callee_clone_cpp_15_3]];
+// CHECK-NEXT: struct [[V:P_15_3]];
 // CHECK: // soaview: clone of 'phys::kick' for the view
-// CHECK-NEXT: void kick(::phys::[[V]] &p, double dt);
+// CHECK-NEXT: void kick(::phys::soaview_gen::[[V]] &p, double dt);
 // CHECK: // soaview: clone of 'phys::drift' for the view
-// CHECK-NEXT: inline void drift(::phys::[[V]] &p, double dt);
+// CHECK-NEXT: inline void drift(::phys::soaview_gen::[[V]] &p, double dt);
 // CHECK: struct [[V]] {
 // CHECK: #line 8 "{{.*}}callee-clone.cpp"
-// CHECK-NEXT: inline void drift(::phys::[[V]] &p, double dt) { p.x += p.v * dt; }
+// CHECK-NEXT: inline void drift(::phys::soaview_gen::[[V]] &p, double dt) { p.x += p.v * dt; }
 // CHECK: namespace app {
 // CHECK-NEXT: #line 13
 // CHECK-NEXT: void step(
 // CHECK: void phys::kick(P &p, double dt) { p.v += dt / p.m; }
 // CHECK-NEXT: #line 22
-// CHECK-NEXT: void phys::kick(::phys::[[V]] &p, double dt) { p.v += dt / p.m; }
+// CHECK-NEXT: void phys::kick(::phys::soaview_gen::[[V]] &p, double dt) { p.v += dt / p.m; }

@@ -12,5 +12,5 @@ double sum(std::array<P, 4> &a) {
   }
   return s;
 }
-// CHECK: ::soaview::frame<::__soaview_P_copies_cpp_9_3_spec, false>
-// CHECK: auto &p = __sv9_3_view;
+// CHECK: ::soaview::frame<::soaview_gen::P_9_3_spec, false>
+// CHECK: auto &p = sv9_3_view;

@@ -33,13 +33,13 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: #include <soaview/soaview.h>
 // CHECK-NEXT: #include <soaview/cuda.h>
 // CHECK-NOT: pragma omp
-// CHECK-NOT: inline namespace
+// CHECK-NOT: inline namespace {
 // CHECK: __host__ __device__ static double weight(double r)
 // CHECK: __host__ __device__ static double weightDecl(double r);
 // CHECK-NEXT: static void kick(P &p, double dt)
 // CHECK-NEXT: __host__ __device__ static double weightDecl(double r) { return r; }
-// CHECK: namespace { struct [[V:__soaview_P_cuda_cpp_23_3]]; }
-// CHECK: __host__ __device__ static void kick(::[[V]] &p, double dt);
+// CHECK: inline namespace soaview_gen { namespace { struct [[V:P_23_3]]; } }
+// CHECK: __host__ __device__ static void kick(::soaview_gen::[[V]] &p, double dt);
 // CHECK: struct [[V]] {
 // CHECK: template <class S> __host__ __device__ [[V]](const S &s, std::size_t i)
 // Whole arrays (more than 4 components) are copied element by element
@@ -47,11 +47,11 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: ::soaview::copy_array(g, s.g[i]);
 // CHECK: __host__ __device__ ~[[V]]() {
 // CHECK: static __host__ __device__ view at(const soa &s, std::size_t i)
-// CHECK: __host__ __device__ static void kick(::[[V]] &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
+// CHECK: __host__ __device__ static void kick(::soaview_gen::[[V]] &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
 // CHECK-LABEL: void step(
 // CHECK: // soaview: view of 'P' in {x, v, m, g} out {x, v} {{.*}}; offloaded (CUDA kernel)
-// CHECK: ::soaview::cuda::host_frame<::[[V]]_spec> [[P:__sv23_3_]]frame([[P]]site, [[P]]range);
-// CHECK-NEXT: using [[P]]spec = ::[[V]]_spec;
+// CHECK: ::soaview::cuda::host_frame<::soaview_gen::[[V]]_spec> [[P:sv23_3_]]frame([[P]]site, [[P]]range);
+// CHECK-NEXT: using [[P]]spec = ::soaview_gen::[[V]]_spec;
 // CHECK-NEXT: ::soaview::cuda::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);
 // CHECK-NEXT: const auto [[P]]buffers = [[P]]device.buffers();
 // CHECK: [[P]]device.launch([=] __device__ (std::size_t [[P]]i) { auto [[P]]view = [[P]]spec::at([[P]]buffers, [[P]]i); auto &p = [[P]]view;
@@ -76,11 +76,11 @@ void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
   }
 }
 // A written array field goes back element by element too.
-// CHECK: if (__soaview_out_x.p) ::soaview::copy_array(*__soaview_out_x.p, x);
+// CHECK: if (soaview_out_x.p) ::soaview::copy_array(*soaview_out_x.p, x);
 // CHECK-LABEL: void pairs(
-// CHECK:       ::soaview::cuda::device_frame<[[ISPEC:__sv[0-9_]+spec]]> [[I:__sv[0-9]+_[0-9]+_]]device(
+// CHECK:       ::soaview::cuda::device_frame<[[ISPEC:sv[0-9_]+spec]]> [[I:sv[0-9]+_[0-9]+_]]device(
 // CHECK:       const std::size_t [[I]]n = [[I]]device.size();
-// CHECK:       [[O:__sv[0-9]+_[0-9]+_]]device.launch([=] __device__ (std::size_t [[O]]i) {
-// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i)
-// CHECK-NEXT:  { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); const auto *a = &[[I]]view;
+// CHECK:       [[O:sv[0-9]+_[0-9]+_]]device.launch([=] __device__ (std::size_t [[O]]i) {
+// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i) { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); const auto *a = &[[I]]view;
+// CHECK-NEXT:  pair(l, a); }
 // CHECK:       }); } }

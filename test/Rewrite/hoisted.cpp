@@ -12,15 +12,15 @@ void pairs(std::list<P *> &local, std::list<P *> &active) {
       density(*l, *a);
   }
 }
-// CHECK: void density(::[[L:__soaview_P_hoisted_cpp_9_3]] &l, const ::[[A:__soaview_P_hoisted_cpp_11_5]] &a);
+// CHECK: void density(::soaview_gen::[[L:P_9_3]] &l, const ::soaview_gen::[[A:P_11_5]] &a);
 // CHECK-LABEL: void pairs(std::list
 // CHECK-NEXT: /*clang::soa_conversion*/
 // CHECK-NEXT: { // soaview: hoisted 1 level(s) out of the loop at hoisted.cpp:11:5
-// CHECK-NEXT: auto &&[[AR:__sv11_5_]]range = active;
-// CHECK: ::soaview::frame<::[[A]]_spec> [[AR]]frame(
+// CHECK-NEXT: auto &&[[AR:sv11_5_]]range = active;
+// CHECK: ::soaview::frame<::soaview_gen::[[A]]_spec> [[AR]]frame(
 // CHECK: { // soaview: view of 'P' in {x, rho} out {rho}
-// CHECK: ::soaview::frame<::[[L]]_spec> __sv9_3_frame(
-// CHECK: __sv9_3_frame.each([&](std::size_t __sv9_3_slot)
-// CHECK: for (std::size_t [[AR]]i = 0; [[AR]]i < [[AR]]frame.size(); ++[[AR]]i)
-// CHECK-NEXT: { auto [[AR]]view = {{.*}}; auto *a = &[[AR]]view; density(*l, *a); }
+// CHECK: ::soaview::frame<::soaview_gen::[[L]]_spec> sv9_3_frame(
+// CHECK: sv9_3_frame.each([&](std::size_t sv9_3_slot)
+// CHECK: for (std::size_t [[AR]]i = 0; [[AR]]i < [[AR]]frame.size(); ++[[AR]]i) { auto [[AR]]view = {{.*}}; auto *a = &[[AR]]view;
+// CHECK-NEXT: density(*l, *a); }
 // CHECK-NEXT: }); } }

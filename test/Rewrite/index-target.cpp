@@ -12,12 +12,12 @@ void kernel(Data *buf, int size) {
   }
 }
 
-// CHECK-LABEL: struct __soaview_Data_index_target_cpp_10_3_spec {
+// CHECK-LABEL: struct Data_10_3_spec {
 // CHECK: static void scatter(const soa &s, std::size_t i, element &e) {
 // CHECK-NEXT: e.a = s.a[i];
 // CHECK-NEXT: }
 // CHECK-LABEL: void kernel(
-// CHECK: const int [[P:__sv10_3_]]lo = 2;
+// CHECK: const int [[P:sv10_3_]]lo = 2;
 // CHECK: [[P]]frame([[P]]site, ::soaview::index_span_of(buf, [[P]]lo, size));
 // CHECK: for (int i = 2; i < size; i++) { auto [[P]]view = [[P]]frame.at(static_cast<std::size_t>(i - [[P]]lo)); ::soaview::index_shadow<decltype([[P]]view)> buf{[[P]]view};
 // CHECK-NEXT: buf[i].a += buf[i].b;

@@ -28,25 +28,25 @@ double energy(std::list<Body *> &bs) {
   return s;
 }
 
-// CHECK-LABEL: struct __soaview_Body_nested_fields_cpp_24_3 {
-// CHECK-NEXT: struct __soaview_kin_proxy {
+// CHECK-LABEL: struct Body_24_3 {
+// CHECK-NEXT: struct soaview_kin_proxy {
 // CHECK-NEXT:   double v;
 // CHECK-NEXT:   double e;
-// CHECK-NEXT:   template <class S> __soaview_kin_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:   template <class S> soaview_kin_proxy(const S &s, std::size_t i)
 // CHECK-NEXT:       : v(s.kin_v[i]),
 // CHECK-NEXT:         e(s.kin_e[i]) {
 // CHECK:      } kin;
-// CHECK-NEXT: struct __soaview_pos_proxy {
+// CHECK-NEXT: struct soaview_pos_proxy {
 // CHECK-NEXT:   double c[3];
-// CHECK-NEXT:   template <class S> __soaview_pos_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:   template <class S> soaview_pos_proxy(const S &s, std::size_t i)
 // CHECK-NEXT:       : c{s.pos_c[0][i], s.pos_c[1][i], s.pos_c[2][i]} {
 // CHECK: double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
 // CHECK: } pos;
 // Only the written leaf is written back, through its nested path.
-// CHECK:      ::soaview::out_slot<double> __soaview_out_kin_e;
+// CHECK:      ::soaview::out_slot<double> soaview_out_kin_e;
 // CHECK-NOT:  out_slot
-// CHECK:      ~__soaview_Body_nested_fields_cpp_24_3() {
-// CHECK-NEXT:   if (__soaview_out_kin_e.p) *__soaview_out_kin_e.p = kin.e;
+// CHECK:      ~Body_24_3() {
+// CHECK-NEXT:   if (soaview_out_kin_e.p) *soaview_out_kin_e.p = kin.e;
 // CHECK-NEXT: }
 // CHECK-NOT: acc
 // CHECK:      s.pos_c[0][i] = e.pos.c[0];

@@ -16,13 +16,13 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: #pragma omp declare target
 // CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
 // CHECK: #pragma omp end declare target
-// CHECK-NEXT: } // namespace
+// CHECK: } // namespace soaview_gen
 // CHECK-NEXT: #pragma omp declare target
 // CHECK-NEXT: #line 7
-// CHECK-NEXT: static void kick(::[[V:__soaview_P_offload_cpp_10_3]] &p, double dt) { p.v += dt; }
+// CHECK-NEXT: static void kick(::soaview_gen::[[V:P_10_3]] &p, double dt) { p.v += dt; }
 // CHECK-NEXT: #pragma omp end declare target
 // CHECK-LABEL: void step(
-// CHECK: using [[P:__sv10_3_]]spec = ::[[V]]_spec;
+// CHECK: using [[P:sv10_3_]]spec = ::soaview_gen::[[V]]_spec;
 // CHECK-NEXT: ::soaview::omp::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);
 // CHECK-NEXT: const auto [[P]]buffers = [[P]]device.buffers();
 // CHECK: #pragma omp target teams distribute parallel for firstprivate([[P]]buffers) device([[P]]dev)
@@ -45,10 +45,10 @@ void pairs(std::vector<Q *> &local, std::vector<Q *> &active) {
 }
 // CHECK-LABEL: void pairs(
 // CHECK:       { // soaview: hoisted 1 level(s) out of the loop at offload.cpp:[[IN:[0-9]+:[0-9]+]]
-// CHECK:       ::soaview::omp::device_frame<[[ISPEC:__sv[0-9_]+spec]]> [[I:__sv[0-9]+_[0-9]+_]]device(
+// CHECK:       ::soaview::omp::device_frame<[[ISPEC:sv[0-9_]+spec]]> [[I:sv[0-9]+_[0-9]+_]]device(
 // CHECK:       const auto [[I]]buffers = [[I]]device.buffers();
 // CHECK:       const std::size_t [[I]]n = [[I]]device.size();
 // CHECK:       // soaview: view of 'Q' in {x} out {x} {{.*}}; offloaded
-// CHECK:       #pragma omp target teams distribute parallel for firstprivate([[O:__sv[0-9]+_[0-9]+_]]buffers, [[I]]buffers) device([[O]]dev)
-// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i)
-// CHECK-NEXT:  { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); auto *a = &[[I]]view;
+// CHECK:       #pragma omp target teams distribute parallel for firstprivate([[O:sv[0-9]+_[0-9]+_]]buffers, [[I]]buffers) device([[O]]dev)
+// CHECK:       for (std::size_t [[I]]i = 0; [[I]]i < [[I]]n; ++[[I]]i) { auto [[I]]view = [[ISPEC]]::at([[I]]buffers, [[I]]i); auto *a = &[[I]]view;
+// CHECK-NEXT:  l->x += a->m; }

@@ -19,12 +19,12 @@ void eos(std::vector<Cell> &cells, double k) {
     c.setPressure(k * c.density());
 }
 
-// CHECK-LABEL: template <auto M, class Tag> struct __soaview_Cell_private_fields_cpp_18_3_expose
-// CHECK: struct [[TAG:__soaview_Cell_private_fields_cpp_18_3_rho__tag]] { friend constexpr auto __soaview_member([[TAG]]) noexcept; };
-// CHECK-NEXT: template struct __soaview_Cell_private_fields_cpp_18_3_expose<&::Cell::rho_, [[TAG]]>;
-// CHECK: struct __soaview_Cell_private_fields_cpp_18_3 {
+// CHECK-LABEL: template <auto M, class Tag> struct Cell_18_3_expose
+// CHECK: struct [[TAG:Cell_18_3_tag_rho_]] { friend constexpr auto soaview_member([[TAG]]) noexcept; };
+// CHECK-NEXT: template struct Cell_18_3_expose<&::Cell::rho_, [[TAG]]>;
+// CHECK: struct Cell_18_3 {
 // CHECK-NEXT: double rho_;
 // CHECK-NEXT: double p_;
-// CHECK: s.rho_[i] = (e.*__soaview_member([[TAG]]{}));
-// CHECK: for (std::size_t {{.*}})
-// CHECK-NEXT: { auto {{.*}}view = {{.*}}; auto &c = {{.*}}view; c.setPressure(k * c.density()); } }
+// CHECK: s.rho_[i] = (e.*soaview_member([[TAG]]{}));
+// CHECK: for (std::size_t {{.*}}) { auto {{.*}}view = {{.*}}; auto &c = {{.*}}view;
+// CHECK-NEXT: c.setPressure(k * c.density()); } }

@@ -19,19 +19,19 @@ void push(std::vector<Particle *> &ps, double dt) {
 
 // CHECK-LABEL: rewritten {{.*}}range-pointers.cpp
 // CHECK: #include <soaview/soaview.h>
-// CHECK: struct [[VIEW:__soaview_Particle_range_pointers_cpp_15_3]] {
+// CHECK: struct [[VIEW:Particle_15_3]] {
 // The proxy holds the values of one element's fields; its destructor writes
 // the written ones back to the slot.
 // CHECK-NEXT:   double x;
 // CHECK-NEXT:   double mass;
-// CHECK-NEXT:   const void *__soaview_address;
-// CHECK-NEXT:   ::soaview::out_slot<double> __soaview_out_x;
+// CHECK-NEXT:   const void *soaview_address;
+// CHECK-NEXT:   ::soaview::out_slot<double> soaview_out_x;
 // CHECK-NEXT:   template <class S> [[VIEW]](const S &s, std::size_t i)
 // CHECK-NEXT:       : x(s.x[i]),
 // CHECK-NEXT:         mass(s.mass[i]),
-// CHECK:              __soaview_out_x(&s.x[i]) {
+// CHECK:              soaview_out_x(&s.x[i]) {
 // CHECK:        ~[[VIEW]]() {
-// CHECK-NEXT:     if (__soaview_out_x.p) *__soaview_out_x.p = x;
+// CHECK-NEXT:     if (soaview_out_x.p) *soaview_out_x.p = x;
 // CHECK-NEXT:   }
 // CHECK-NOT: unused
 // CHECK: double getMass() const { return mass; }
@@ -47,9 +47,9 @@ void push(std::vector<Particle *> &ps, double dt) {
 // CHECK-NEXT: }
 // CHECK-LABEL: void push(
 // CHECK: /*clang::soa_conversion*/
-// CHECK: auto &&[[R:__sv15_3_]]range = ps;
+// CHECK: auto &&[[R:sv15_3_]]range = ps;
 // CHECK: static ::soaview::site [[R]]site("range-pointers.cpp:15:3");
-// CHECK: ::soaview::frame<::[[VIEW]]_spec> [[R]]frame([[R]]site, [[R]]range);
+// CHECK: ::soaview::frame<::soaview_gen::[[VIEW]]_spec> [[R]]frame([[R]]site, [[R]]range);
 // CHECK: #line 15
 // The body runs as a lambda that each() calls with the element's slot
 // (direct when the range holds no element twice: the loop can vectorise).
@@ -71,7 +71,7 @@ void skip(std::vector<Particle *> &ps) {
   }
 }
 // CHECK-LABEL: void skip(
-// CHECK: [[S:__sv[0-9]+_3_]]frame.each([&](std::size_t [[S]]slot)
+// CHECK: [[S:sv[0-9]+_3_]]frame.each([&](std::size_t [[S]]slot)
 // CHECK-NEXT: if (p->mass < 0)
 // CHECK-NEXT: return;
 // CHECK: if (k)
@@ -89,7 +89,7 @@ void stop(std::vector<Particle *> &ps) {
   }
 }
 // CHECK-LABEL: void stop(
-// CHECK: for (std::size_t [[B:__sv[0-9]+_3_]]i = 0; [[B]]i < [[B]]frame.size(); ++[[B]]i) { auto [[B]]view = [[B]]frame.at([[B]]i);
+// CHECK: for (std::size_t [[B:sv[0-9]+_3_]]i = 0; [[B]]i < [[B]]frame.size(); ++[[B]]i) { auto [[B]]view = [[B]]frame.at([[B]]i);
 // CHECK-NOT: each(
 const char *named(std::vector<Particle *> &ps) {
   const char *f = nullptr;
@@ -101,7 +101,7 @@ const char *named(std::vector<Particle *> &ps) {
   return f;
 }
 // CHECK-LABEL: const char *named(
-// CHECK: for (std::size_t [[F:__sv[0-9]+_3_]]i = 0; {{.*}} [[F]]frame.at([[F]]i);
+// CHECK: for (std::size_t [[F:sv[0-9]+_3_]]i = 0; {{.*}} [[F]]frame.at([[F]]i);
 // CHECK-NOT: each(
 double sum(std::vector<Particle *> &ps) {
   double s = 0;
@@ -111,6 +111,6 @@ double sum(std::vector<Particle *> &ps) {
   return s;
 }
 // CHECK-LABEL: double sum(
-// CHECK: for (std::size_t [[N:__sv[0-9]+_3_]]i = 0;
-// CHECK-NEXT: { auto [[N]]view = [[N]]frame.at([[N]]i);
+// CHECK: for (std::size_t [[N:sv[0-9]+_3_]]i = 0; {{.*}} { auto [[N]]view = [[N]]frame.at([[N]]i);
+// CHECK-NEXT: s += p->mass; } }
 // CHECK-NOT: each(

@@ -3,7 +3,7 @@
 // RUN: %soaview_dump %s > %t.1
 // RUN: %soaview_dump %s > %t.2
 // RUN: diff %t.1 %t.2
-// RUN: grep -c __soaview_Q_reproducible_cpp_ %t.1
+// RUN: grep -c "struct Q_11_3" %t.1
 #include <list>
 struct Q { double a, b; };
 void f(std::list<Q *> &l) {

@@ -21,13 +21,13 @@ void density(std::vector<Cell> &cells) {
   }
 }
 // CHECK-LABEL: void density(
-// CHECK: static ::soaview::site [[S:__sv13_3_]]site("sweep.cpp:13:3");
-// CHECK-NEXT: ::soaview::omp::sweep<::[[L:__soaview_P_sweep_cpp_16_5]]_spec, ::[[I:__soaview_P_sweep_cpp_18_7]]_spec> [[S]]sweep([[S]]site);
-// CHECK-NEXT: for (Cell &c : cells) { std::vector<P *> &mine = c.local; auto &&[[IP:__sv18_7_]]range = c.active; [[S]]sweep.cell(std::forward<decltype([[IP]]range)>([[IP]]range), mine); }
+// CHECK: static ::soaview::site [[S:sv13_3_]]site("sweep.cpp:13:3");
+// CHECK-NEXT: ::soaview::omp::sweep<::soaview_gen::[[L:P_16_5]]_spec, ::soaview_gen::[[I:P_18_7]]_spec> [[S]]sweep([[S]]site);
+// CHECK-NEXT: for (Cell &c : cells) { std::vector<P *> &mine = c.local; auto &&[[IP:sv18_7_]]range = c.active; [[S]]sweep.cell(std::forward<decltype([[IP]]range)>([[IP]]range), mine); }
 // CHECK-NEXT: [[S]]sweep.start();
-// CHECK-NEXT: using [[LP:__sv16_5_]]spec = ::[[L]]_spec;
+// CHECK-NEXT: using [[LP:sv16_5_]]spec = ::soaview_gen::[[L]]_spec;
 // CHECK-NEXT: const auto [[LP]]buffers = [[S]]sweep.local_buffers();
-// CHECK-NEXT: using [[IP]]spec = ::[[I]]_spec;
+// CHECK-NEXT: using [[IP]]spec = ::soaview_gen::[[I]]_spec;
 // CHECK-NEXT: const auto [[IP]]buffers = [[S]]sweep.inner_buffers();
 // CHECK-NEXT: const ::soaview::sweep_index [[S]]index = [[S]]sweep.index();
 // CHECK-NEXT: const std::size_t [[LP]]n = [[S]]sweep.size();
@@ -37,16 +37,16 @@ void density(std::vector<Cell> &cells) {
 // CHECK-NEXT: #line 16
 // CHECK-NEXT: { const std::size_t [[S]]cell = [[S]]index.cell_of[[[LP]]i]; auto [[LP]]view = [[LP]]spec::at([[LP]]buffers, [[LP]]i); auto *p = &[[LP]]view;
 // CHECK-NEXT: /*clang::soa_conversion_hoist(1)*/
-// CHECK-NEXT: for (::soaview::run_cursor [[IP]]k([[S]]index, [[S]]cell); [[IP]]k.more(); [[IP]]k.next())
-// CHECK-NEXT: { auto [[IP]]view = [[IP]]spec::at([[IP]]buffers, [[IP]]k.index()); const auto *q = &[[IP]]view; p->rho += q->x; }
+// CHECK-NEXT: for (::soaview::run_cursor [[IP]]k([[S]]index, [[S]]cell); [[IP]]k.more(); [[IP]]k.next()) { auto [[IP]]view = [[IP]]spec::at([[IP]]buffers, [[IP]]k.index()); const auto *q = &[[IP]]view;
+// CHECK-NEXT: p->rho += q->x; }
 // CHECK-NEXT: }
 // CHECK-NEXT: } }
 
 // CUDA-LABEL: void density(
 // CUDA: ::soaview::cuda::sweep<
-// CUDA: [[S:__sv13_3_]]sweep.start();
+// CUDA: [[S:sv13_3_]]sweep.start();
 // CUDA-NOT: size()
-// CUDA: [[S]]sweep.launch([=] __device__ (std::size_t [[LP:__sv16_5_]]i) {
+// CUDA: [[S]]sweep.launch([=] __device__ (std::size_t [[LP:sv16_5_]]i) {
 // CUDA-NEXT: #line 16
 // CUDA-NEXT: { const std::size_t [[S]]cell = [[S]]index.cell_of[[[LP]]i];
 // CUDA: p->rho += q->x; }

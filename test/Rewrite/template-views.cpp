@@ -19,9 +19,9 @@ void run(std::vector<A> &a, std::vector<B> &b) {
 }
 
 // CHECK-LABEL: template <class T> void scale(
-// CHECK: ::soaview::frame<decltype(__soaview_select_template_views_cpp_9_3((::soaview::element_of_t<decltype(__sv9_3_range)> *)nullptr))>
-// CHECK-LABEL: struct __soaview_A_template_views_cpp_9_3_spec {
-// CHECK: __soaview_A_template_views_cpp_9_3_spec __soaview_select_template_views_cpp_9_3(::A *);
-// CHECK-LABEL: struct __soaview_B_template_views_cpp_9_3_spec {
-// CHECK: __soaview_B_template_views_cpp_9_3_spec __soaview_select_template_views_cpp_9_3(::B *);
+// CHECK: ::soaview::frame<decltype(soaview_select_9_3((::soaview::element_of_t<decltype(sv9_3_range)> *)nullptr))>
+// CHECK-LABEL: struct A_9_3_spec {
+// CHECK: A_9_3_spec soaview_select_9_3(::A *);
+// CHECK-LABEL: struct B_9_3_spec {
+// CHECK: B_9_3_spec soaview_select_9_3(::B *);
 // CHECK: void run(

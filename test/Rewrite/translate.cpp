@@ -15,6 +15,6 @@ int main() {
   std::printf("%g\n", v[3].x);
 }
 // CHECK: #include <soaview/soaview.h>
-// CHECK: struct __soaview_P_translate_cpp_12_3_spec
+// CHECK: struct P_12_3_spec
 // EXE: 3
 // BAD: refusals.cpp:{{[0-9]+}}:{{[0-9]+}}: error: soaview: cannot convert loop

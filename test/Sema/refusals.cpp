@@ -116,3 +116,23 @@ void nothingToDo(std::vector<P *> &v, int &n) {
   for (auto *p : v) // expected-warning {{loop uses no field of 'P'; it is left unconverted}} expected-note {{there is nothing to gather into a view}}
     ++n;
 }
+
+// Members of a view named soaview_... are soaview's own; an element member
+// named so is refused, field or method.
+struct Reserved {
+  double soaview_address; // expected-note {{the view of an element has members of its own named 'soaview_...'; rename the member}}
+  double x;
+  double soaview_norm() const { return x; } // expected-note {{rename the member}}
+};
+
+void reservedField(std::vector<Reserved *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *r : v) // expected-note {{in the loop annotated here}}
+    r->soaview_address = 1; // expected-error {{cannot convert loop: member 'soaview_address' of the element has a name reserved for soaview}}
+}
+
+void reservedMethod(std::vector<Reserved *> &v, double &s) {
+  [[clang::soa_conversion]]
+  for (auto *r : v) // expected-note {{in the loop annotated here}}
+    s += r->soaview_norm(); // expected-error {{member 'soaview_norm' of the element has a name reserved for soaview}}
+}

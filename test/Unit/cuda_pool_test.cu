@@ -39,7 +39,7 @@ struct Spec {
   static constexpr bool writes = true;
   struct soa {
     double *a, *b;
-    const void *const *__soaview_address;
+    const void *const *soaview_address;
   };
   static std::size_t bytes_for(std::size_t n) {
     return 2 * soaview::arena::round_up(sizeof(double) * n);

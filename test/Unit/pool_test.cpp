@@ -64,7 +64,7 @@ struct P {
 };
 struct PView {
   double &x;
-  const void *__soaview_address;
+  const void *soaview_address;
 };
 struct PSpec {
   using element = P;
@@ -72,7 +72,7 @@ struct PSpec {
   static constexpr bool writes = true;
   struct soa {
     double *x;
-    const void *const *__soaview_address;
+    const void *const *soaview_address;
   };
   static std::size_t bytes_for(std::size_t n) {
     return soaview::arena::round_up(sizeof(double) * n);
@@ -83,7 +83,7 @@ struct PSpec {
   static void gather(soa &s, std::size_t i, const element &e) { s.x[i] = e.x; }
   static void scatter(const soa &s, std::size_t i, element &e) { e.x = s.x[i]; }
   static view at(const soa &s, std::size_t i) {
-    return view{s.x[i], s.__soaview_address[i]};
+    return view{s.x[i], s.soaview_address[i]};
   }
 };
 
@@ -205,7 +205,7 @@ struct V { double x; };
 struct Good {
   using element = E;
   using view = V;
-  struct soa { double *x; const void *const *__soaview_address; };
+  struct soa { double *x; const void *const *soaview_address; };
   static constexpr bool writes = false;
   static std::size_t bytes_for(std::size_t) { return 0; }
   static void carve(soa &, soaview::arena &, std::size_t) {}

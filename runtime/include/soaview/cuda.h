@@ -170,7 +170,7 @@ public:
     dev_ = host_;
     arena a(lease_.data());
     Spec::carve(dev_, a, n_); // same order and sizes as the host carve
-    dev_.__soaview_address = nullptr; // identities are not offloaded
+    dev_.soaview_address = nullptr; // identities are not offloaded
     cudaError_t e = cudaSuccess;
     rt::copy_runs<Spec>(host_, dev_, n_, false,
                         [&](const void *h, void *d, std::size_t bytes) {

@@ -121,7 +121,7 @@ public:
     arena a(lease_.data());
     elems_ = a.take<element *>(n_);
     Spec::carve(soa_, a, n_);
-    soa_.__soaview_address = reinterpret_cast<const void *const *>(elems_);
+    soa_.soaview_address = reinterpret_cast<const void *const *>(elems_);
     std::size_t i = 0;
     for (auto &&e : r) {
       // Ranges of `const T *` (or const containers) hold const elements:

@@ -9,7 +9,7 @@
 //   S::element, S::view              the element type and its proxy
 //   S::soa                           the buffers: one pointer per field
 //                                    (per component of a split array),
-//                                    plus `const void *const *__soaview_address`
+//                                    plus `const void *const *soaview_address`
 //   S::writes                        constexpr bool: the loop writes fields
 //   S::bytes_for(n)                  bytes of the buffers for n elements
 //   S::carve(soa &, arena &, n)      points the buffers into an arena
@@ -80,7 +80,7 @@ template <class T> SOAVIEW_HD void copy_array(T &dst, const T &src) noexcept {
 /// The address of the original element behind a view: generated code
 /// compares element addresses through it (`p != q` between two views).
 template <class V> const void *identity(const V *v) noexcept {
-  return v->__soaview_address;
+  return v->soaview_address;
 }
 
 } // namespace soaview

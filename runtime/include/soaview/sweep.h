@@ -269,10 +269,10 @@ protected:
   template <class LS, class IS>
   void carve(arena &a, LS &ls, IS &is, sweep_index &x) const {
     LSpec::carve(ls, a, n_);
-    ls.__soaview_address = nullptr; // identities are not offloaded
+    ls.soaview_address = nullptr; // identities are not offloaded
     if constexpr (kInner) {
       ISpec::carve(is, a, m_);
-      is.__soaview_address = nullptr;
+      is.soaview_address = nullptr;
     }
     x.cell_of = a.take<std::uint32_t>(n_);
     x.run_off = a.take<std::uint32_t>(cells_ + 1);
