@@ -31,6 +31,13 @@ clang++-19 -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
   TSAN_OPTIONS=halt_on_error=1 "$tsan"
 count $? 1
 
+echo "== device heap stress test under ThreadSanitizer (host threads)"
+clang++-19 -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+  "$root/test/Unit/heap_test.cpp" "$root/runtime/src/heap.cpp" \
+  "$root/runtime/src/pool.cpp" -o "$build/heap_test.tsan" &&
+  TSAN_OPTIONS=halt_on_error=1 "$build/heap_test.tsan"
+count $? 1
+
 echo "== lit suite"
 lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
 coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"

@@ -72,6 +72,8 @@ $nvcc -O2 --fmad=false -I"$ex" "$cu/pairs.cu" -o "$bundle/bin/pairs.cuda" $nvlib
 $tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
 $nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_pool_test.cu" -o "$bundle/bin/cuda_pool_test.cuda" $nvlibs
+$nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_heap_test.cu" -o "$bundle/bin/cuda_heap_test.cuda" $nvlibs
+$nvcc -O3 "$root/tools/heap-bench/heap_bench.cu" -o "$bundle/bin/soaview-heap-bench" $nvlibs
 bench="$root/examples/bench"
 $tr "$bench/backend_bench.cpp" -o "$cu/backend_bench.cu" -- -std=c++17 -I"$bench"
 $nvcc -O3 -I"$bench" -DBENCH_VARIANT='"cuda"' "$cu/backend_bench.cu" -o "$bundle/bin/backend_bench.cuda" $nvlibs

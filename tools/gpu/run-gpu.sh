@@ -5,8 +5,8 @@
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
 # [backends] [sph] [sph-cuda] [sph-swept] [sph-threads] [sph-phases]
-# [sph-launchers] [sph-cpu] (default: all but sph-threads, sph-phases and
-# sph-launchers); `tests`
+# [sph-launchers] [sph-cpu] [heap] (default: all but sph-threads, sph-phases,
+# sph-launchers and heap); `tests`
 # is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
@@ -139,4 +139,9 @@ echo "== SPH: all kernels, CPU builds (no offload) on $(nproc) threads"
 "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --reps 3 --builds soaview,manual \
   --ppc 64,256,1024 --particles 65536 --storage scattered,contiguous \
   --csv "$out/sph_cpu.csv" > "$out/sph_cpu.txt" 2>&1; tail -3 "$out/sph_cpu.txt"
+fi
+if want heap; then
+echo "== device heap: soaview vs CUDA device malloc vs bump (seed 002's AD, ACD, P)"
+"$bundle/bin/soaview-heap-bench" --runs 5 > "$out/heap.csv" 2> "$out/heap.err"
+cat "$out/heap.csv"; tail -3 "$out/heap.err"
 fi

@@ -1,0 +1,407 @@
+//===- soaview/heap.h - the device heap: malloc and free in offloaded code -*- C++ -*-===//
+//
+// One heap, allocated once from the host, from which code running on the
+// device (CUDA kernels, OpenMP target regions, or host threads when
+// offloading to the host) allocates and frees without a global lock.
+//
+// Layout (docs/runtime.md, "Device heap"): the heap is cut into slabs of
+// 256 KiB. A slab serves one size class (16 B to 64 KiB, powers of two) and
+// keeps a bitmap of its blocks and a count of blocks in use, outside the
+// blocks themselves: user data never aliases the allocator's state, so a
+// thread delayed at any point cannot corrupt it. Requests above 64 KiB take
+// runs of whole slabs. Following seed 002 (several allocation offsets, one
+// per SM, instead of one), each thread starts from the slab its lane (a hash
+// of its warp, team or thread) last used, and from a word of the bitmap
+// chosen by its own index: threads rarely touch the same word.
+//
+//   allocate:  reserve a block in a slab of the class (one atomic add on the
+//              slab's count; on a full slab, undo and move on), then claim a
+//              free bit of its bitmap (atomic or). A reservation guarantees
+//              that a free bit exists, so the claim always ends.
+//   free:      clear the bit (atomic and, release), then give the
+//              reservation back.
+//
+// Contracts:
+//  * Alignment: a block of class c is aligned to its size (16 B at least);
+//    slab runs to 256 KiB. aligned_allocate serves any power-of-two
+//    alignment up to 256 KiB.
+//  * Ownership: blocks belong to the caller until freed; the heap and all
+//    blocks die with device_heap::release (host side).
+//  * Thread safety: every operation may run concurrently on any number of
+//    threads; there is no lock.
+//  * Errors: running out returns nullptr, never traps; the heap records the
+//    failure (count and request sizes), which the host reports after the
+//    launch with the loop's site (soaview::heap_report). Freeing a pointer
+//    the heap did not return is undefined, as with free().
+//  * Fragmentation: a slab serves one size class while any of its blocks
+//    is in use; when its last block is freed it returns to the free slabs
+//    (its count is closed first, so that no reservation slips in), as slab
+//    runs do.
+//
+// Compiled for CUDA devices (nvcc), OpenMP offload devices (clang), and the
+// host. Tested by test/Unit/heap_test.cpp (host threads, ThreadSanitizer)
+// and test/Unit/cuda_heap_test.cu; benchmark: tools/heap-bench (CUDA).
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_HEAP_H
+#define SOAVIEW_HEAP_H
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#if defined(__CUDACC__)
+#define SOAVIEW_HEAP_FN __host__ __device__ inline
+#else
+#define SOAVIEW_HEAP_FN inline
+#endif
+
+namespace soaview::heap {
+
+inline constexpr unsigned kSlabShift = 18; // 256 KiB slabs
+inline constexpr std::size_t kSlabBytes = std::size_t(1) << kSlabShift;
+inline constexpr unsigned kMinShift = 4; // 16 B, the smallest block
+inline constexpr unsigned kClasses = 13; // 16 B .. 64 KiB
+inline constexpr unsigned kLanes = 256;  // allocation offsets (seed 002)
+inline constexpr unsigned kWordsPerSlab = (kSlabBytes >> kMinShift) / 32;
+inline constexpr std::uint32_t kFree = 0;
+inline constexpr std::uint32_t kRunHead = 0x40000000u; // | slab count
+inline constexpr std::uint32_t kRunPart = 0x20000000u;
+/// The count of a slab that is free (no reservation can succeed): a byte
+/// pattern, so that a heap is set up by one memset.
+inline constexpr std::uint32_t kClosed = 0x80808080u;
+
+/// The heap's state, at the start of its device allocation; the slab states,
+/// counts and bitmaps follow it, then (slab aligned) the slabs.
+struct state {
+  unsigned long long data;   ///< device address of slab 0
+  std::uint32_t slabs;       ///< number of slabs
+  std::uint32_t lanes;       ///< lanes in use: at most one per 32 slabs
+  std::uint32_t hint[kClasses][kLanes]; ///< last slab used, per class and lane
+  unsigned long long failures;          ///< allocations that returned null
+  unsigned long long fail_bytes_max;    ///< the largest failed request
+  std::uint32_t *slab_state;  ///< kFree, class + 1, kRunHead | n, kRunPart
+  std::uint32_t *slab_used;   ///< blocks reserved in the slab
+  std::uint32_t *bitmap;      ///< kWordsPerSlab words per slab
+};
+
+/// Bytes of state for a heap of `slabs` slabs (what precedes the slabs).
+inline constexpr std::size_t state_bytes(std::size_t slabs) {
+  return (((sizeof(state) + 63) / 64 * 64 + slabs * 4 * (2 + kWordsPerSlab)) +
+          kSlabBytes - 1) / kSlabBytes * kSlabBytes;
+}
+
+//--- Atomics of each platform --------------------------------------------
+#if defined(__CUDA_ARCH__)
+SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
+  return *(const volatile std::uint32_t *)p;
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_add(std::uint32_t *p, std::uint32_t v) {
+  return atomicAdd((unsigned *)p, v);
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_sub(std::uint32_t *p, std::uint32_t v) {
+  return atomicSub((unsigned *)p, v);
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_or(std::uint32_t *p, std::uint32_t v) {
+  return atomicOr((unsigned *)p, v);
+}
+SOAVIEW_HEAP_FN void clear_release(std::uint32_t *p, std::uint32_t v) {
+  __threadfence(); // the block's last writes before its next owner's
+  atomicAnd((unsigned *)p, ~v);
+}
+/// Compare and swap; returns the value found (expect when it swapped).
+SOAVIEW_HEAP_FN std::uint32_t cas(std::uint32_t *p, std::uint32_t expect,
+                                  std::uint32_t v) {
+  return atomicCAS((unsigned *)p, expect, v);
+}
+SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
+  __threadfence();
+  atomicExch((unsigned *)p, v);
+}
+SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
+  atomicAdd(&h->failures, 1ull);
+  atomicMax(&h->fail_bytes_max, (unsigned long long)bytes);
+}
+/// The lane: the warp's index (threads of a warp share one offset).
+SOAVIEW_HEAP_FN unsigned lane() {
+  return ((blockIdx.x * blockDim.x + threadIdx.x) >> 5) % kLanes;
+}
+SOAVIEW_HEAP_FN unsigned thread_hash() {
+  return (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
+}
+#else
+SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_add(std::uint32_t *p, std::uint32_t v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_sub(std::uint32_t *p, std::uint32_t v) {
+  return __atomic_fetch_sub(p, v, __ATOMIC_ACQ_REL);
+}
+SOAVIEW_HEAP_FN std::uint32_t fetch_or(std::uint32_t *p, std::uint32_t v) {
+  return __atomic_fetch_or(p, v, __ATOMIC_ACQUIRE);
+}
+SOAVIEW_HEAP_FN void clear_release(std::uint32_t *p, std::uint32_t v) {
+  __atomic_fetch_and(p, ~v, __ATOMIC_RELEASE);
+}
+SOAVIEW_HEAP_FN std::uint32_t cas(std::uint32_t *p, std::uint32_t expect,
+                                  std::uint32_t v) {
+  __atomic_compare_exchange_n(p, &expect, v, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
+  return expect;
+}
+SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
+  __atomic_fetch_add(&h->failures, 1ull, __ATOMIC_RELAXED);
+  unsigned long long m = __atomic_load_n(&h->fail_bytes_max, __ATOMIC_RELAXED);
+  while (m < bytes && !__atomic_compare_exchange_n(&h->fail_bytes_max, &m,
+                                                   (unsigned long long)bytes, true,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+/// The lane: a hash of an address on the calling thread's stack (threads
+/// and OpenMP device threads have stacks of their own).
+SOAVIEW_HEAP_FN unsigned thread_hash() {
+  int probe;
+  auto a = (unsigned long long)(std::uintptr_t)&probe;
+  return (unsigned)((a >> 6) ^ (a >> 20)) * 2654435761u;
+}
+SOAVIEW_HEAP_FN unsigned lane() { return (thread_hash() >> 16) % kLanes; }
+#endif
+
+SOAVIEW_HEAP_FN unsigned ctz32(std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return (unsigned)(__ffs((int)v) - 1);
+#else
+  return (unsigned)__builtin_ctz(v);
+#endif
+}
+
+/// Size class of a request (kClasses for slab runs).
+SOAVIEW_HEAP_FN unsigned class_of(std::size_t bytes) {
+  unsigned c = 0;
+  while (c < kClasses && (std::size_t(1) << (kMinShift + c)) < bytes)
+    ++c;
+  return c;
+}
+SOAVIEW_HEAP_FN std::uint32_t blocks_per_slab(unsigned c) {
+  return (std::uint32_t)(kSlabBytes >> (kMinShift + c));
+}
+
+/// Claims a free bit of slab s, of which the caller holds a reservation.
+SOAVIEW_HEAP_FN void *claim(state *h, std::uint32_t s, unsigned c) {
+  const std::uint32_t n = blocks_per_slab(c);
+  const std::uint32_t words = n >= 32 ? n / 32 : 1;
+  const std::uint32_t valid = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+  std::uint32_t *bm = h->bitmap + (std::size_t)s * kWordsPerSlab;
+  const unsigned hash = thread_hash();
+  std::uint32_t w = (hash >> 8) % words;
+  const unsigned k = hash >> 27;
+  for (;;) {
+    std::uint32_t free = ~load(&bm[w]) & valid;
+    if (!free) {
+      w = w + 1 == words ? 0 : w + 1;
+      continue;
+    }
+    // The first free bit from a position of the thread's own: threads of
+    // a warp claiming in one word pick different bits.
+    std::uint32_t rot = k ? (free >> k) | (free << (32 - k)) : free;
+    std::uint32_t b = (ctz32(rot) + k) & 31, bit = 1u << b;
+    if (!(fetch_or(&bm[w], bit) & bit)) {
+      std::size_t block = (std::size_t)w * 32 + b;
+      return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift) +
+                                      (block << (kMinShift + c)));
+    }
+  }
+}
+
+/// Reserves a block in slab s of class c; false when the slab is full or
+/// not of the class.
+SOAVIEW_HEAP_FN bool reserve(state *h, std::uint32_t s, unsigned c) {
+  if (load(&h->slab_state[s]) != c + 1)
+    return false;
+  // Once the add succeeds the slab cannot be closed (closing needs a count
+  // of zero): its class, checked again, stays what it is now. Between the
+  // first check and the add it may have been closed and taken by another
+  // class.
+  if (fetch_add(&h->slab_used[s], 1) < blocks_per_slab(c) &&
+      load(&h->slab_state[s]) == c + 1)
+    return true;
+  fetch_sub(&h->slab_used[s], 1);
+  return false;
+}
+
+/// From slab `from` on, the first slab of class c with room or free slab
+/// (made one of class c), with a reservation; slabs if none. One pass: a
+/// lane that finds no slab of its class nearby takes a free one there. A
+/// thread that loses the race for a free slab joins the winner's class when
+/// it is its own (threads of a warp would otherwise take one slab each).
+SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from) {
+  const std::uint32_t n = h->slabs, cap = blocks_per_slab(c);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t s = from + i < n ? from + i : from + i - n;
+    std::uint32_t st = load(&h->slab_state[s]);
+    if (st == kFree) {
+      st = cas(&h->slab_state[s], kFree, c + 1);
+      if (st == kFree) { // taken: open its count
+        fetch_sub(&h->slab_used[s], kClosed);
+        st = c + 1;
+      }
+    }
+    if (st == c + 1 && load(&h->slab_used[s]) < cap && reserve(h, s, c))
+      return s;
+  }
+  return n;
+}
+
+/// A run of k free slabs, claimed; slabs if none.
+SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k, std::uint32_t from) {
+  const std::uint32_t n = h->slabs;
+  if (k == 0 || k > n)
+    return n;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t s = (from + i) % n;
+    if (s + k > n)
+      continue;
+    std::uint32_t got = 0;
+    while (got < k &&
+           cas(&h->slab_state[s + got], kFree, got ? kRunPart : kRunHead | k) == kFree)
+      ++got;
+    if (got == k)
+      return s;
+    while (got > 0) // give back what was taken
+      store(&h->slab_state[s + --got], kFree);
+  }
+  return n;
+}
+
+SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
+  if (!h)
+    return nullptr;
+  unsigned c = class_of(bytes == 0 ? 1 : bytes);
+  unsigned l = lane() % h->lanes;
+  std::uint32_t s;
+  if (c == kClasses) {
+    std::size_t k = (bytes + kSlabBytes - 1) >> kSlabShift;
+    s = take_run(h, (std::uint32_t)(k > h->slabs ? 0 : k), l * h->slabs / h->lanes);
+    if (s < h->slabs)
+      return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift));
+    count_failure(h, bytes);
+    return nullptr;
+  }
+  std::uint32_t *hint = &h->hint[c][l];
+  s = load(hint);
+  if (s >= h->slabs || !reserve(h, s, c)) {
+    s = find_slab(h, c, s < h->slabs ? s : l * h->slabs / h->lanes);
+    if (s >= h->slabs) {
+      count_failure(h, bytes);
+      return nullptr;
+    }
+    store(hint, s);
+  }
+  return claim(h, s, c);
+}
+
+SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
+  if (!p || !h)
+    return;
+  std::size_t off = (std::size_t)((std::uintptr_t)p - h->data);
+  std::uint32_t s = (std::uint32_t)(off >> kSlabShift);
+  std::uint32_t st = load(&h->slab_state[s]);
+  if (st & kRunHead) {
+    for (std::uint32_t k = st & ~kRunHead; k > 1; --k)
+      store(&h->slab_state[s + k - 1], kFree);
+    store(&h->slab_state[s], kFree);
+    return;
+  }
+  unsigned c = st - 1;
+  std::size_t block = (off & (kSlabBytes - 1)) >> (kMinShift + c);
+  clear_release(&h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32],
+                1u << (block % 32));
+  // The last block of a slab: the slab goes back to the free slabs, unless
+  // a reservation came in first (then the count is no longer zero).
+  if (fetch_sub(&h->slab_used[s], 1) == 1 && cas(&h->slab_used[s], 0, kClosed) == 0)
+    store(&h->slab_state[s], kFree);
+}
+
+/// A block of `bytes` aligned to `align` (a power of two up to 256 KiB).
+SOAVIEW_HEAP_FN void *aligned_allocate_in(state *h, std::size_t align,
+                                          std::size_t bytes) {
+  if (align > kSlabBytes || (align & (align - 1))) {
+    if (h)
+      count_failure(h, bytes);
+    return nullptr;
+  }
+  return allocate_in(h, bytes < align ? align : bytes);
+}
+
+/// The usable size of a block the heap returned.
+SOAVIEW_HEAP_FN std::size_t usable_size_in(const state *h, const void *p) {
+  std::size_t off = (std::size_t)((std::uintptr_t)p - h->data);
+  std::uint32_t st = h->slab_state[off >> kSlabShift];
+  if (st & kRunHead)
+    return (std::size_t)(st & ~kRunHead) << kSlabShift;
+  return std::size_t(1) << (kMinShift + st - 1);
+}
+
+//--- Host side ------------------------------------------------------------
+/// Where a heap of `bytes` bytes at device address `base` puts its state:
+/// `st` is to be copied to the returned address after the `zero` bytes from
+/// it are cleared and closed_counts(st) filled with 0x80 bytes (slab states
+/// and bitmaps start zero, every slab free with a closed count).
+/// Returns 0 when `bytes` holds no slab.
+inline unsigned long long plan(unsigned long long base, std::size_t bytes,
+                               state &st, std::size_t &zero) {
+  const unsigned long long at = (base + kSlabBytes - 1) / kSlabBytes * kSlabBytes;
+  if (base + bytes < at + 2 * kSlabBytes)
+    return 0;
+  const std::size_t usable = (std::size_t)(base + bytes - at);
+  std::size_t slabs = usable / kSlabBytes;
+  while (slabs > 0 && state_bytes(slabs) + slabs * kSlabBytes > usable)
+    --slabs;
+  if (slabs == 0)
+    return 0;
+  st = state{};
+  st.slabs = (std::uint32_t)slabs;
+  st.lanes = (std::uint32_t)(slabs / 32 < 1 ? 1 : slabs / 32 > kLanes ? kLanes : slabs / 32);
+  st.data = at + state_bytes(slabs);
+  const unsigned long long meta = at + (sizeof(state) + 63) / 64 * 64;
+  st.slab_state = (std::uint32_t *)(std::uintptr_t)meta;
+  st.slab_used = st.slab_state + slabs;
+  st.bitmap = st.slab_used + slabs;
+  for (auto &row : st.hint)
+    for (auto &h : row)
+      h = 0xffffffffu; // no slab yet
+  zero = state_bytes(slabs);
+  return at;
+}
+
+/// The counts of a planned heap, to be filled with bytes 0x80 (kClosed)
+/// after the zeroing: where they start and how many bytes.
+inline std::pair<unsigned long long, std::size_t> closed_counts(const state &st) {
+  return {(unsigned long long)(std::uintptr_t)st.slab_used, 4 * (std::size_t)st.slabs};
+}
+
+/// Heap size from SOAVIEW_DEVICE_HEAP (bytes, or with a K, M or G suffix),
+/// else `fallback`.
+std::size_t configured_bytes(std::size_t fallback);
+/// The size of heaps created from now on: set_bytes()'s, else
+/// SOAVIEW_DEVICE_HEAP's, else kDefaultBytes. Thread-safe.
+inline constexpr std::size_t kDefaultBytes = std::size_t(64) << 20;
+std::size_t bytes();
+void set_bytes(std::size_t n);
+} // namespace soaview::heap
+namespace soaview {
+class site;
+}
+namespace soaview::heap {
+/// Prints, when a heap's state (copied back after a launch) records failed
+/// allocations, how many failed and the largest request, naming the loop;
+/// returns whether it did. Implemented in runtime/src/heap.cpp.
+bool report(const site &s, const state &snapshot, std::size_t heap_bytes);
+
+} // namespace soaview::heap
+
+#endif

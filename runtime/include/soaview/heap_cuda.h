@@ -1,0 +1,157 @@
+//===- soaview/heap_cuda.h - the device heap on a CUDA device -----*- C++ -*-===//
+//
+// Device code allocates with soaview::heap::malloc / free / calloc /
+// aligned_alloc and creates objects with create / destroy (create_array /
+// destroy_array for arrays): the allocator of soaview/heap.h over the heap
+// that a soaview::heap::cuda_heap owns on the host.
+//
+// The heap device code uses is a variable of each translation unit
+// (soaview_heap_state, static __device__): cuda_heap::bind() sets this
+// translation unit's to its heap before launches (cheap: a 8-byte copy on
+// the calling thread's stream). After the launch, check() copies the
+// failure record back and reports failed allocations, naming the loop.
+//
+// Contracts: as soaview/heap.h; a cuda_heap belongs to the device current
+// when it was made; errors follow the runtime's policy (message, then
+// std::bad_alloc when the heap cannot be allocated, soaview::cuda_error-like
+// std::runtime_error for other CUDA failures).
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_HEAP_CUDA_H
+#define SOAVIEW_HEAP_CUDA_H
+
+#include "soaview/heap.h"
+#include "soaview/pool.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+/// This translation unit's heap, for device code (set by cuda_heap::bind).
+static __device__ soaview::heap::state *soaview_heap_state = nullptr;
+
+namespace soaview::heap {
+
+__device__ inline void *malloc(std::size_t n) {
+  return allocate_in(soaview_heap_state, n);
+}
+__device__ inline void free(void *p) { free_in(soaview_heap_state, p); }
+__device__ inline void *aligned_alloc(std::size_t align, std::size_t n) {
+  return aligned_allocate_in(soaview_heap_state, align, n);
+}
+__device__ inline void *calloc(std::size_t count, std::size_t size) {
+  if (size && count > ~std::size_t(0) / size)
+    return nullptr;
+  void *p = malloc(count * size);
+  if (p)
+    memset(p, 0, count * size);
+  return p;
+}
+/// `new T(args...)`: null when the heap is out.
+template <class T, class... A> __device__ T *create(A &&...args) {
+  void *p = aligned_alloc(alignof(T) < 16 ? 16 : alignof(T), sizeof(T));
+  return p ? ::new (p) T(static_cast<A &&>(args)...) : nullptr;
+}
+template <class T> __device__ void destroy(T *p) {
+  if (p) {
+    p->~T();
+    free(p);
+  }
+}
+/// `new T[n]`: the count goes in the 16 bytes before the first element.
+template <class T> __device__ T *create_array(std::size_t n) {
+  constexpr std::size_t pre = alignof(T) > 16 ? alignof(T) : 16;
+  if (n > (~std::size_t(0) - pre) / sizeof(T))
+    return nullptr;
+  char *p = (char *)aligned_alloc(pre, pre + n * sizeof(T));
+  if (!p)
+    return nullptr;
+  *(std::size_t *)p = n;
+  T *a = (T *)(p + pre);
+  for (std::size_t i = 0; i < n; ++i)
+    ::new (a + i) T();
+  return a;
+}
+template <class T> __device__ void destroy_array(T *a) {
+  if (!a)
+    return;
+  constexpr std::size_t pre = alignof(T) > 16 ? alignof(T) : 16;
+  char *p = (char *)a - pre;
+  for (std::size_t i = *(std::size_t *)p; i > 0; --i)
+    a[i - 1].~T();
+  free(p);
+}
+
+/// A heap on the current CUDA device, owned by the host.
+class cuda_heap {
+public:
+  explicit cuda_heap(std::size_t bytes = heap::bytes()) : bytes_(bytes) {
+    if (cudaMalloc(&mem_, bytes) != cudaSuccess) {
+      std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
+                   bytes);
+      throw std::bad_alloc();
+    }
+    std::size_t zero = 0;
+    state st;
+    auto at = plan((unsigned long long)(std::uintptr_t)mem_, bytes, st, zero);
+    if (!at) {
+      cudaFree(mem_);
+      std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
+                           "(at least 1 MiB)\n", bytes);
+      throw std::bad_alloc();
+    }
+    state_ = (state *)(std::uintptr_t)at;
+    check(cudaMemset(state_, 0, zero), "clearing the device heap");
+    auto [counts, count_bytes] = closed_counts(st);
+    check(cudaMemset((void *)(std::uintptr_t)counts, 0x80, count_bytes),
+          "closing the device heap's slabs");
+    check(cudaMemcpy(state_, &st, sizeof st, cudaMemcpyHostToDevice),
+          "writing the device heap's state");
+  }
+  ~cuda_heap() { cudaFree(mem_); }
+  cuda_heap(const cuda_heap &) = delete;
+  cuda_heap &operator=(const cuda_heap &) = delete;
+
+  state *get() const { return state_; }
+  std::size_t bytes() const { return bytes_; }
+  /// Makes this translation unit's device code allocate from this heap.
+  void bind(cudaStream_t stream = cudaStreamPerThread) const {
+    check(cudaMemcpyToSymbolAsync(soaview_heap_state, &state_, sizeof state_, 0,
+                                  cudaMemcpyHostToDevice, stream),
+          "binding the device heap");
+  }
+  /// After a launch on `stream`: reports failed allocations (naming the
+  /// loop) and clears the record; returns whether any failed.
+  bool check(const site &s, cudaStream_t stream = cudaStreamPerThread) const {
+    state st;
+    check(cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
+          "reading the device heap's state");
+    check(cudaStreamSynchronize(stream), "reading the device heap's state");
+    if (!report(s, st, bytes_))
+      return false;
+    unsigned long long zero[2] = {0, 0};
+    check(cudaMemcpyAsync(&state_->failures, zero, sizeof zero,
+                          cudaMemcpyHostToDevice, stream),
+          "clearing the device heap's failure record");
+    return true;
+  }
+
+private:
+  static void check(cudaError_t e, const char *what) {
+    if (e != cudaSuccess) {
+      std::fprintf(stderr, "soaview: %s failed: %s\n", what, cudaGetErrorString(e));
+      throw std::runtime_error(std::string("soaview: ") + what + ": " +
+                               cudaGetErrorString(e));
+    }
+  }
+  void *mem_ = nullptr;
+  state *state_ = nullptr;
+  std::size_t bytes_;
+};
+
+} // namespace soaview::heap
+
+#endif
