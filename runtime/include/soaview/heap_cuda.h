@@ -12,9 +12,9 @@
 // failure record back and reports failed allocations, naming the loop.
 //
 // Contracts: as soaview/heap.h; a cuda_heap belongs to the device current
-// when it was made; errors follow the runtime's policy (message, then
-// std::bad_alloc when the heap cannot be allocated, soaview::cuda_error-like
-// std::runtime_error for other CUDA failures).
+// when it was made; errors follow the runtime's policy: a message on
+// stderr, then std::bad_alloc when the heap cannot be allocated, or
+// std::runtime_error for any other CUDA failure.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_HEAP_CUDA_H
 #define SOAVIEW_HEAP_CUDA_H
