@@ -91,13 +91,13 @@ unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem) {
 
 std::string Emitter::Impl::fresh(std::string Base) {
   if (Identifiers.empty()) {
-    for (const auto &E : Ctx.Idents)
-      Identifiers.push_back(E.getKey().str());
+    for (const auto &E : Ctx.Idents) // keys live as long as the context
+      Identifiers.push_back(E.getKey());
     std::sort(Identifiers.begin(), Identifiers.end());
   }
   auto Taken = [&](const std::string &Prefix) {
     auto It = std::lower_bound(Identifiers.begin(), Identifiers.end(), Prefix);
-    return It != Identifiers.end() && StringRef(*It).starts_with(Prefix);
+    return It != Identifiers.end() && It->starts_with(Prefix);
   };
   while (Taken(Base))
     Base += 'x';
@@ -561,9 +561,7 @@ void Emitter::Impl::placeHeader(const LoopPlan &P, LoopText &T, EditBuffer &EB) 
   const LoopAnnotation &A = *P.Annotation;
   if (!T.Header.empty()) {
     SourceLocation LParen = Lexer::findNextToken(A.ForLoc, SM, LO)->getLocation();
-    SourceLocation RParen = F.Kind == LoopFormKind::Range
-                                ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
-                                : cast<ForStmt>(F.Loop)->getRParenLoc();
+    SourceLocation RParen = rparen(F);
     if (T.LambdaBody)
       EB.replace(SM.getFileOffset(A.ForLoc), SM.getFileOffset(RParen) + 1,
                  T.Header, 1);
@@ -622,9 +620,7 @@ void Emitter::Impl::openBody(const LoopForm &F, const std::string &Decls,
               Decls + (OwnLine ? "" : "\n"));
     return;
   }
-  SourceLocation RParen = isa<ForStmt>(F.Loop)
-                              ? cast<ForStmt>(F.Loop)->getRParenLoc()
-                              : cast<CXXForRangeStmt>(F.Loop)->getRParenLoc();
+  SourceLocation RParen = rparen(F);
   SourceLocation Begin = SM.getFileLoc(Body->getBeginLoc());
   if (Line(Begin) != Line(RParen))
     EB.insert(SM.getFileOffset(RParen) + 1, " {" + Decls);

@@ -187,6 +187,12 @@ public:
                         FD->getNameInfo().getBeginLoc()),
                     ""});
   }
+  /// The `)` closing the loop's header.
+  static SourceLocation rparen(const LoopForm &F) {
+    return F.Kind == LoopFormKind::Range
+               ? cast<CXXForRangeStmt>(F.Loop)->getRParenLoc()
+               : cast<ForStmt>(F.Loop)->getRParenLoc();
+  }
   std::string text(CharSourceRange R) {
     return Lexer::getSourceText(R, SM, LO).str();
   }
@@ -252,7 +258,7 @@ public:
   /// Base, or Base followed by 'x's, such that no identifier of the
   /// translation unit starts with the result.
   std::string fresh(std::string Base);
-  std::vector<std::string> Identifiers; // sorted, built on first use
+  std::vector<StringRef> Identifiers; // sorted, built on first use
   static constexpr const char *GenNamespace = "soaview_gen";
   std::string openGen() {
     return "inline namespace " + std::string(GenNamespace) + " { ";

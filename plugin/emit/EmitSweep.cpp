@@ -108,7 +108,7 @@ bool Emitter::Impl::emitSweep(const NestPlan &N) {
   // Two edits, so that the local loop's `for` keeps its line and column
   // (its remark and diagnostics point there).
   SourceLocation LocalFor = L.Annotation->ForLoc;
-  SourceLocation RParen = cast<CXXForRangeStmt>(L.Form.Loop)->getRParenLoc();
+  SourceLocation RParen = rparen(L.Form);
   EB->replace(SM.getFileOffset(SM.getFileLoc(S.Loop->getBeginLoc())),
               SM.getFileOffset(LocalFor), sweepPrologue(N) + "  " + Header + "\n");
   EB->replace(SM.getFileOffset(LocalFor), SM.getFileOffset(RParen) + 1, "");

@@ -121,9 +121,10 @@ SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
   atomicAdd(&h->failures, 1ull);
   atomicMax(&h->fail_bytes_max, (unsigned long long)bytes);
 }
-/// The lane: the warp's index (threads of a warp share one offset).
+/// The lane (taken modulo the heap's lanes): the warp's index, so that
+/// threads of a warp share one offset.
 SOAVIEW_HEAP_FN unsigned lane() {
-  return ((blockIdx.x * blockDim.x + threadIdx.x) >> 5) % kLanes;
+  return (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 }
 SOAVIEW_HEAP_FN unsigned thread_hash() {
   return (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
@@ -161,14 +162,15 @@ SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
 }
-/// The lane: a hash of an address on the calling thread's stack (threads
-/// and OpenMP device threads have stacks of their own).
+/// The lane (taken modulo the heap's lanes): a hash of an address on the
+/// calling thread's stack (threads and OpenMP device threads have stacks of
+/// their own).
 SOAVIEW_HEAP_FN unsigned thread_hash() {
   int probe;
   auto a = (unsigned long long)(std::uintptr_t)&probe;
   return (unsigned)((a >> 6) ^ (a >> 20)) * 2654435761u;
 }
-SOAVIEW_HEAP_FN unsigned lane() { return (thread_hash() >> 16) % kLanes; }
+SOAVIEW_HEAP_FN unsigned lane() { return thread_hash() >> 16; }
 #endif
 
 SOAVIEW_HEAP_FN unsigned ctz32(std::uint32_t v) {

@@ -14,19 +14,18 @@
 // Contracts: as soaview/heap.h; a cuda_heap belongs to the device current
 // when it was made; errors follow the runtime's policy: a message on
 // stderr, then std::bad_alloc when the heap cannot be allocated, or
-// std::runtime_error for any other CUDA failure.
+// soaview::cuda::error for any other CUDA failure.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_HEAP_CUDA_H
 #define SOAVIEW_HEAP_CUDA_H
 
+#include "soaview/cuda.h"
 #include "soaview/heap.h"
-#include "soaview/pool.h"
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <new>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -89,7 +88,8 @@ template <class T> __device__ void destroy_array(T *a) {
 class cuda_heap {
 public:
   explicit cuda_heap(std::size_t bytes = heap::bytes()) : bytes_(bytes) {
-    if (cudaMalloc(&mem_, bytes) != cudaSuccess) {
+    mem_ = cuda::allocate(bytes, cuda::current_device());
+    if (!mem_) {
       std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
                    bytes);
       throw std::bad_alloc();
@@ -98,20 +98,20 @@ public:
     state st;
     auto at = plan((unsigned long long)(std::uintptr_t)mem_, bytes, st, zero);
     if (!at) {
-      cudaFree(mem_);
+      cuda::deallocate(mem_, 0);
       std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
                            "(at least 1 MiB)\n", bytes);
       throw std::bad_alloc();
     }
     state_ = (state *)(std::uintptr_t)at;
-    check(cudaMemset(state_, 0, zero), "clearing the device heap");
+    must(cudaMemset(state_, 0, zero), "clearing the device heap");
     auto [counts, count_bytes] = closed_counts(st);
-    check(cudaMemset((void *)(std::uintptr_t)counts, 0x80, count_bytes),
-          "closing the device heap's slabs");
-    check(cudaMemcpy(state_, &st, sizeof st, cudaMemcpyHostToDevice),
-          "writing the device heap's state");
+    must(cudaMemset((void *)(std::uintptr_t)counts, 0x80, count_bytes),
+         "closing the device heap's slabs");
+    must(cudaMemcpy(state_, &st, sizeof st, cudaMemcpyHostToDevice),
+         "writing the device heap's state");
   }
-  ~cuda_heap() { cudaFree(mem_); }
+  ~cuda_heap() { cuda::deallocate(mem_, 0); }
   cuda_heap(const cuda_heap &) = delete;
   cuda_heap &operator=(const cuda_heap &) = delete;
 
@@ -119,32 +119,33 @@ public:
   std::size_t bytes() const { return bytes_; }
   /// Makes this translation unit's device code allocate from this heap.
   void bind(cudaStream_t stream = cudaStreamPerThread) const {
-    check(cudaMemcpyToSymbolAsync(soaview_heap_state, &state_, sizeof state_, 0,
-                                  cudaMemcpyHostToDevice, stream),
-          "binding the device heap");
+    must(cudaMemcpyToSymbolAsync(soaview_heap_state, &state_, sizeof state_, 0,
+                                 cudaMemcpyHostToDevice, stream),
+         "binding the device heap");
   }
   /// After a launch on `stream`: reports failed allocations (naming the
   /// loop) and clears the record; returns whether any failed.
   bool check(const site &s, cudaStream_t stream = cudaStreamPerThread) const {
     state st;
-    check(cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
-          "reading the device heap's state");
-    check(cudaStreamSynchronize(stream), "reading the device heap's state");
+    cuda::check(cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
+                s, "reading the device heap's state");
+    cuda::check(cudaStreamSynchronize(stream), s, "reading the device heap's state");
     if (!report(s, st, bytes_))
       return false;
     unsigned long long zero[2] = {0, 0};
-    check(cudaMemcpyAsync(&state_->failures, zero, sizeof zero,
-                          cudaMemcpyHostToDevice, stream),
-          "clearing the device heap's failure record");
+    cuda::check(cudaMemcpyAsync(&state_->failures, zero, sizeof zero,
+                                cudaMemcpyHostToDevice, stream),
+                s, "clearing the device heap's failure record");
     return true;
   }
 
 private:
-  static void check(cudaError_t e, const char *what) {
+  /// A CUDA call outside any loop: message, then soaview::cuda::error.
+  static void must(cudaError_t e, const char *what) {
     if (e != cudaSuccess) {
       std::fprintf(stderr, "soaview: %s failed: %s\n", what, cudaGetErrorString(e));
-      throw std::runtime_error(std::string("soaview: ") + what + ": " +
-                               cudaGetErrorString(e));
+      throw cuda::error(std::string("soaview: ") + what + ": " +
+                        cudaGetErrorString(e));
     }
   }
   void *mem_ = nullptr;
