@@ -2,7 +2,7 @@
 //
 //   soaview-translate FILE [-o OUT] [--remarks] [--backend=openmp|cuda]
 //                     [--convert=always|profitable] [--depfile DEP]
-//                     -- <compile flags>
+//                     [--device-heap=on|off] -- <compile flags>
 //   soaview-translate --report FILE -- <compile flags>
 //
 // Runs soaview's first pass and writes the rewritten translation unit, for
@@ -43,7 +43,7 @@ namespace {
 int usage() {
   llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
                   "[--convert=always|profitable] [--backend=openmp|cuda] "
-                  "[--depfile DEP] [--output-dir DIR] -- "
+                  "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] -- "
                   "<compile flags>\n"
                   "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
@@ -96,6 +96,8 @@ bool parseArgs(int argc, const char **argv, Args &A) {
     else if (S == "--backend=cuda" || S == "--backend=openmp")
       A.Opts.Offload = S == "--backend=cuda" ? soaview::BackendKind::Cuda
                                              : soaview::BackendKind::OpenMP;
+    else if (S == "--device-heap=on" || S == "--device-heap=off")
+      A.Opts.DeviceHeap = S == "--device-heap=on";
     else if (S.consume_front("--no-warn="))
       A.Opts.SilencedWarnings.push_back(S.str());
     else if (S == "-h" || S == "--help")

@@ -49,6 +49,13 @@ bool checkPlacement(clang::ASTContext &Ctx, const NestPlan &Nest,
 bool checkOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
                   const LoopPlan &P, DiagStore &Diags);
 
+//--- HeapChecks.cpp ----------------------------------------------------------
+/// Allocation in the code offloaded loop P runs (its body and the functions
+/// it reaches): adds what is routed to the device heap to Nest.HeapRoutes,
+/// or refuses what cannot be routed.
+bool planDeviceHeap(clang::ASTContext &Ctx, NestPlan &Nest, LoopPlan &P,
+                    DiagStore &Diags);
+
 //--- SweepChecks.cpp ---------------------------------------------------------
 /// What a sweep over cells (Nest.Sweep) may not do: an inner view built
 /// elsewhere than before the local loop, uses of the cell loop's variables

@@ -112,19 +112,39 @@ bool deviceConstant(ASTContext &Ctx, const VarDecl *V) {
 /// code cannot read (not a constant); Derived adds its own visits and says
 /// which static locals are its own (`ownStatic`).
 template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
+  using Base = RecursiveASTVisitor<Derived>;
   ASTContext &Ctx;
+  /// Placement arguments soaview replaces (`new (std::nothrow) T` routed
+  /// to the device heap): not compiled for the device.
+  const std::set<const Stmt *> &Replaced;
   std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
   const DeclRefExpr *BadGlobal = nullptr;
-  explicit DeviceWalk(ASTContext &Ctx) : Ctx(Ctx) {}
+  DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
+      : Ctx(Ctx), Replaced(Replaced) {}
   bool ownStatic(const VarDecl *) const { return false; }
+  bool TraverseStmt(Stmt *S) {
+    return Replaced.count(S) ? true : Base::TraverseStmt(S);
+  }
   bool VisitCallExpr(CallExpr *E) {
     if (const FunctionDecl *FD = E->getDirectCallee())
       Calls.push_back({FD, E->getExprLoc()});
     return true;
   }
+  /// Constructors and the destructors that end what they build.
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     Calls.push_back({E->getConstructor(), E->getExprLoc()});
+    destructor(E->getType(), E->getExprLoc());
     return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    destructor(E->getDestroyedType(), E->getBeginLoc());
+    return true;
+  }
+  void destructor(QualType T, SourceLocation L) {
+    if (const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl())
+      if (RD->hasDefinition() && !RD->hasTrivialDestructor())
+        if (const CXXDestructorDecl *D = RD->getDestructor())
+          Calls.push_back({D, L});
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());
@@ -140,7 +160,12 @@ public:
   Checker(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
           DiagStore &Diags)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Nest(Nest), P(P), Diags(Diags),
-        Attr(P.OffloadAttr) {}
+        Attr(P.OffloadAttr) {
+    for (const HeapRoute &H : Nest.HeapRoutes)
+      if (const auto *NE = dyn_cast<CXXNewExpr>(H.E))
+        for (const Expr *A : NE->placement_arguments())
+          Routed.insert(A);
+  }
 
   bool run();
   /// User functions the loop reaches that the emitter must mark
@@ -183,6 +208,7 @@ private:
   DiagStore &Diags;
   const AttrUse *Attr;
   std::set<const FunctionDecl *> Seen;
+  std::set<const Stmt *> Routed; ///< placement arguments routing replaces
 };
 
 bool Checker::enclosingFunction() {
@@ -238,7 +264,7 @@ bool Checker::body() {
     const DeclRefExpr *BadCapture = nullptr;
     Walk(Checker &C, const std::vector<const Expr *> &Skip,
          const std::set<const NamedDecl *> &Targets)
-        : Base(C.Ctx), C(C), Skip(Skip), Targets(Targets) {}
+        : Base(C.Ctx, C.Routed), C(C), Skip(Skip), Targets(Targets) {}
     /// Static locals of the loop body itself are compiled into the kernel.
     bool ownStatic(const VarDecl *V) const { return C.inLoop(V->getLocation()); }
     bool TraverseStmt(Stmt *S) {
@@ -325,7 +351,7 @@ bool Checker::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
     return true;
   struct Reached : DeviceWalk<Reached> {
     using DeviceWalk<Reached>::DeviceWalk;
-  } K(Ctx);
+  } K(Ctx, Routed);
   K.TraverseStmt(Def->getBody());
   if (K.BadGlobal)
     return refuse(K.BadGlobal->getLocation(),

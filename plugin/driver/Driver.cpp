@@ -73,7 +73,7 @@ private:
   /// With offloading the driver runs this plugin in the host and in the
   /// device compile: remarks and warnings come from the host compile only.
   const bool Host;
-  bool AnyRewrite = false, AnyOffload = false;
+  bool AnyRewrite = false, AnyOffload = false, AnyHeap = false;
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
 };
 
@@ -183,6 +183,10 @@ bool FirstPass::check(NestPlan &Nest, DiagStore &D) {
       OK &= checkOffload(Ctx, Nest, P, D);
   if (!OK)
     return false;
+  if (Opts.DeviceHeap)
+    for (LoopPlan &P : Nest.Loops)
+      if (P.Offload && !planDeviceHeap(Ctx, Nest, P, D))
+        return false;
   if (Opts.Offload == BackendKind::Cuda)
     for (const LoopPlan &P : Nest.Loops) {
       if (!P.Offload)
@@ -210,6 +214,7 @@ void FirstPass::emit(NestPlan &Nest) {
   AnyRewrite = true;
   for (LoopPlan &P : Nest.Loops)
     AnyOffload |= P.Offload;
+  AnyHeap |= !Nest.HeapRoutes.empty();
   recordConverted(Nest);
   reportRows(Nest, true);
   if (Opts.Remarks && Host)
@@ -284,7 +289,7 @@ void FirstPass::finish() {
   // The runtime headers go first in the main file.
   FileID Main = SM.getMainFileID();
   if (EditBuffer *MB = Em.bufferFor(SM.getLocForStartOfFile(Main)))
-    MB->insert(0, Em.backend().includes(AnyOffload));
+    MB->insert(0, Em.backend().includes(AnyOffload, AnyHeap));
   R.Buffers = std::move(Em.buffers());
   R.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
 }

@@ -28,6 +28,9 @@ struct Options {
   /// SOAVIEW_CONVERT=always.
   bool Profitability = true;
   BackendKind Offload = BackendKind::OpenMP;
+  /// Route allocation in offloaded code to soaview's device heap
+  /// (-fplugin-arg-soaview-device-heap=off leaves it as written).
+  bool DeviceHeap = true;
   /// Test hook (-fplugin-arg-soaview-debug-break-generated-code): emit a
   /// call to an undeclared function before each converted loop, so that
   /// the real compile meets an error in generated code.

@@ -10,6 +10,10 @@
 //                                     loops as CUDA kernels into the dump
 //                                     (for nvcc); this compile then goes on
 //                                     with the source as written
+//   -fplugin-arg-soaview-device-heap=off  leave allocation in offloaded code
+//                                     as written (the device runtime's own
+//                                     malloc and new), not routed to
+//                                     soaview's device heap
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
@@ -79,6 +83,10 @@ protected:
         Opts.Offload = BackendKind::Cuda;
       else if (S == "backend=openmp")
         Opts.Offload = BackendKind::OpenMP;
+      else if (S == "device-heap=off")
+        Opts.DeviceHeap = false;
+      else if (S == "device-heap=on")
+        Opts.DeviceHeap = true;
       else if (S == "debug-break-generated-code")
         Opts.BreakGeneratedCode = true;
       else if (S.consume_front("no-warn=")) {

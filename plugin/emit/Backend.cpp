@@ -17,6 +17,7 @@ std::string includeLine(const char *Header) {
 class OpenMPBackend : public Backend {
 public:
   const char *offloadHeader() const override { return rt::OmpHeader; }
+  const char *heapHeader() const override { return rt::OmpHeapHeader; }
   std::string offloadedRemark() const override {
     return "; offloaded (OpenMP target)";
   }
@@ -48,6 +49,7 @@ public:
 class CudaBackend : public Backend {
 public:
   const char *offloadHeader() const override { return rt::CudaHeader; }
+  const char *heapHeader() const override { return rt::CudaHeapHeader; }
   std::string offloadedRemark() const override {
     return "; offloaded (CUDA kernel)";
   }
@@ -77,9 +79,10 @@ public:
 
 } // namespace
 
-std::string Backend::includes(bool AnyOffload) const {
+std::string Backend::includes(bool AnyOffload, bool AnyHeap) const {
   return includeLine(rt::Header) +
-         (AnyOffload && offloadHeader() ? includeLine(offloadHeader()) : "");
+         (AnyOffload && offloadHeader() ? includeLine(offloadHeader()) : "") +
+         (AnyHeap && heapHeader() ? includeLine(heapHeader()) : "");
 }
 
 std::unique_ptr<Backend> makeBackend(BackendKind Kind, bool OpenMP) {

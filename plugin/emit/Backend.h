@@ -23,8 +23,10 @@ public:
 
   /// The runtime headers, inserted first in the main file: soaview.h, and
   /// the backend's own header when a loop is offloaded.
-  std::string includes(bool AnyOffload) const;
+  /// AnyHeap adds the backend's device heap (allocation routed there).
+  std::string includes(bool AnyOffload, bool AnyHeap) const;
   virtual const char *offloadHeader() const { return nullptr; }
+  virtual const char *heapHeader() const { return nullptr; }
   /// What the remark of an offloaded loop adds ("; offloaded (...)").
   virtual std::string offloadedRemark() const { return ""; }
   /// What the generated comment before an offloaded loop adds.

@@ -143,6 +143,9 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
   for (const LoopPlan &L : N.Loops)
     Identities.insert(Identities.end(), L.Identities.begin(),
                       L.Identities.end());
+  Routes = N.HeapRoutes;
+  if (!routeInPlace())
+    return false;
   const Decl *At = N.InsertBefore;
   SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
   Chunks Fwd, Decls, Main, Early;
@@ -219,6 +222,7 @@ bool Emitter::Impl::cloneEdits(const NestPlan &N, const CalleeUse &U,
             Ed.push_back({RT, qualifiedView(VP)});
         }
   identityEdits(CR, Ed, Identities);
+  heapEdits(CR, Ed);
   std::string Mark = B.deviceMark(Device); // the clone runs in the kernel
   if (!Mark.empty())
     Ed.push_back({CharSourceRange::getCharRange(FD->getInnerLocStart(),
@@ -352,6 +356,7 @@ std::string Emitter::Impl::splitTemplateClone(const CalleeUse &U) {
   unqualify(Pattern, Ed);
   CharSourceRange CR = declRange(FTD);
   identityEdits(CR, Ed, Identities);
+  heapEdits(CR, Ed);
   return lineDirective(CR.getBegin()) + withEdits(CR, Ed);
 }
 
@@ -479,7 +484,8 @@ Emitter::Impl::LoopText Emitter::Impl::deviceLoop(const LoopPlan &P,
   const LoopForm &F = P.Form;
   std::string Px = prefix(P);
   LoopText T;
-  T.Pro = "  using " + Px + "spec = " + SpecT + ";\n";
+  T.Pro = heapScope(P, Px); // before the device frame: ends after it
+  T.Pro += "  using " + Px + "spec = " + SpecT + ";\n";
   T.Pro += "  " + B.deviceNamespace() + rt::DeviceFrame + "<" + Px + "spec> " +
            Px + "device(" + Px + "site, " + Px + "frame);\n";
   T.Pro += "  const auto " + Px + "buffers = " + Px + "device.buffers();\n";

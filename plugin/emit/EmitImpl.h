@@ -331,6 +331,13 @@ public:
                      std::vector<std::pair<CharSourceRange, std::string>> &Ed,
                      const std::vector<const Expr *> &Which);
   std::vector<const Expr *> Identities; ///< of the nest being emitted
+  // EmitHeap.cpp: allocation routed to the device heap.
+  void routeEdits(const HeapRoute &H, Edits &Ed);
+  void heapEdits(CharSourceRange R, Edits &Ed);
+  bool routeInPlace();
+  std::string heapScope(const LoopPlan &P, const std::string &Px);
+  std::vector<HeapRoute> Routes; ///< of the nest being emitted
+  std::set<unsigned> RoutedInPlace; ///< file locations already rewritten
 };
 
 } // namespace soaview

@@ -70,6 +70,7 @@ std::string Emitter::Impl::sweepPrologue(const NestPlan &N) {
                     ": one gather, one transfer, one launch" +
                     B.offloadedComment() + "\n";
   Pro += "  static " + std::string(rt::Site) + " " + SPx + "site(\"" + Where + "\");\n";
+  Pro += heapScope(L, SPx); // before the sweep: ends after it
   Pro += "  " + B.deviceNamespace() + rt::Sweep + "<" + specType(L) + ", " +
          (In ? specType(*In) : "void") + (Scatter ? "" : ", false") + "> " + SPx +
          "sweep(" + SPx + "site);\n";

@@ -34,6 +34,7 @@ std::string Emitter::Impl::methodText(const LoopPlan &P,
           Ed.push_back({RT, ProxyName});
       }
   identityEdits(CR, Ed, Identities);
+  heapEdits(CR, Ed);
   return lineDirective(CR.getBegin()) + hd(P) + withEdits(CR, Ed) + "\n";
 }
 

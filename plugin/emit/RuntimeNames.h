@@ -12,6 +12,8 @@ namespace rt {
 inline constexpr const char *Header = "soaview/soaview.h";
 inline constexpr const char *OmpHeader = "soaview/omp.h";
 inline constexpr const char *CudaHeader = "soaview/cuda.h";
+inline constexpr const char *OmpHeapHeader = "soaview/heap_omp.h";
+inline constexpr const char *CudaHeapHeader = "soaview/heap_cuda.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";
 inline constexpr const char *Frame = "::soaview::frame";
@@ -32,6 +34,13 @@ inline constexpr const char *DeviceFrame = "device_frame";
 inline constexpr const char *Sweep = "sweep";
 inline constexpr const char *SweepIndex = "::soaview::sweep_index";
 inline constexpr const char *RunCursor = "::soaview::run_cursor";
+// heap_route.h (with heap_omp.h or heap_cuda.h): allocation routed to the
+// device heap, and the scope around a loop that allocates.
+inline constexpr const char *HeapNamespace = "::soaview::heap::";
+inline constexpr const char *HeapOnDevice = "::soaview::heap::on_device";
+inline constexpr const char *HeapDeleteObject = "::soaview::heap::delete_object";
+inline constexpr const char *HeapDeleteArray = "::soaview::heap::delete_array";
+inline constexpr const char *HeapLoopScope = "::soaview::heap::loop_scope";
 } // namespace rt
 } // namespace soaview
 

@@ -135,6 +135,17 @@ struct LoopPlan {
   /// Comparisons of element addresses, rewritten to compare the original
   /// objects' addresses: the operand expressions to wrap.
   std::vector<const clang::Expr *> Identities;
+  /// An offloaded loop whose code allocates or frees through the device
+  /// heap: its launch is wrapped in the heap's loop scope.
+  bool UsesHeap = false;
+};
+
+/// An allocation or deallocation the emitter routes to the device heap:
+/// a call of malloc, calloc, aligned_alloc or free (the callee is renamed),
+/// a new-expression (placed on the heap) or a delete-expression (a call of
+/// the heap's delete_object or delete_array).
+struct HeapRoute {
+  const clang::Expr *E; ///< CallExpr, CXXNewExpr or CXXDeleteExpr
 };
 
 /// A loop over cells annotated soa_conversion_offload_compute whose body
@@ -169,6 +180,10 @@ struct NestPlan {
   /// through other calls) that must be compiled for the device too; the
   /// emitter marks them __host__ __device__.
   std::vector<const clang::FunctionDecl *> DeviceFunctions;
+  /// Allocation and deallocation in the offloaded loop's code (its body and
+  /// every function it reaches) that the emitter routes to the device heap
+  /// (soaview/heap_route.h; checks/HeapChecks.cpp).
+  std::vector<HeapRoute> HeapRoutes;
   /// Set when the nest runs as one sweep over the cells of this loop.
   std::optional<SweepPlan> Sweep;
 };

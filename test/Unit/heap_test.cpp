@@ -170,9 +170,19 @@ static void stress() {
     t.join();
   for (int t = 0; t < threads; ++t)
     CHECK(bad[t] == 0);
-  for (std::uint32_t s = 0; s < H.h->slabs; ++s) { // everything came back
-    CHECK(H.h->slab_state[s] == hp::kFree);
-    CHECK(H.h->slab_used[s] == hp::kClosed);
+  // Everything came back: each slab is free, or empty and kept open as a
+  // lane's current slab of its class.
+  for (std::uint32_t s = 0; s < H.h->slabs; ++s) {
+    std::uint32_t st = H.h->slab_state[s];
+    if (st == hp::kFree) {
+      CHECK(H.h->slab_used[s] == hp::kClosed);
+      continue;
+    }
+    CHECK(st >= 1 && st <= hp::kClasses && H.h->slab_used[s] == 0);
+    bool current = false;
+    for (std::uint32_t l = 0; l < H.h->lanes && st <= hp::kClasses; ++l)
+      current |= H.h->hint[st - 1][l] == s;
+    CHECK(current);
   }
 }
 

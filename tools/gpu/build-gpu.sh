@@ -71,6 +71,16 @@ $nvcc -O2 --fmad=false -I"$ex" "$cu/offload.cu" -o "$bundle/bin/offload.cuda" $n
 $nvcc -O2 --fmad=false -I"$ex" "$cu/pairs.cu" -o "$bundle/bin/pairs.cuda" $nvlibs
 $tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
+# Allocation in an offloaded loop (examples/small/offload_alloc.cpp): routed
+# to soaview's device heap (CUDA, OpenMP) and, for comparison, left to CUDA's
+# device malloc (--device-heap=off, its heap as large as soaview's).
+clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_alloc.cpp" -o "$bundle/bin/alloc.plain"
+$tr "$ex/offload_alloc.cpp" -o "$cu/alloc.cu" -- -std=c++17 -I"$ex"
+$tr --device-heap=off "$ex/offload_alloc.cpp" -o "$cu/alloc_native.cu" -- -std=c++17 -I"$ex"
+$nvcc -O2 --fmad=false -I"$ex" "$cu/alloc.cu" -o "$bundle/bin/alloc.cuda" $nvlibs
+$nvcc -O2 --fmad=false -I"$ex" "$cu/alloc_native.cu" "$root/tools/gpu/cuda_malloc_limit.cu" \
+  -o "$bundle/bin/alloc.cuda-malloc" $nvlibs
+"$sv" $strict -fopenmp $arch "$ex/offload_alloc.cpp" -o "$bundle/bin/alloc.gpu"
 $nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_pool_test.cu" -o "$bundle/bin/cuda_pool_test.cuda" $nvlibs
 $nvcc -O2 -I"$root/test/Unit" "$root/test/Unit/cuda_heap_test.cu" -o "$bundle/bin/cuda_heap_test.cuda" $nvlibs
 $nvcc -O3 "$root/tools/heap-bench/heap_bench.cu" -o "$bundle/bin/soaview-heap-bench" $nvlibs

@@ -5,8 +5,8 @@
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
 # [backends] [sph] [sph-cuda] [sph-swept] [sph-threads] [sph-phases]
-# [sph-launchers] [sph-cpu] [heap] (default: all but sph-threads, sph-phases,
-# sph-launchers and heap); `tests`
+# [sph-launchers] [sph-cpu] [heap] [alloc] (default: all but sph-threads,
+# sph-phases, sph-launchers, heap and alloc); `tests`
 # is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
@@ -144,4 +144,29 @@ if want heap; then
 echo "== device heap: soaview vs CUDA device malloc vs bump (seed 002's AD, ACD, P)"
 "$bundle/bin/soaview-heap-bench" --runs 5 > "$out/heap.csv" 2> "$out/heap.err"
 cat "$out/heap.csv"; tail -3 "$out/heap.err"
+fi
+if want alloc; then
+# examples/small/offload_alloc.cpp: neighbour lists built on the device with
+# soaview's heap (CUDA, OpenMP) and with CUDA's malloc; each build's output
+# against the CPU build's, and the median of 5 runs of the mean time of a
+# density sweep after the first (which sets up the heap and buffers).
+echo "== allocation in an offloaded loop: soaview's device heap vs CUDA malloc"
+export SOAVIEW_DEVICE_HEAP=1G # both heaps (cuda_malloc_limit.cu sets CUDA's)
+echo "build,particles_per_cell,reps,median_ms_per_sweep,median_ms_first_sweep,same_as_cpu" > "$out/alloc.csv"
+for n in 250 1000 4000; do
+  "$bundle/bin/alloc.plain" 1 $n 4 > "$out/alloc_cpu.txt" 2>/dev/null
+  for b in cuda cuda-malloc gpu; do
+    ts=""; fs=""; same=yes
+    for r in 1 2 3 4 5; do
+      "$bundle/bin/alloc.$b" 1 $n 4 > "$out/alloc_$b.txt" 2> "$out/alloc_$b.err"
+      cmp -s "$out/alloc_cpu.txt" "$out/alloc_$b.txt" || same=no
+      ts="$ts $(sed -n 's/^density sweeps: first .* ms, then \([0-9.]*\) ms each/\1/p' "$out/alloc_$b.err")"
+      fs="$fs $(sed -n 's/^density sweeps: first \([0-9.]*\) ms.*/\1/p' "$out/alloc_$b.err")"
+    done
+    med=$(echo $ts | tr ' ' '\n' | sort -g | sed -n 3p)
+    fmed=$(echo $fs | tr ' ' '\n' | sort -g | sed -n 3p)
+    echo "$b,$n,4,$med,$fmed,$same" | tee -a "$out/alloc.csv"
+    grep -h "soaview:\|lost" "$out/alloc_$b.err" "$out/alloc_$b.txt" | head -2
+  done
+done
 fi

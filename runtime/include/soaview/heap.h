@@ -54,6 +54,13 @@
 #else
 #define SOAVIEW_HEAP_FN inline
 #endif
+// CUDA device code (nvcc's device pass). OpenMP offloading to NVPTX defines
+// __CUDA_ARCH__ too, without CUDA's intrinsics: it takes the generic path.
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
+#define SOAVIEW_CUDA_DEVICE 1
+#else
+#define SOAVIEW_CUDA_DEVICE 0
+#endif
 
 namespace soaview::heap {
 
@@ -91,7 +98,7 @@ inline constexpr std::size_t state_bytes(std::size_t slabs) {
 }
 
 //--- Atomics of each platform --------------------------------------------
-#if defined(__CUDA_ARCH__)
+#if SOAVIEW_CUDA_DEVICE
 SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
   return *(const volatile std::uint32_t *)p;
 }
@@ -130,9 +137,26 @@ SOAVIEW_HEAP_FN unsigned thread_hash() {
   return (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
 }
 #else
+#if defined(__NVPTX__) // OpenMP on NVIDIA GPUs: LLVM 19's NVPTX back end
+// selects no atomic fences, acquire loads or release stores: volatile loads
+// and relaxed exchanges with the device's memory barrier, as CUDA does.
+SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
+  std::uint32_t v = *(const volatile std::uint32_t *)p;
+  __nvvm_membar_gl();
+  return v;
+}
+SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
+  __nvvm_membar_gl();
+  __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+#else
 SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
+SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+#endif
 SOAVIEW_HEAP_FN std::uint32_t fetch_add(std::uint32_t *p, std::uint32_t v) {
   return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
 }
@@ -150,9 +174,6 @@ SOAVIEW_HEAP_FN std::uint32_t cas(std::uint32_t *p, std::uint32_t expect,
   __atomic_compare_exchange_n(p, &expect, v, false, __ATOMIC_ACQ_REL,
                               __ATOMIC_ACQUIRE);
   return expect;
-}
-SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
-  __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
   __atomic_fetch_add(&h->failures, 1ull, __ATOMIC_RELAXED);
@@ -174,7 +195,7 @@ SOAVIEW_HEAP_FN unsigned lane() { return thread_hash() >> 16; }
 #endif
 
 SOAVIEW_HEAP_FN unsigned ctz32(std::uint32_t v) {
-#if defined(__CUDA_ARCH__)
+#if SOAVIEW_CUDA_DEVICE
   return (unsigned)(__ffs((int)v) - 1);
 #else
   return (unsigned)__builtin_ctz(v);
@@ -323,8 +344,12 @@ SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
   clear_release(&h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32],
                 1u << (block % 32));
   // The last block of a slab: the slab goes back to the free slabs, unless
-  // a reservation came in first (then the count is no longer zero).
-  if (fetch_sub(&h->slab_used[s], 1) == 1 && cas(&h->slab_used[s], 0, kClosed) == 0)
+  // a reservation came in first (then the count is no longer zero), or it is
+  // the slab the freeing thread's lane allocates this class from (kept open:
+  // allocate-free cycles would close and reopen it each time).
+  if (fetch_sub(&h->slab_used[s], 1) == 1 &&
+      load(&h->hint[c][lane() % h->lanes]) != s &&
+      cas(&h->slab_used[s], 0, kClosed) == 0)
     store(&h->slab_state[s], kFree);
 }
 

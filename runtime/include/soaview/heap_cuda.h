@@ -25,6 +25,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <exception>
+#include <map>
+#include <mutex>
 #include <new>
 #include <string>
 #include <utility>
@@ -32,23 +35,24 @@
 /// This translation unit's heap, for device code (set by cuda_heap::bind).
 static __device__ soaview::heap::state *soaview_heap_state = nullptr;
 
+#define SOAVIEW_ROUTE_FN __host__ __device__ inline
+namespace soaview::heap {
+namespace {
+/// The heap device code of this translation unit allocates from; null on
+/// the host (host code keeps the standard allocation functions).
+SOAVIEW_ROUTE_FN state *device_state() {
+#if SOAVIEW_CUDA_DEVICE
+  return soaview_heap_state;
+#else
+  return nullptr;
+#endif
+}
+} // namespace
+} // namespace soaview::heap
+#include "soaview/heap_route.h"
+
 namespace soaview::heap {
 
-__device__ inline void *malloc(std::size_t n) {
-  return allocate_in(soaview_heap_state, n);
-}
-__device__ inline void free(void *p) { free_in(soaview_heap_state, p); }
-__device__ inline void *aligned_alloc(std::size_t align, std::size_t n) {
-  return aligned_allocate_in(soaview_heap_state, align, n);
-}
-__device__ inline void *calloc(std::size_t count, std::size_t size) {
-  if (size && count > ~std::size_t(0) / size)
-    return nullptr;
-  void *p = malloc(count * size);
-  if (p)
-    memset(p, 0, count * size);
-  return p;
-}
 /// `new T(args...)`: null when the heap is out.
 template <class T, class... A> __device__ T *create(A &&...args) {
   void *p = aligned_alloc(alignof(T) < 16 ? 16 : alignof(T), sizeof(T));
@@ -152,6 +156,56 @@ private:
   state *state_ = nullptr;
   std::size_t bytes_;
 };
+
+/// The heap of the current device that offloaded loops allocate from:
+/// made on first use with heap::bytes() bytes, kept until the process ends.
+/// Thread-safe.
+inline cuda_heap &shared_cuda_heap() {
+  static std::mutex m;
+  static std::map<int, cuda_heap *> heaps; // never freed: used until exit
+  const int d = cuda::current_device();
+  std::lock_guard<std::mutex> hold(m);
+  cuda_heap *&h = heaps[d];
+  if (!h)
+    h = new cuda_heap();
+  return *h;
+}
+
+namespace {
+/// Around an offloaded loop whose code allocates (soaview declares one
+/// before the loop's device frame): binds this translation unit's device
+/// code to the device's shared heap (once per translation unit and device),
+/// and after the launch reports allocations that returned null, naming the
+/// loop. Thread-safe; the report may count another thread's concurrent
+/// failures on the same device.
+class loop_scope {
+public:
+  explicit loop_scope(const site &s)
+      : site_(s), heap_(shared_cuda_heap()), unwinding_(std::uncaught_exceptions()) {
+    static std::mutex m;
+    static std::map<int, state *> bound;
+    std::lock_guard<std::mutex> hold(m);
+    state *&b = bound[cuda::current_device()];
+    if (b != heap_.get()) {
+      state *p = heap_.get();
+      cuda::check(cudaMemcpyToSymbol(soaview_heap_state, &p, sizeof p), s,
+                  "binding the device heap");
+      b = p;
+    }
+  }
+  ~loop_scope() noexcept(false) {
+    if (std::uncaught_exceptions() == unwinding_)
+      heap_.check(site_);
+  }
+  loop_scope(const loop_scope &) = delete;
+  loop_scope &operator=(const loop_scope &) = delete;
+
+private:
+  const site &site_;
+  cuda_heap &heap_;
+  int unwinding_;
+};
+} // namespace
 
 } // namespace soaview::heap
 
