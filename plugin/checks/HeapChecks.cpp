@@ -43,9 +43,7 @@ std::optional<StringRef> cAllocation(const SourceManager &SM, const FunctionDecl
   if (!FD->getIdentifier() ||
       !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
     return std::nullopt;
-  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
-  if (const auto *LS = dyn_cast<LinkageSpecDecl>(FD->getDeclContext()))
-    DC = LS->getDeclContext()->getRedeclContext();
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext(); // past extern "C"
   if (!DC->isTranslationUnit() && !DC->isStdNamespace())
     return std::nullopt;
   StringRef N = FD->getName();

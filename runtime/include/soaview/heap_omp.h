@@ -147,29 +147,33 @@ namespace {
 class loop_scope {
 public:
   explicit loop_scope(const site &s, int device = omp_get_default_device())
-      : site_(s), heap_(shared_omp_heap(device)),
-        unwinding_(std::uncaught_exceptions()) {
+      : site_(s), unwinding_(std::uncaught_exceptions()) {
+    // Target regions that run on the host (no offload device) keep the
+    // standard allocation, like all host code.
+    if (device == omp_get_initial_device() || device >= omp_get_num_devices())
+      return;
+    heap_ = &shared_omp_heap(device);
     static std::mutex m;
     static std::map<int, state *> bound;
     std::lock_guard<std::mutex> hold(m);
     state *&b = bound[device];
-    if (b != heap_.get()) {
-      state *p = heap_.get();
+    if (b != heap_->get()) {
+      state *p = heap_->get();
 #pragma omp target device(device) firstprivate(p)
       soaview_heap_state = p;
       b = p;
     }
   }
   ~loop_scope() noexcept(false) {
-    if (std::uncaught_exceptions() == unwinding_)
-      heap_.check(site_);
+    if (heap_ && std::uncaught_exceptions() == unwinding_)
+      heap_->check(site_);
   }
   loop_scope(const loop_scope &) = delete;
   loop_scope &operator=(const loop_scope &) = delete;
 
 private:
   const site &site_;
-  omp_heap &heap_;
+  omp_heap *heap_ = nullptr;
   int unwinding_;
 };
 } // namespace

@@ -2,8 +2,9 @@
 // offloading against the plain build): calloc, aligned_alloc, malloc and
 // free; new with parentheses, braces and nothrow, ::new, over-aligned new,
 // new[] value-initialised, delete and delete[]; a local whose destructor
-// frees; a member function and a callee that allocate, the callee also
-// called from host code (which keeps the standard allocation).
+// frees; a member function and callees that allocate, also called from host
+// code (which keeps the standard allocation: host code frees with std::free
+// what one returns).
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -34,6 +35,14 @@ struct P {
   }
 };
 
+/// Called from the loop and from host code, which frees the block itself.
+static double *filled(int n, double v) {
+  auto *d = static_cast<double *>(std::malloc(n * sizeof(double)));
+  for (int k = 0; k < n; ++k)
+    d[k] = v + k;
+  return d;
+}
+
 static double sumOf(int n, double base) {
   double *a = static_cast<double *>(std::calloc(n, sizeof(double)));
   double s = 0;
@@ -52,6 +61,7 @@ void step(std::vector<P> &ps) {
     double *arr = new double[5]();
     auto *al = static_cast<double *>(aligned_alloc(64, 128));
     Buffer b(3);
+    double *f = filled(2, p.y);
     for (int k = 0; k < 3; ++k)
       b.d[k] = p.y * k;
     al[0] = p.x;
@@ -64,6 +74,8 @@ void step(std::vector<P> &ps) {
     delete w;
     delete[] arr;
     free(al);
+    p.out += f[1];
+    free(f);
   }
 }
 
@@ -77,6 +89,9 @@ int main(int argc, char **argv) {
     p = {U(rng), U(rng), 0};
   step(ps);
   double s = sumOf(3, 0.5); // host code: the standard allocation
+  double *h = filled(3, 0.25);
+  s += h[2];
+  std::free(h);
   for (const P &p : ps)
     s += p.out;
   std::printf("sum %a\n", s);
