@@ -15,7 +15,8 @@ alias type behind getters and setters (a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
 templates taking both views through one parameter, const element pointers,
-discarded elements (`(void)p;`).
+discarded elements (`(void)p;`), and scratch allocation in offloaded bodies
+(new/delete, new[]/delete[], malloc/free: routed to soaview's device heap).
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
@@ -198,6 +199,7 @@ class Gen:
         L = []
         w = L.append
         w("#include <cstdio>")
+        w("#include <cstdlib>")
         w("#include <deque>")
         w("#include <list>")
         w("#include <vector>")
@@ -330,6 +332,14 @@ class Gen:
                 out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
             elif k < 0.93 and not device:
                 out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) return acc;")
+            elif k < 0.93 and device:  # scratch from the device heap (routed)
+                lhs, kind = self.pick(self.scalars())
+                upd, x = self.update(var, arrow), f"{var}{acc}{lhs}"
+                out.append(r.choice([
+                    f"{{ {kind} *t = new {kind}({x}); {upd} (void)*t; delete t; }}",
+                    f"{{ {kind} *t = new {kind}[2](); t[1] = {x}; {upd} (void)t[0]; delete[] t; }}",
+                    f"{{ auto *t = static_cast<{kind} *>(std::malloc(sizeof({kind}))); "
+                    f"if (t) *t = {x}; {upd} std::free(t); }}"]))
             elif k < 0.96:
                 upd = self.update("q", False)
                 out.append(f"{{ auto &q = {ref}; {upd} }}")

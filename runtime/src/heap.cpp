@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,24 @@ bool report(const site &s, const state &snapshot, std::size_t heap_bytes) {
                "soaview::heap::set_bytes)\n",
                s.where(), snapshot.failures, snapshot.fail_bytes_max, heap_bytes);
   return true;
+}
+
+unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
+                              std::size_t &zero, void (*release)(void *, int),
+                              int device) {
+  if (!mem) {
+    std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
+                 bytes);
+    throw std::bad_alloc();
+  }
+  auto at = plan((unsigned long long)(std::uintptr_t)mem, bytes, st, zero);
+  if (!at) {
+    release(mem, device);
+    std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
+                         "(at least 1 MiB)\n", bytes);
+    throw std::bad_alloc();
+  }
+  return at;
 }
 
 } // namespace soaview::heap

@@ -428,6 +428,13 @@ namespace soaview::heap {
 /// allocations, how many failed and the largest request, naming the loop;
 /// returns whether it did. Implemented in runtime/src/heap.cpp.
 bool report(const site &s, const state &snapshot, std::size_t heap_bytes);
+/// For a heap's owner, after allocating `mem` (`bytes` bytes; null when the
+/// device had none): plan() over it. When there is no memory, or it holds no
+/// slab (then release(mem, device) first), prints the runtime's message and
+/// throws std::bad_alloc. Implemented in runtime/src/heap.cpp.
+unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
+                              std::size_t &zero, void (*release)(void *, int),
+                              int device);
 
 } // namespace soaview::heap
 

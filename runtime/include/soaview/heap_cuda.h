@@ -21,6 +21,7 @@
 
 #include "soaview/cuda.h"
 #include "soaview/heap.h"
+#include "soaview/heap_scope.h"
 
 #include <cuda_runtime.h>
 
@@ -92,21 +93,11 @@ template <class T> __device__ void destroy_array(T *a) {
 class cuda_heap {
 public:
   explicit cuda_heap(std::size_t bytes = heap::bytes()) : bytes_(bytes) {
-    mem_ = cuda::allocate(bytes, cuda::current_device());
-    if (!mem_) {
-      std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
-                   bytes);
-      throw std::bad_alloc();
-    }
+    const int device = cuda::current_device();
+    mem_ = cuda::allocate(bytes, device);
     std::size_t zero = 0;
     state st;
-    auto at = plan((unsigned long long)(std::uintptr_t)mem_, bytes, st, zero);
-    if (!at) {
-      cuda::deallocate(mem_, 0);
-      std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
-                           "(at least 1 MiB)\n", bytes);
-      throw std::bad_alloc();
-    }
+    auto at = plan_owned(mem_, bytes, st, zero, cuda::deallocate, device);
     state_ = (state *)(std::uintptr_t)at;
     must(cudaMemset(state_, 0, zero), "clearing the device heap");
     auto [counts, count_bytes] = closed_counts(st);
@@ -178,32 +169,15 @@ namespace {
 /// and after the launch reports allocations that returned null, naming the
 /// loop. Thread-safe; the report may count another thread's concurrent
 /// failures on the same device.
-class loop_scope {
+class loop_scope : scope_report<cuda_heap> {
 public:
-  explicit loop_scope(const site &s)
-      : site_(s), heap_(shared_cuda_heap()), unwinding_(std::uncaught_exceptions()) {
-    static std::mutex m;
-    static std::map<int, state *> bound;
-    std::lock_guard<std::mutex> hold(m);
-    state *&b = bound[cuda::current_device()];
-    if (b != heap_.get()) {
-      state *p = heap_.get();
+  explicit loop_scope(const site &s) : scope_report(s, &shared_cuda_heap()) {
+    state *p = heap_->get();
+    bind_once(cuda::current_device(), p, [&] {
       cuda::check(cudaMemcpyToSymbol(soaview_heap_state, &p, sizeof p), s,
                   "binding the device heap");
-      b = p;
-    }
+    });
   }
-  ~loop_scope() noexcept(false) {
-    if (std::uncaught_exceptions() == unwinding_)
-      heap_.check(site_);
-  }
-  loop_scope(const loop_scope &) = delete;
-  loop_scope &operator=(const loop_scope &) = delete;
-
-private:
-  const site &site_;
-  cuda_heap &heap_;
-  int unwinding_;
 };
 } // namespace
 

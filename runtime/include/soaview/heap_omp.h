@@ -21,6 +21,7 @@
 #ifndef SOAVIEW_HEAP_OMP_H
 #define SOAVIEW_HEAP_OMP_H
 
+#include "soaview/heap_scope.h"
 #include "soaview/omp.h"
 
 #include <cstddef>
@@ -62,20 +63,9 @@ public:
   explicit omp_heap(int device, std::size_t bytes = heap::bytes())
       : device_(device), bytes_(bytes) {
     mem_ = omp_target_alloc(bytes, device);
-    if (!mem_) {
-      std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
-                   bytes);
-      throw std::bad_alloc();
-    }
     std::size_t zero = 0;
     state st;
-    auto at = plan((unsigned long long)(std::uintptr_t)mem_, bytes, st, zero);
-    if (!at) {
-      omp_target_free(mem_, device);
-      std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
-                           "(at least 1 MiB)\n", bytes);
-      throw std::bad_alloc();
-    }
+    auto at = plan_owned(mem_, bytes, st, zero, omp_target_free, device);
     state_ = (state *)(std::uintptr_t)at;
     // The state, cleared bitmaps and closed counts, built here: one copy.
     std::vector<unsigned char> image(zero, 0);
@@ -144,37 +134,25 @@ namespace {
 /// translation unit and device), and after the target region reports
 /// allocations that returned null, naming the loop. Thread-safe; the report
 /// may count another thread's concurrent failures on the same device.
-class loop_scope {
+class loop_scope : scope_report<omp_heap> {
 public:
   explicit loop_scope(const site &s, int device = omp_get_default_device())
-      : site_(s), unwinding_(std::uncaught_exceptions()) {
-    // Target regions that run on the host (no offload device) keep the
-    // standard allocation, like all host code.
-    if (device == omp_get_initial_device() || device >= omp_get_num_devices())
-      return;
-    heap_ = &shared_omp_heap(device);
-    static std::mutex m;
-    static std::map<int, state *> bound;
-    std::lock_guard<std::mutex> hold(m);
-    state *&b = bound[device];
-    if (b != heap_->get()) {
-      state *p = heap_->get();
-#pragma omp target device(device) firstprivate(p)
-      soaview_heap_state = p;
-      b = p;
-    }
+      : scope_report(s, offloads(device) ? &shared_omp_heap(device) : nullptr) {
+    if (heap_)
+      bind_once(device, heap_->get(), [&] { bind(device, heap_->get()); });
   }
-  ~loop_scope() noexcept(false) {
-    if (heap_ && std::uncaught_exceptions() == unwinding_)
-      heap_->check(site_);
-  }
-  loop_scope(const loop_scope &) = delete;
-  loop_scope &operator=(const loop_scope &) = delete;
 
 private:
-  const site &site_;
-  omp_heap *heap_ = nullptr;
-  int unwinding_;
+  /// Sets this translation unit's device copy of the heap pointer.
+  static void bind(int device, state *p) {
+#pragma omp target device(device) firstprivate(p)
+    soaview_heap_state = p;
+  }
+  /// Target regions that run on the host (no offload device) keep the
+  /// standard allocation, like all host code.
+  static bool offloads(int device) {
+    return device != omp_get_initial_device() && device < omp_get_num_devices();
+  }
 };
 } // namespace
 
