@@ -4,7 +4,10 @@
 // cuda.test). Threads allocate blocks of random sizes through
 // soaview::heap::malloc, fill and check them, free them; objects and arrays
 // through create / destroy; a heap too small gives null on the device and
-// a report naming the loop on the host.
+// a report naming the loop on the host. `held` drives the warp groups
+// (heap.h): threads of a warp hold several blocks of mixed classes at once,
+// allocate and free from divergent branches, and every block is checked to
+// be its owner's alone.
 //===----------------------------------------------------------------------===//
 #include "soaview/heap_cuda.h"
 
@@ -54,6 +57,46 @@ __global__ void blocks(unsigned threads, unsigned rounds, unsigned *bad,
   }
 }
 
+/// Every thread holds 1 to 6 blocks of sizes drawn from a few classes
+/// (some lanes allocating in a branch the others skip), stamps each with
+/// its id, checks all of them after the whole block has stamped, then frees
+/// them in an order that differs between odd and even threads.
+__global__ void held(unsigned threads, unsigned *bad, unsigned *nulls) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned *p[6] = {};
+  std::size_t n[6] = {};
+  const unsigned k = 1 + i % 6;
+  if (i < threads) {
+    unsigned rng = i * 2246822519u + 7;
+    for (unsigned j = 0; j < k; ++j) {
+      rng = rng * 1664525u + 1013904223u;
+      if (j == 2 && (i & 1)) // a branch half the warp takes
+        n[j] = 3000;
+      else
+        n[j] = std::size_t(16) << ((rng >> 20) % 5); // 16 B .. 256 B
+      p[j] = (unsigned *)soaview::heap::malloc(n[j]);
+      if (!p[j]) {
+        atomicAdd(nulls, 1u);
+        continue;
+      }
+      for (std::size_t w = 0; w < n[j] / 4; ++w)
+        p[j][w] = i * 8 + j;
+    }
+  }
+  __syncthreads();
+  if (i >= threads)
+    return;
+  for (unsigned j = 0; j < k; ++j) {
+    const unsigned at = (i & 1) ? k - 1 - j : j;
+    if (!p[at])
+      continue;
+    for (std::size_t w = 0; w < n[at] / 4; ++w)
+      if (p[at][w] != i * 8 + at)
+        atomicAdd(bad, 1u);
+    soaview::heap::free(p[at]);
+  }
+}
+
 __global__ void objects(unsigned threads, unsigned *bad) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= threads)
@@ -100,6 +143,9 @@ int main() {
     const unsigned threads = 20000;
     blocks<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads, 8, bad, nulls);
     objects<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads, bad);
+    for (int round = 0; round < 4; ++round) // slabs emptied and taken again
+      held<<<(100000 + 255) / 256, 256, 0, cudaStreamPerThread>>>(100000 - 37 * round, bad,
+                                                                   nulls);
     CHECK(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
     CHECK(value(bad) == 0);
     CHECK(value(nulls) == 0);

@@ -171,17 +171,17 @@ static void stress() {
   for (int t = 0; t < threads; ++t)
     CHECK(bad[t] == 0);
   // Everything came back: each slab is free, or empty and kept open as a
-  // lane's current slab of its class.
+  // lane's current slab of its class, a small one.
   for (std::uint32_t s = 0; s < H.h->slabs; ++s) {
     std::uint32_t st = H.h->slab_state[s];
     if (st == hp::kFree) {
       CHECK(H.h->slab_used[s] == hp::kClosed);
       continue;
     }
-    CHECK(st >= 1 && st <= hp::kClasses && H.h->slab_used[s] == 0);
+    CHECK(st >= 1 && st <= hp::kKeptOpen + 1 && H.h->slab_used[s] == 0);
     bool current = false;
-    for (std::uint32_t l = 0; l < H.h->lanes && st <= hp::kClasses; ++l)
-      current |= H.h->hint[st - 1][l] == s;
+    for (std::uint32_t l = 0; l < hp::lanes_of(H.h, st - 1) && st <= hp::kClasses; ++l)
+      current |= hp::hinted(hp::hint_of(H.h, st - 1, l)) == s;
     CHECK(current);
   }
 }

@@ -2,7 +2,10 @@
 // device malloc and a bump allocator (one atomic add, never frees: the
 // lower bound), on the synthetic tests of seed 002:
 //   AD   every thread allocates a block, then frees it;
-//   ACD  every thread allocates a block, writes and sums it, then frees it;
+//   ACD  alloc cycle dealloc: every thread allocates 10 blocks, holding them
+//        all (a word written in each), then frees them all;
+//   AWD  every thread allocates a block, writes and sums every word of it,
+//        then frees it (allocation with compute);
 //   P    every thread makes 16 random steps: allocate a block while it holds
 //        fewer than 4, else free one of them.
 // Sizes 16 B to 8 KiB, threads 10^3 to 10^6 (--threads, --sizes). Each point
@@ -23,7 +26,8 @@
 namespace {
 
 enum class Alloc { soaview, cuda, bump };
-enum class Test { AD, ACD, P };
+enum class Test { AD, ACD, AWD, P };
+constexpr int kCycles = 10; // ACD's blocks per thread (seed 002)
 
 struct bump_state {
   unsigned long long base, offset, limit;
@@ -75,12 +79,23 @@ __global__ void kernel(Test t, Alloc a, soaview::heap::state *h, bump_state *b,
     }
     while (k > 0)
       do_free(a, h, held[--k]);
+  } else if (t == Test::ACD) {
+    void *held[kCycles];
+    for (int k = 0; k < kCycles; ++k) {
+      held[k] = do_alloc(a, h, b, n);
+      if (held[k])
+        *(volatile unsigned *)held[k] = i;
+      else
+        ++failed;
+    }
+    for (int k = 0; k < kCycles; ++k)
+      do_free(a, h, held[k]);
   } else {
     unsigned *p = (unsigned *)do_alloc(a, h, b, n);
     if (!p) {
       ++failed;
     } else {
-      if (t == Test::ACD) {
+      if (t == Test::AWD) {
         unsigned words = (unsigned)(n / 4 ? n / 4 : 1);
         for (unsigned w = 0; w < words; ++w)
           p[w] = i ^ w;
@@ -95,7 +110,7 @@ __global__ void kernel(Test t, Alloc a, soaview::heap::state *h, bump_state *b,
   if (failed)
     atomicAdd(fails, failed);
   if (acc == 0xffffffffffffull)
-    *sink = acc; // keeps the ACD work
+    *sink = acc; // keeps the AWD work
 }
 
 __global__ void hold(soaview::heap::state *h, void **held, unsigned threads,
@@ -139,7 +154,9 @@ std::vector<unsigned long> list_of(const char *s) {
 const char *name(Alloc a) {
   return a == Alloc::soaview ? "soaview" : a == Alloc::cuda ? "cuda-malloc" : "bump";
 }
-const char *name(Test t) { return t == Test::AD ? "AD" : t == Test::ACD ? "ACD" : "P"; }
+const char *name(Test t) {
+  return t == Test::AD ? "AD" : t == Test::ACD ? "ACD" : t == Test::AWD ? "AWD" : "P";
+}
 
 void usage() {
   std::printf(
@@ -147,11 +164,13 @@ void usage() {
       "  soaview's device heap vs CUDA's device malloc vs a bump allocator\n"
       "  (one atomic add, no free: the lower bound), on seed 002's tests:\n"
       "    AD   allocate a block, then free it (every thread)\n"
-      "    ACD  allocate, write and sum the block, free it\n"
+      "    ACD  alloc cycle dealloc: allocate 10 blocks, holding them all\n"
+      "         (a word written in each), then free them all\n"
+      "    AWD  allocate, write and sum every word of the block, free it\n"
       "    P    16 random steps: allocate while holding fewer than 4 blocks,\n"
       "         else free one (probabilistic allocate/free)\n"
       "options:\n"
-      "  --tests AD,ACD,P        (default all)\n"
+      "  --tests AD,ACD,AWD,P    (default all)\n"
       "  --threads 1000,10000,100000,1000000\n"
       "  --sizes 16,64,256,1024,4096,8192   block bytes\n"
       "  --heap-gib G            each allocator's memory (default 10)\n"
@@ -167,10 +186,10 @@ void usage() {
 int main(int argc, char **argv) {
   std::vector<unsigned long> threads = {1000, 10000, 100000, 1000000};
   std::vector<unsigned long> sizes = {16, 64, 256, 1024, 4096, 8192};
-  std::vector<Test> tests = {Test::AD, Test::ACD, Test::P};
+  std::vector<Test> tests = {Test::AD, Test::ACD, Test::AWD, Test::P};
   double gib = 10, slow_ms = 2000;
   int runs = 5;
-  std::map<unsigned long, bool> slow[3];
+  std::map<unsigned long, bool> slow[4];
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char * {
@@ -202,6 +221,8 @@ int main(int argc, char **argv) {
           tests.push_back(Test::AD);
         else if (t == "ACD")
           tests.push_back(Test::ACD);
+        else if (t == "AWD")
+          tests.push_back(Test::AWD);
         else if (t == "P")
           tests.push_back(Test::P);
         else {

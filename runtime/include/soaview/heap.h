@@ -12,7 +12,10 @@
 // runs of whole slabs. Following seed 002 (several allocation offsets, one
 // per SM, instead of one), each thread starts from the slab its lane (a hash
 // of its warp, team or thread) last used, and from a word of the bitmap
-// chosen by its own index: threads rarely touch the same word.
+// chosen by its own index: threads rarely touch the same word. Large
+// classes spread over more lanes (lanes_of). On CUDA devices the threads of
+// a warp allocating or freeing at once act as one group (allocate_group,
+// free_group): one reservation per slab, one atomic per bitmap word.
 //
 //   allocate:  reserve a block in a slab of the class (one atomic add on the
 //              slab's count; on a full slab, undo and move on), then claim a
@@ -36,7 +39,7 @@
 //  * Fragmentation: a slab serves one size class while any of its blocks
 //    is in use; when its last block is freed it returns to the free slabs
 //    (its count is closed first, so that no reservation slips in), as slab
-//    runs do.
+//    runs do; for classes up to 128 B, a lane's current slab stays open.
 //
 // Compiled for CUDA devices (nvcc), OpenMP offload devices (clang), and the
 // host. Tested by test/Unit/heap_test.cpp (host threads, ThreadSanitizer)
@@ -69,6 +72,12 @@ inline constexpr std::size_t kSlabBytes = std::size_t(1) << kSlabShift;
 inline constexpr unsigned kMinShift = 4; // 16 B, the smallest block
 inline constexpr unsigned kClasses = 13; // 16 B .. 64 KiB
 inline constexpr unsigned kLanes = 256;  // allocation offsets (seed 002)
+/// Lanes of the largest classes: a slab of 8 KiB blocks holds one warp's
+/// requests, so large classes spread over more lanes (lanes_of).
+inline constexpr unsigned kMaxLanes = 8192;
+/// Classes up to 128 B (a slab holds 2,048 blocks or more) keep a lane's
+/// emptied current slab open; larger ones give it back.
+inline constexpr unsigned kKeptOpen = 3;
 inline constexpr unsigned kWordsPerSlab = (kSlabBytes >> kMinShift) / 32;
 inline constexpr std::uint32_t kFree = 0;
 inline constexpr std::uint32_t kRunHead = 0x40000000u; // | slab count
@@ -82,18 +91,27 @@ inline constexpr std::uint32_t kClosed = 0x80808080u;
 struct state {
   unsigned long long data;   ///< device address of slab 0
   std::uint32_t slabs;       ///< number of slabs
-  std::uint32_t lanes;       ///< lanes in use: at most one per 32 slabs
-  std::uint32_t hint[kClasses][kLanes]; ///< last slab used, per class and lane
+  std::uint32_t lanes;       ///< lanes of the small classes: one per 32 slabs
+  std::uint32_t max_lanes;   ///< lanes of the largest: one per 8 slabs
   unsigned long long failures;          ///< allocations that returned null
   unsigned long long fail_bytes_max;    ///< the largest failed request
   std::uint32_t *slab_state;  ///< kFree, class + 1, kRunHead | n, kRunPart
   std::uint32_t *slab_used;   ///< blocks reserved in the slab
   std::uint32_t *bitmap;      ///< kWordsPerSlab words per slab
+  std::uint32_t *hint; ///< per class, max_lanes words: last slab used + 1 (0: none)
 };
 
+inline constexpr std::uint32_t lanes_for(std::size_t slabs) {
+  return (std::uint32_t)(slabs / 32 < 1 ? 1 : slabs / 32 > kLanes ? kLanes : slabs / 32);
+}
+inline constexpr std::uint32_t max_lanes_for(std::size_t slabs) {
+  return (std::uint32_t)(slabs / 8 < lanes_for(slabs) ? lanes_for(slabs)
+                         : slabs / 8 > kMaxLanes ? kMaxLanes : slabs / 8);
+}
 /// Bytes of state for a heap of `slabs` slabs (what precedes the slabs).
 inline constexpr std::size_t state_bytes(std::size_t slabs) {
-  return (((sizeof(state) + 63) / 64 * 64 + slabs * 4 * (2 + kWordsPerSlab)) +
+  return (((sizeof(state) + 63) / 64 * 64 + slabs * 4 * (2 + kWordsPerSlab) +
+           std::size_t(4) * kClasses * max_lanes_for(slabs)) +
           kSlabBytes - 1) / kSlabBytes * kSlabBytes;
 }
 
@@ -212,6 +230,30 @@ SOAVIEW_HEAP_FN unsigned class_of(std::size_t bytes) {
 SOAVIEW_HEAP_FN std::uint32_t blocks_per_slab(unsigned c) {
   return (std::uint32_t)(kSlabBytes >> (kMinShift + c));
 }
+/// The lanes class c spreads over: the small classes' (a slab holds many
+/// warps' blocks), doubling per class from 256 B (1,024 blocks or fewer).
+SOAVIEW_HEAP_FN std::uint32_t lanes_of(const state *h, unsigned c) {
+  std::uint32_t n = c > kKeptOpen ? h->lanes << (c - kKeptOpen) : h->lanes;
+  return n < h->max_lanes ? n : h->max_lanes;
+}
+/// The hint of class c for the calling thread's lane, l (lane() modulo
+/// lanes_of): the last slab the lane took blocks of the class from.
+SOAVIEW_HEAP_FN std::uint32_t *hint_of(const state *h, unsigned c, std::uint32_t l) {
+  return h->hint + (std::size_t)c * h->max_lanes + l;
+}
+/// The slab a hint names (slabs or more when none).
+SOAVIEW_HEAP_FN std::uint32_t hinted(const std::uint32_t *hint) { return load(hint) - 1; }
+/// Where lane l of class c starts looking for a slab.
+SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c, std::uint32_t l) {
+  return (std::uint32_t)((unsigned long long)l * h->slabs / lanes_of(h, c));
+}
+
+/// The address of block b of class c in slab s.
+SOAVIEW_HEAP_FN void *block_at(const state *h, std::uint32_t s, unsigned c,
+                               std::size_t b) {
+  return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift) +
+                                  (b << (kMinShift + c)));
+}
 
 /// Claims a free bit of slab s, of which the caller holds a reservation.
 SOAVIEW_HEAP_FN void *claim(state *h, std::uint32_t s, unsigned c) {
@@ -233,49 +275,73 @@ SOAVIEW_HEAP_FN void *claim(state *h, std::uint32_t s, unsigned c) {
     std::uint32_t rot = k ? (free >> k) | (free << (32 - k)) : free;
     std::uint32_t b = (ctz32(rot) + k) & 31, bit = 1u << b;
     if (!(fetch_or(&bm[w], bit) & bit)) {
-      std::size_t block = (std::size_t)w * 32 + b;
-      return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift) +
-                                      (block << (kMinShift + c)));
+      return block_at(h, s, c, (std::size_t)w * 32 + b);
     }
   }
 }
 
-/// Reserves a block in slab s of class c; false when the slab is full or
-/// not of the class.
-SOAVIEW_HEAP_FN bool reserve(state *h, std::uint32_t s, unsigned c) {
-  if (load(&h->slab_state[s]) != c + 1)
-    return false;
+/// Reserves up to `want` blocks in slab s of class c; returns how many (0
+/// when the slab is full or not of the class).
+SOAVIEW_HEAP_FN std::uint32_t reserve(state *h, std::uint32_t s, unsigned c,
+                                      std::uint32_t want) {
   // Once the add succeeds the slab cannot be closed (closing needs a count
-  // of zero): its class, checked again, stays what it is now. Between the
-  // first check and the add it may have been closed and taken by another
-  // class.
-  if (fetch_add(&h->slab_used[s], 1) < blocks_per_slab(c) &&
-      load(&h->slab_state[s]) == c + 1)
-    return true;
-  fetch_sub(&h->slab_used[s], 1);
-  return false;
+  // of zero): its class, checked after the add, stays what it is now. An
+  // add to a closed slab or one of another class is given back. The count
+  // may pass the capacity for a moment: whoever adds then finds it full and
+  // gives back, so reservations never exceed it.
+  const std::uint32_t cap = blocks_per_slab(c);
+  const std::uint32_t old = fetch_add(&h->slab_used[s], want);
+  if (old < cap && load(&h->slab_state[s]) == c + 1) {
+    const std::uint32_t got = cap - old < want ? cap - old : want;
+    if (got < want)
+      fetch_sub(&h->slab_used[s], want - got);
+    return got;
+  }
+  fetch_sub(&h->slab_used[s], want);
+  return 0;
 }
 
-/// From slab `from` on, the first slab of class c with room or free slab
-/// (made one of class c), with a reservation; slabs if none. One pass: a
-/// lane that finds no slab of its class nearby takes a free one there. A
-/// thread that loses the race for a free slab joins the winner's class when
-/// it is its own (threads of a warp would otherwise take one slab each).
-SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from) {
-  const std::uint32_t n = h->slabs, cap = blocks_per_slab(c);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    std::uint32_t s = from + i < n ? from + i : from + i - n;
-    std::uint32_t st = load(&h->slab_state[s]);
-    if (st == kFree) {
-      st = cas(&h->slab_state[s], kFree, c + 1);
-      if (st == kFree) { // taken: open its count
-        fetch_sub(&h->slab_used[s], kClosed);
-        st = c + 1;
-      }
+/// Slab s, when it is of class c with room or free (then made one of class
+/// c), with up to `want` blocks reserved there (`got`). A thread that loses
+/// the race for a free slab joins the winner's class when it is its own
+/// (threads of a warp would otherwise take one slab each).
+SOAVIEW_HEAP_FN bool try_slab(state *h, std::uint32_t s, unsigned c, std::uint32_t want,
+                              std::uint32_t &got) {
+  std::uint32_t st = load(&h->slab_state[s]);
+  if (st == kFree) {
+    st = cas(&h->slab_state[s], kFree, c + 1);
+    if (st == kFree) { // taken: open its count
+      fetch_sub(&h->slab_used[s], kClosed);
+      st = c + 1;
     }
-    if (st == c + 1 && load(&h->slab_used[s]) < cap && reserve(h, s, c))
+  }
+  return st == c + 1 && load(&h->slab_used[s]) < blocks_per_slab(c) &&
+         (got = reserve(h, s, c, want)) != 0;
+}
+
+inline constexpr std::uint32_t kNear = 8, kProbes = 8;
+/// A slab for class c with up to `want` blocks reserved (`got`); slabs if
+/// none. First the kNear slabs from `from` (a lane's slabs of a class lie
+/// together), then kProbes slabs spread over the heap (a linear scan alone
+/// would pile lanes whose slabs are taken onto their neighbours' slabs,
+/// as in linear probing), then every slab once.
+SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from,
+                                        std::uint32_t want, std::uint32_t &got) {
+  const std::uint32_t n = h->slabs;
+  auto at = [&](std::uint32_t i) { return from + i < n ? from + i : from + i - n; };
+  for (std::uint32_t i = 0; i < kNear && i < n; ++i)
+    if (try_slab(h, at(i), c, want, got))
+      return at(i);
+  std::uint32_t x = thread_hash() ^ (from * 0x9e3779b9u);
+  for (std::uint32_t k = 0; k < kProbes; ++k) {
+    x = x * 1664525u + 1013904223u;
+    const std::uint32_t s = (std::uint32_t)(((unsigned long long)x * n) >> 32);
+    if (try_slab(h, s, c, want, got))
       return s;
   }
+  for (std::uint32_t i = kNear; i < n; ++i)
+    if (try_slab(h, at(i), c, want, got))
+      return at(i);
   return n;
 }
 
@@ -300,31 +366,175 @@ SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k, std::uint32_t 
   return n;
 }
 
-SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
-  if (!h)
-    return nullptr;
-  unsigned c = class_of(bytes == 0 ? 1 : bytes);
-  unsigned l = lane() % h->lanes;
-  std::uint32_t s;
-  if (c == kClasses) {
-    std::size_t k = (bytes + kSlabBytes - 1) >> kSlabShift;
-    s = take_run(h, (std::uint32_t)(k > h->slabs ? 0 : k), l * h->slabs / h->lanes);
-    if (s < h->slabs)
-      return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift));
-    count_failure(h, bytes);
-    return nullptr;
-  }
-  std::uint32_t *hint = &h->hint[c][l];
-  s = load(hint);
-  if (s >= h->slabs || !reserve(h, s, c)) {
-    s = find_slab(h, c, s < h->slabs ? s : l * h->slabs / h->lanes);
+/// A request above the largest class: a run of whole slabs.
+SOAVIEW_HEAP_FN void *allocate_run(state *h, std::size_t bytes, unsigned l) {
+  std::size_t k = (bytes + kSlabBytes - 1) >> kSlabShift;
+  std::uint32_t s = take_run(h, (std::uint32_t)(k > h->slabs ? 0 : k), lane_start(h, kClasses, l));
+  if (s < h->slabs)
+    return block_at(h, s, 0, 0);
+  count_failure(h, bytes);
+  return nullptr;
+}
+
+/// One thread's block of class c, from its lane's slab or the next with room.
+SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
+  const std::uint32_t l = lane() % lanes_of(h, c);
+  std::uint32_t *hint = hint_of(h, c, l);
+  std::uint32_t s = hinted(hint), got = 0;
+  if (s >= h->slabs || !reserve(h, s, c, 1)) {
+    s = find_slab(h, c, s < h->slabs ? s : lane_start(h, c, l), 1, got);
     if (s >= h->slabs) {
       count_failure(h, bytes);
       return nullptr;
     }
-    store(hint, s);
+    store(hint, s + 1);
   }
   return claim(h, s, c);
+}
+
+/// Gives slab s back to the free slabs when `k` blocks freed by the caller
+/// were its last, unless a reservation came in first (then the count is no
+/// longer zero), or the class is small and s is the slab the caller's lane
+/// allocates it from (kept open: allocate-free cycles would close and reopen
+/// it each time; large classes, spread over many lanes, would hold a slab
+/// per lane).
+SOAVIEW_HEAP_FN void release_blocks(state *h, std::uint32_t s, unsigned c, std::uint32_t k) {
+  if (fetch_sub(&h->slab_used[s], k) == k &&
+      (c > kKeptOpen || hinted(hint_of(h, c, lane() % lanes_of(h, c))) != s) &&
+      cas(&h->slab_used[s], 0, kClosed) == 0)
+    store(&h->slab_state[s], kFree);
+}
+
+#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
+//--- Warp groups (CUDA) -----------------------------------------------------
+// The threads of a warp that allocate (or free) at the same time act as one:
+// those asking for the same class make one reservation and claim their bits
+// with one atomic or per bitmap word; those freeing in the same slab clear
+// each word once and give their reservations back with one subtraction.
+// Seed 002's tests show why: a warp's 32 requests otherwise meet on one
+// slab's count and, for large blocks, on one bitmap word.
+SOAVIEW_HEAP_FN unsigned warp_lane_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+  return id;
+}
+/// The lowest n set bits of m.
+SOAVIEW_HEAP_FN std::uint32_t lowest_bits(std::uint32_t m, std::uint32_t n) {
+  std::uint32_t r = 0;
+  for (; n > 0 && m; --n, m &= m - 1)
+    r |= m & (~m + 1);
+  return r;
+}
+/// The position of the n-th (from 0) set bit of m.
+SOAVIEW_HEAP_FN unsigned nth_bit(std::uint32_t m, unsigned n) {
+  for (; n > 0; --n)
+    m &= m - 1;
+  return ctz32(m);
+}
+
+/// Claims `got` free bits of slab s, of which the group holds `got`
+/// reservations, and returns the block of the thread whose index in this
+/// round is `index` (the index-th bit claimed). The group's threads look at
+/// as many bitmap words at once, from `w`; the first whose word has free
+/// bits claims what is still needed there with one atomic or.
+SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c, std::uint32_t got,
+                                  unsigned group, unsigned rank, unsigned index,
+                                  std::uint32_t w) {
+  const std::uint32_t n = blocks_per_slab(c);
+  const std::uint32_t words = n >= 32 ? n / 32 : 1;
+  const std::uint32_t valid = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+  const std::uint32_t span = __popc(group) < words ? __popc(group) : words;
+  std::uint32_t *bm = h->bitmap + (std::size_t)s * kWordsPerSlab;
+  void *mine = nullptr;
+  for (std::uint32_t done = 0, at = w % words; done < got;) {
+    const std::uint32_t look = (at + rank) % words;
+    const std::uint32_t free = rank < span ? ~load(&bm[look]) & valid : 0;
+    const unsigned found = __ballot_sync(group, free != 0);
+    if (!found) {
+      at = (at + span) % words;
+      continue;
+    }
+    const unsigned claimant = __ffs((int)found) - 1;
+    std::uint32_t taken = 0;
+    if (warp_lane_id() == claimant) {
+      const std::uint32_t want = lowest_bits(free, got - done);
+      taken = want & ~fetch_or(&bm[look], want);
+    }
+    taken = __shfl_sync(group, taken, claimant);
+    at = __shfl_sync(group, look, claimant); // it may have bits left
+    const unsigned k = __popc(taken);
+    if (index >= done && index < done + k)
+      mine = block_at(h, s, c, (std::size_t)at * 32 + nth_bit(taken, index - done));
+    done += k;
+  }
+  return mine;
+}
+
+/// The calling warp's threads of class c take one block each: one
+/// reservation per slab for all of them.
+SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
+  const unsigned group = __match_any_sync(__activemask(), c);
+  const unsigned me = warp_lane_id(), leader = __ffs((int)group) - 1;
+  const unsigned rank = __popc(group & ((1u << me) - 1)), size = __popc(group);
+  const std::uint32_t l = __shfl_sync(group, lane(), leader) % lanes_of(h, c);
+  const std::uint32_t word = __shfl_sync(group, thread_hash() >> 8, leader);
+  std::uint32_t *hint = hint_of(h, c, l);
+  void *mine = nullptr;
+  for (std::uint32_t base = 0; base < size;) {
+    std::uint32_t s = 0, got = 0;
+    if (me == leader) {
+      s = hinted(hint);
+      got = s < h->slabs ? reserve(h, s, c, size - base) : 0;
+      if (!got) {
+        s = find_slab(h, c, s < h->slabs ? s : lane_start(h, c, l), size - base, got);
+        if (s < h->slabs)
+          store(hint, s + 1);
+      }
+    }
+    s = __shfl_sync(group, s, leader);
+    got = __shfl_sync(group, got, leader);
+    if (s >= h->slabs)
+      break; // out of memory: the group's threads without a block fail
+    void *p = claim_group(h, s, c, got, group, rank, rank - base, word);
+    if (rank >= base && rank < base + got)
+      mine = p;
+    base += got;
+  }
+  if (!mine)
+    count_failure(h, bytes);
+  return mine;
+}
+
+/// The calling warp's threads freeing blocks of slabs (not runs): one
+/// clear per bitmap word, one subtraction per slab.
+SOAVIEW_HEAP_FN void free_group(state *h, std::uint32_t s, unsigned c, std::size_t block) {
+  const unsigned active = __activemask(), me = warp_lane_id();
+  std::uint32_t *word = &h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32];
+  const unsigned same_word = __match_any_sync(active, (unsigned long long)word);
+  const std::uint32_t bits = __reduce_or_sync(same_word, 1u << (block % 32));
+  __syncwarp(same_word); // each thread's writes to its block before the clear
+  if (me == (unsigned)__ffs((int)same_word) - 1)
+    clear_release(word, bits);
+  const unsigned same_slab = __match_any_sync(active, s);
+  __syncwarp(same_slab); // every bit of the slab cleared before its count drops
+  if (me == (unsigned)__ffs((int)same_slab) - 1) {
+    __threadfence();
+    release_blocks(h, s, c, __popc(same_slab));
+  }
+}
+#endif
+
+SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
+  if (!h)
+    return nullptr;
+  const unsigned c = class_of(bytes == 0 ? 1 : bytes);
+  if (c == kClasses)
+    return allocate_run(h, bytes, lane() % lanes_of(h, kClasses));
+#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
+  return allocate_group(h, c, bytes);
+#else
+  return allocate_one(h, c, bytes);
+#endif
 }
 
 SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
@@ -339,18 +549,15 @@ SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
     store(&h->slab_state[s], kFree);
     return;
   }
-  unsigned c = st - 1;
-  std::size_t block = (off & (kSlabBytes - 1)) >> (kMinShift + c);
+  const unsigned c = st - 1;
+  const std::size_t block = (off & (kSlabBytes - 1)) >> (kMinShift + c);
+#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
+  free_group(h, s, c, block);
+#else
   clear_release(&h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32],
                 1u << (block % 32));
-  // The last block of a slab: the slab goes back to the free slabs, unless
-  // a reservation came in first (then the count is no longer zero), or it is
-  // the slab the freeing thread's lane allocates this class from (kept open:
-  // allocate-free cycles would close and reopen it each time).
-  if (fetch_sub(&h->slab_used[s], 1) == 1 &&
-      load(&h->hint[c][lane() % h->lanes]) != s &&
-      cas(&h->slab_used[s], 0, kClosed) == 0)
-    store(&h->slab_state[s], kFree);
+  release_blocks(h, s, c, 1);
+#endif
 }
 
 /// A block of `bytes` aligned to `align` (a power of two up to 256 KiB).
@@ -392,15 +599,14 @@ inline unsigned long long plan(unsigned long long base, std::size_t bytes,
     return 0;
   st = state{};
   st.slabs = (std::uint32_t)slabs;
-  st.lanes = (std::uint32_t)(slabs / 32 < 1 ? 1 : slabs / 32 > kLanes ? kLanes : slabs / 32);
+  st.lanes = lanes_for(slabs);
+  st.max_lanes = max_lanes_for(slabs);
   st.data = at + state_bytes(slabs);
   const unsigned long long meta = at + (sizeof(state) + 63) / 64 * 64;
   st.slab_state = (std::uint32_t *)(std::uintptr_t)meta;
   st.slab_used = st.slab_state + slabs;
   st.bitmap = st.slab_used + slabs;
-  for (auto &row : st.hint)
-    for (auto &h : row)
-      h = 0xffffffffu; // no slab yet
+  st.hint = st.bitmap + slabs * kWordsPerSlab; // zero: no slab yet
   zero = state_bytes(slabs);
   return at;
 }
