@@ -17,6 +17,7 @@
 
 #include "frontend/Annotations.h"
 #include "diag/Diagnostics.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -141,10 +142,9 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
     return true;
   }
   void destructor(QualType T, SourceLocation L) {
-    if (const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl())
-      if (RD->hasDefinition() && !RD->hasTrivialDestructor())
-        if (const CXXDestructorDecl *D = RD->getDestructor())
-          Calls.push_back({D, L});
+    if (const CXXRecordDecl *RD = classWithDestructor(Ctx, T))
+      if (const CXXDestructorDecl *D = RD->getDestructor())
+        Calls.push_back({D, L});
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());

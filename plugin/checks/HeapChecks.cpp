@@ -21,6 +21,7 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -136,9 +137,8 @@ void Walk::walkFunction(const FunctionDecl *FD, SourceLocation From) {
 /// The destructors an object of type T runs: its class's, its bases' and
 /// its fields'.
 void Walk::walkDestructor(QualType T, SourceLocation From) {
-  const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || RD->hasTrivialDestructor() ||
-      !Seen.insert(RD).second)
+  const CXXRecordDecl *RD = classWithDestructor(Ctx, T);
+  if (!RD || !Seen.insert(RD).second)
     return;
   walkFunction(RD->getDestructor(), From);
   for (const CXXBaseSpecifier &B : RD->bases())

@@ -303,4 +303,9 @@ const DeclRefExpr *findVarUse(const Stmt *S,
   F.TraverseStmt(const_cast<Stmt *>(S));
   return F.Found;
 }
+const CXXRecordDecl *classWithDestructor(const ASTContext &Ctx, QualType T) {
+  const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
+  return RD && RD->hasDefinition() && !RD->hasTrivialDestructor() ? RD : nullptr;
+}
+
 } // namespace soaview

@@ -73,6 +73,11 @@ clang::CharSourceRange recordTypeRange(clang::TypeLoc TL,
                                        const clang::SourceManager &SM,
                                        const clang::LangOptions &LO);
 
+/// The class whose non-trivial destructor an object of type T (or each
+/// element of an array of T) runs; null when T is not such a class.
+const clang::CXXRecordDecl *classWithDestructor(const clang::ASTContext &Ctx,
+                                                clang::QualType T);
+
 } // namespace soaview
 
 #endif

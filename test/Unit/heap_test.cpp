@@ -178,9 +178,9 @@ static void stress() {
       CHECK(H.h->slab_used[s] == hp::kClosed);
       continue;
     }
-    CHECK(st >= 1 && st <= hp::kKeptOpen + 1 && H.h->slab_used[s] == 0);
+    CHECK(st >= 1 && st <= hp::kLastSmall + 1 && H.h->slab_used[s] == 0);
     bool current = false;
-    for (std::uint32_t l = 0; l < hp::lanes_of(H.h, st - 1) && st <= hp::kClasses; ++l)
+    for (std::uint32_t l = 0; st <= hp::kClasses && l < hp::lanes_of(H.h, st - 1); ++l)
       current |= hp::hinted(hp::hint_of(H.h, st - 1, l)) == s;
     CHECK(current);
   }

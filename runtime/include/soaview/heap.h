@@ -75,9 +75,10 @@ inline constexpr unsigned kLanes = 256;  // allocation offsets (seed 002)
 /// Lanes of the largest classes: a slab of 8 KiB blocks holds one warp's
 /// requests, so large classes spread over more lanes (lanes_of).
 inline constexpr unsigned kMaxLanes = 8192;
-/// Classes up to 128 B (a slab holds 2,048 blocks or more) keep a lane's
-/// emptied current slab open; larger ones give it back.
-inline constexpr unsigned kKeptOpen = 3;
+/// The last small class (128 B; a slab holds 2,048 blocks or more). Small
+/// classes share the base lanes and keep a lane's emptied current slab
+/// open; larger ones spread over more lanes and give emptied slabs back.
+inline constexpr unsigned kLastSmall = 3;
 inline constexpr unsigned kWordsPerSlab = (kSlabBytes >> kMinShift) / 32;
 inline constexpr std::uint32_t kFree = 0;
 inline constexpr std::uint32_t kRunHead = 0x40000000u; // | slab count
@@ -233,7 +234,7 @@ SOAVIEW_HEAP_FN std::uint32_t blocks_per_slab(unsigned c) {
 /// The lanes class c spreads over: the small classes' (a slab holds many
 /// warps' blocks), doubling per class from 256 B (1,024 blocks or fewer).
 SOAVIEW_HEAP_FN std::uint32_t lanes_of(const state *h, unsigned c) {
-  std::uint32_t n = c > kKeptOpen ? h->lanes << (c - kKeptOpen) : h->lanes;
+  std::uint32_t n = c > kLastSmall ? h->lanes << (c - kLastSmall) : h->lanes;
   return n < h->max_lanes ? n : h->max_lanes;
 }
 /// The hint of class c for the calling thread's lane, l (lane() modulo
@@ -241,8 +242,13 @@ SOAVIEW_HEAP_FN std::uint32_t lanes_of(const state *h, unsigned c) {
 SOAVIEW_HEAP_FN std::uint32_t *hint_of(const state *h, unsigned c, std::uint32_t l) {
   return h->hint + (std::size_t)c * h->max_lanes + l;
 }
-/// The slab a hint names (slabs or more when none).
+/// The slab a hint names (slabs or more when none), and naming one.
 SOAVIEW_HEAP_FN std::uint32_t hinted(const std::uint32_t *hint) { return load(hint) - 1; }
+SOAVIEW_HEAP_FN void set_hint(std::uint32_t *hint, std::uint32_t s) { store(hint, s + 1); }
+/// The calling thread's lane among those of class c.
+SOAVIEW_HEAP_FN std::uint32_t lane_of(const state *h, unsigned c) {
+  return lane() % lanes_of(h, c);
+}
 /// Where lane l of class c starts looking for a slab.
 SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c, std::uint32_t l) {
   return (std::uint32_t)((unsigned long long)l * h->slabs / lanes_of(h, c));
@@ -367,9 +373,10 @@ SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k, std::uint32_t 
 }
 
 /// A request above the largest class: a run of whole slabs.
-SOAVIEW_HEAP_FN void *allocate_run(state *h, std::size_t bytes, unsigned l) {
+SOAVIEW_HEAP_FN void *allocate_run(state *h, std::size_t bytes) {
   std::size_t k = (bytes + kSlabBytes - 1) >> kSlabShift;
-  std::uint32_t s = take_run(h, (std::uint32_t)(k > h->slabs ? 0 : k), lane_start(h, kClasses, l));
+  std::uint32_t s = take_run(h, (std::uint32_t)(k > h->slabs ? 0 : k),
+                             lane_start(h, kClasses, lane_of(h, kClasses)));
   if (s < h->slabs)
     return block_at(h, s, 0, 0);
   count_failure(h, bytes);
@@ -378,7 +385,7 @@ SOAVIEW_HEAP_FN void *allocate_run(state *h, std::size_t bytes, unsigned l) {
 
 /// One thread's block of class c, from its lane's slab or the next with room.
 SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
-  const std::uint32_t l = lane() % lanes_of(h, c);
+  const std::uint32_t l = lane_of(h, c);
   std::uint32_t *hint = hint_of(h, c, l);
   std::uint32_t s = hinted(hint), got = 0;
   if (s >= h->slabs || !reserve(h, s, c, 1)) {
@@ -387,7 +394,7 @@ SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
       count_failure(h, bytes);
       return nullptr;
     }
-    store(hint, s + 1);
+    set_hint(hint, s);
   }
   return claim(h, s, c);
 }
@@ -400,7 +407,7 @@ SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
 /// per lane).
 SOAVIEW_HEAP_FN void release_blocks(state *h, std::uint32_t s, unsigned c, std::uint32_t k) {
   if (fetch_sub(&h->slab_used[s], k) == k &&
-      (c > kKeptOpen || hinted(hint_of(h, c, lane() % lanes_of(h, c))) != s) &&
+      (c > kLastSmall || hinted(hint_of(h, c, lane_of(h, c))) != s) &&
       cas(&h->slab_used[s], 0, kClosed) == 0)
     store(&h->slab_state[s], kFree);
 }
@@ -476,7 +483,7 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
   const unsigned group = __match_any_sync(__activemask(), c);
   const unsigned me = warp_lane_id(), leader = __ffs((int)group) - 1;
   const unsigned rank = __popc(group & ((1u << me) - 1)), size = __popc(group);
-  const std::uint32_t l = __shfl_sync(group, lane(), leader) % lanes_of(h, c);
+  const std::uint32_t l = __shfl_sync(group, lane_of(h, c), leader);
   const std::uint32_t word = __shfl_sync(group, thread_hash() >> 8, leader);
   std::uint32_t *hint = hint_of(h, c, l);
   void *mine = nullptr;
@@ -488,7 +495,7 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
       if (!got) {
         s = find_slab(h, c, s < h->slabs ? s : lane_start(h, c, l), size - base, got);
         if (s < h->slabs)
-          store(hint, s + 1);
+          set_hint(hint, s);
       }
     }
     s = __shfl_sync(group, s, leader);
@@ -529,7 +536,7 @@ SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
     return nullptr;
   const unsigned c = class_of(bytes == 0 ? 1 : bytes);
   if (c == kClasses)
-    return allocate_run(h, bytes, lane() % lanes_of(h, kClasses));
+    return allocate_run(h, bytes);
 #if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
   return allocate_group(h, c, bytes);
 #else
