@@ -21,7 +21,9 @@
 //
 // The sweep builds (offload-sweep, cuda-sweep) run the same kernels written
 // as loops over all cells, which soaview offloads in one go: one host thread
-// calls each sweep once (its gather and scatter use the CPU threads). Kernels
+// calls each sweep once (its gather and scatter use the CPU threads).
+// manual-cuda-sweep runs the pair kernels' sweeps written by hand in CUDA
+// (manual_cuda.cu: what the generated sweeps are measured against). Kernels
 // without a sweep (active-local, the linear kernels) run cell by cell on the
 // CPU threads there, as the soaview build runs them (the CUDA translation's
 // host loops, compiled by nvcc's host compiler, ran active-local at 0.5x of
@@ -55,13 +57,17 @@ SPH_DECLARE_TABLE(offload_fast)
 #ifdef SPH_WITH_CUDA
 SPH_DECLARE_TABLE(cuda_strict)
 SPH_DECLARE_TABLE(cuda_fast)
+SPH_DECLARE_TABLE(cuda_manual_strict)
+SPH_DECLARE_TABLE(cuda_manual_fast)
 #endif
 
 namespace sph {
 namespace {
 
 struct Build {
-  const char *build;  // plain, soaview, manual, offload, cuda, offload-sweep, cuda-sweep
+  // plain, soaview, manual, offload, cuda, offload-sweep, cuda-sweep,
+  // manual-cuda-sweep (hand-written CUDA sweeps, manual_cuda.cu)
+  const char *build;
   const char *fpmode; // strict, fast
   KernelTable (*table)();
   /// Runs the kernels' sweeps (one call over all cells) where they have one;
@@ -72,8 +78,9 @@ struct Build {
   /// Runs its converted loops on the GPU (cell by cell: launching from
   /// --gpu-threads).
   bool device() const { return !std::strcmp(build, "offload") || !std::strcmp(build, "cuda"); }
-  /// soaview converted its loops (its phases can be profiled).
-  bool converted() const { return std::strcmp(build, "plain") && std::strcmp(build, "manual"); }
+  /// soaview converted its loops, or (manual-cuda-sweep) the hand-written
+  /// sweeps record their phases with soaview's timers: profiled.
+  bool profiled() const { return std::strcmp(build, "plain") && std::strcmp(build, "manual"); }
 };
 
 const Build kBuilds[] = {
@@ -87,6 +94,7 @@ const Build kBuilds[] = {
 #ifdef SPH_WITH_CUDA
     {"cuda", "strict", cuda_strict::table},
     {"cuda-sweep", "strict", cuda_strict::table, soaview_strict::table},
+    {"manual-cuda-sweep", "strict", cuda_manual_strict::table, manual_strict::table},
 #endif
     {"plain", "fast", plain_fast::table},
     {"soaview", "fast", soaview_fast::table},
@@ -98,6 +106,7 @@ const Build kBuilds[] = {
 #ifdef SPH_WITH_CUDA
     {"cuda", "fast", cuda_fast::table},
     {"cuda-sweep", "fast", cuda_fast::table, soaview_fast::table},
+    {"manual-cuda-sweep", "fast", cuda_manual_fast::table, manual_fast::table},
 #endif
 };
 
@@ -423,7 +432,8 @@ int main(int argc, char **argv) {
         std::printf(" %10s %8s %13s %8s", "offload", "speedup", "offload-sweep", "speedup");
 #endif
 #ifdef SPH_WITH_CUDA
-        std::printf(" %10s %8s %10s %8s", "cuda", "speedup", "cuda-sweep", "speedup");
+        std::printf(" %10s %8s %10s %8s %17s %8s", "cuda", "speedup", "cuda-sweep", "speedup",
+                    "manual-cuda-sweep", "speedup");
 #endif
         std::printf("  check\n");
         for (const std::string &fp : o.fpmode) {
@@ -440,9 +450,10 @@ int main(int argc, char **argv) {
             std::vector<Row> here;
             std::string failures;
             // Check each build's physics once (and profile the converted
-            // ones), then time them: the repetitions go round the builds,
-            // so that a slow spell of a shared machine hits every build
-            // alike instead of one build's block of repetitions.
+            // ones and the hand-written CUDA sweeps), then time them: the
+            // repetitions go round the builds, so that a slow spell of a
+            // shared machine hits every build alike instead of one build's
+            // block of repetitions.
             std::vector<const KernelEntry *> fns, cellFns;
             std::vector<const Build *> buildOf;
             std::vector<int> threadsOf;
@@ -469,7 +480,7 @@ int main(int argc, char **argv) {
                 if (!r.pass)
                   failures += std::string(" ") + b->build + ": " + why + ";";
               }
-              if (o.profile && b->converted()) {
+              if (o.profile && b->profiled()) {
                 // Table 2 of the paper: the share of gather and scatter, and
                 // for the device builds of the copies and the kernel (the
                 // CUDA runtime then waits after each phase to time it, so
@@ -539,6 +550,7 @@ int main(int argc, char **argv) {
 #ifdef SPH_WITH_CUDA
             column("cuda", 10);
             column("cuda-sweep", 10);
+            column("manual-cuda-sweep", 17);
 #endif
             std::printf("  %s%s\n", pass ? "PASS" : "FAIL", failures.c_str());
             for (const Row &r : here)

@@ -48,10 +48,14 @@ for fp in strict fast; do
   /usr/local/cuda/bin/nvcc -arch=sm_90 -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr $nvfp \
     -Xcompiler -fopenmp -I"$root/runtime/include" -I"$sph" -DSPH_NS=cuda_$fp \
     -c "$tmp/cuda_$fp.cu" -o "$tmp/cuda_$fp.o"
+  # The hand-written CUDA sweeps (build manual-cuda-sweep).
+  /usr/local/cuda/bin/nvcc -arch=sm_90 -O3 -std=c++17 $nvfp -Xcompiler -fopenmp \
+    -I"$root/runtime/include" -I"$sph" -DSPH_NS=cuda_manual_$fp \
+    -c "$sph/manual_cuda.cu" -o "$tmp/cuda_manual_$fp.o"
 done
 "$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -c "$sph/main.cpp" -o "$tmp/main.o"
 "$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
-  "$tmp"/cuda_{strict,fast}.o \
+  "$tmp"/cuda_{strict,fast}.o "$tmp"/cuda_manual_{strict,fast}.o \
   "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
 rm -rf "$tmp"

@@ -79,14 +79,14 @@ if want sph-swept; then
 # The sweep builds: each kernel over all cells in one gather, one transfer
 # each way and one launch, called from one host thread (its gather and
 # scatter on all cores), against plain on all cores; each backend in a
-# process of its own, with its per-cell build (one launching thread per
-# core) beside it.
+# process of its own. The CUDA run also has the hand-written CUDA sweeps
+# (manual-cuda-sweep, examples/sph/manual_cuda.cu).
 for b in cuda offload; do
-  echo "== SPH: density and force, $b-sweep (one launch per sweep) and $b (one launch per cell, $(nproc) launching threads) vs plain on $(nproc) threads"
+  echo "== SPH: density and force, $b-sweep (one launch per sweep)$([ "$b" = cuda ] && echo " and manual-cuda-sweep (hand-written)") vs plain on $(nproc) threads"
   # shellcheck disable=SC2086
   "$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 5 --storage scattered \
     ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
-    --builds "$b-sweep" --csv "$out/sph_${b}_sweep.csv" 2>&1 | tee "$out/sph_${b}_sweep.txt" | grep -v "^omptarget\|info:"
+    --builds "$b-sweep$([ "$b" = cuda ] && echo ,manual-cuda-sweep)" --csv "$out/sph_${b}_sweep.csv" 2>&1 | tee "$out/sph_${b}_sweep.txt" | grep -v "^omptarget\|info:"
 done
 fi
 if want sph-threads; then
