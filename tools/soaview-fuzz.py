@@ -522,10 +522,13 @@ class Gen:
             w("  for (int k = 0; k < n; ++k) { uptrs.push_back(&store[n - 1 - k]); ulst.push_back(&store[k]); }")
         if any(kind == "sweep" for _, kind in kernels):
             # Three cells: each element local in one; the active lists hold
-            # two cells' locals and one element local in no cell.
+            # two cells' locals and, half the time, one element local in no
+            # cell (without one, the inner view shares the local view's
+            # buffers of the fields both read).
+            ghost = " cact[c].push_back(&store[n + c]);" if r.random() < 0.5 else ""
             w("  std::vector<std::vector<S *>> cloc(3), cact(3);")
             w("  for (int k = 0; k < n; ++k) cloc[k % 3].push_back(&store[k]);")
-            w("  for (int c = 0; c < 3; ++c) { for (int d = 0; d < 2; ++d) for (S *p : cloc[(c + d) % 3]) cact[c].push_back(p); cact[c].push_back(&store[n + c]); }")
+            w("  for (int c = 0; c < 3; ++c) { for (int d = 0; d < 2; ++d) for (S *p : cloc[(c + d) % 3]) cact[c].push_back(p);" + ghost + " }")
         w("  std::deque<S> dq(store.begin(), store.begin() + n);")
         w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
         w("  double acc = 0;")

@@ -150,7 +150,7 @@ bool Emitter::Impl::emitNest(const NestPlan &N) {
   SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
   Chunks Fwd, Decls, Main, Early;
   for (const LoopPlan &P : N.Loops)
-    viewChunks(P, Fwd, Main);
+    viewChunks(P, N.Sweep.has_value(), Fwd, Main);
   // Clones of free functions receiving elements, one per binding.
   LateEdits LateDefs;
   for (const CalleeUse &U : N.Callees) {

@@ -277,15 +277,18 @@ public:
                          StringRef Obj, std::string &Tags);
   std::string withEdits(CharSourceRange R,
                         std::vector<std::pair<CharSourceRange, std::string>> Ed);
-  bool viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main);
+  /// Swept: the view of a sweep's loop, whose spec also names its buffers.
+  bool viewChunks(const LoopPlan &P, bool Swept, Chunks &Fwd, Chunks &Main);
   ProxyNode proxyTree(const LoopPlan &P);
   struct SpecBuffer {
     std::string Name, Type;
     bool Written;
+    std::string Field; ///< the element's field (`x[1]` for a component)
   };
   std::vector<SpecBuffer> specBufferList(const LoopPlan &P);
   std::string specBuffers(const LoopPlan &P, const std::string &VName);
   std::string specCopies(const LoopPlan &P, std::string &Tags);
+  std::string specFields(const LoopPlan &P);
   /// A function template one of whose type parameters receives the views
   /// of two loops: the text of a clone with one more type parameter per
   /// further view (empty when no parameter is shared).

@@ -356,12 +356,14 @@ Emitter::Impl::specBufferList(const LoopPlan &P) {
   for (auto &[Path, A] : P.View.orderedLeaves()) {
     QualType E;
     if (unsigned N = splitComponents(Ctx, Path.back()->getType(), E)) {
-      for (unsigned C = 0; C < N; ++C)
-        Buffers.push_back({bufName(Path) + "[" + std::to_string(C) + "]",
-                           typeName(E), A.Written});
+      for (unsigned C = 0; C < N; ++C) {
+        std::string K = "[" + std::to_string(C) + "]";
+        Buffers.push_back({bufName(Path) + K, typeName(E), A.Written, dotted(Path) + K});
+      }
       continue;
     }
-    Buffers.push_back({bufName(Path), typeName(Path.back()->getType()), A.Written});
+    Buffers.push_back({bufName(Path), typeName(Path.back()->getType()), A.Written,
+                       dotted(Path)});
   }
   return Buffers;
 }
@@ -414,7 +416,18 @@ std::string Emitter::Impl::specCopies(const LoopPlan &P, std::string &Tags) {
   return Spec;
 }
 
-bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
+/// fields(): each buffer with the element's field it holds, so that a
+/// sweep's inner view can use the local view's buffers of the fields both
+/// views read (soaview/sweep.h).
+std::string Emitter::Impl::specFields(const LoopPlan &P) {
+  std::string Spec = "  template <class F> static void fields(soa &s, F &&f) {\n";
+  for (const SpecBuffer &Buf : specBufferList(P))
+    Spec += "    f(s." + Buf.Name + ", \"" + Buf.Field + "\");\n";
+  return Spec + "  }\n";
+}
+
+bool Emitter::Impl::viewChunks(const LoopPlan &P, bool Swept, Chunks &Fwd,
+                               Chunks &Main) {
   std::string VName = viewName(P);
   if (!DoneSpecs.insert(VName).second)
     return true;
@@ -437,7 +450,8 @@ bool Emitter::Impl::viewChunks(const LoopPlan &P, Chunks &Fwd, Chunks &Main) {
   std::string ElemShown = P.View.ElementType.getAsString(PrintingPolicy(LO));
   std::string SName = VName + "_spec";
   std::string Tags;
-  std::string Spec = specBuffers(P, VName) + specCopies(P, Tags);
+  std::string Spec = specBuffers(P, VName) + (Swept ? specFields(P) : "") +
+                     specCopies(P, Tags);
   // Templates find their view's spec through this declaration, by
   // argument-dependent lookup on the element type: it lives in the inline
   // `soaview_gen`, outside the unnamed namespace.

@@ -52,3 +52,50 @@ void density(std::vector<Cell> &cells) {
 // CUDA: p->rho += q->x; }
 // CUDA-NEXT: }
 // CUDA-NEXT: }); }
+
+// The specs of a sweep's views name their buffers (fields()), so that the
+// inner view uses the local view's buffers of the fields both read
+// (soaview/sweep.h); a component of a split array is named with its index.
+// Views of loops that are not swept do not have fields().
+// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s --check-prefix=FIELDS
+struct Q { double x[2], m, f[2]; };
+void forces(std::vector<std::vector<Q *>> &local, std::vector<std::vector<Q *>> &active) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < local.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Q *p : local[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Q *q : active[c])
+        p->f[0] += q->m * (p->x[0] - q->x[0]);
+    }
+  }
+}
+void single(std::vector<Q *> &qs) {
+  [[clang::soa_conversion]]
+  for (Q *q : qs)
+    q->m *= 2;
+}
+// FIELDS-LABEL: struct P_16_5_spec {
+// FIELDS: template <class F> static void fields(soa &s, F &&f) {
+// FIELDS-NEXT: f(s.rho, "rho");
+// FIELDS-NEXT: }
+// FIELDS-LABEL: struct P_18_7_spec {
+// FIELDS: template <class F> static void fields(soa &s, F &&f) {
+// FIELDS-NEXT: f(s.x, "x");
+// FIELDS-NEXT: }
+// FIELDS-LABEL: struct Q_66_5_spec {
+// FIELDS: template <class F> static void fields(soa &s, F &&f) {
+// FIELDS-NEXT: f(s.x[0], "x[0]");
+// FIELDS-NEXT: f(s.x[1], "x[1]");
+// FIELDS-NEXT: f(s.f[0], "f[0]");
+// FIELDS-NEXT: f(s.f[1], "f[1]");
+// FIELDS-NEXT: }
+// FIELDS-LABEL: struct Q_68_7_spec {
+// FIELDS: template <class F> static void fields(soa &s, F &&f) {
+// FIELDS-NEXT: f(s.x[0], "x[0]");
+// FIELDS-NEXT: f(s.x[1], "x[1]");
+// FIELDS-NEXT: f(s.m, "m");
+// FIELDS-NEXT: }
+// FIELDS-LABEL: struct Q_75_3_spec {
+// FIELDS-NOT: fields(
+// FIELDS: static view at(

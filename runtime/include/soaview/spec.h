@@ -18,6 +18,13 @@
 //   S::pairs(const soa &h, const soa &d, f) calls f(host, device, elem bytes,
 //                                    written) per buffer (device copies)
 //   S::at(const soa &, i)            the view of slot i
+// and optionally (the plugin emits it for the views of sweeps):
+//   S::fields(soa &, f)              calls f(buffer, "field") per buffer,
+//                                    the buffer by reference and the
+//                                    element's field it holds (`x[1]` for
+//                                    a component), so that a sweep's inner
+//                                    view can use the local view's buffers
+//                                    (soaview/sweep.h)
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_SPEC_H
 #define SOAVIEW_SPEC_H

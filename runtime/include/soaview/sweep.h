@@ -12,7 +12,9 @@
 //      elements' slots first, in the same order, then elements that are
 //      local nowhere; each cell's inner list becomes runs of consecutive
 //      slots (a neighbour cell's local list is one run). Gathers both views
-//      in parallel on the caller's OpenMP threads;
+//      in parallel on the caller's OpenMP threads; when every inner element
+//      is a local one, the inner view uses the local view's buffers of the
+//      fields both views read (gathered and copied once);
 //   3. the backend copies the buffers and index to the device once,
 //      launches one kernel over all local slots, copies the written fields
 //      back (soaview/omp.h, soaview/cuda.h);
@@ -167,6 +169,17 @@ void index_local(const site &s, sweep_state &st, bool writes);
 /// slots start with the local slots (a local element keeps its slot number).
 std::size_t index_inner(const site &s, sweep_state &st, bool shared);
 
+/// Specs that name their buffers (S::fields(soa &, f) calls f(buffer,
+/// "field") per buffer; the plugin emits it for the views of sweeps).
+struct any_field {
+  template <class P> void operator()(P &, const char *) const noexcept {}
+};
+template <class S, class = void> struct has_fields : std::false_type {};
+template <class S>
+struct has_fields<S, std::void_t<decltype(S::fields(
+                         std::declval<typename S::soa &>(), any_field{}))>>
+    : std::true_type {};
+
 template <class R, class = void> struct is_contiguous : std::false_type {};
 template <class R>
 struct is_contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
@@ -185,6 +198,13 @@ class sweep_host {
   static constexpr bool kInner = !std::is_void_v<ISpec>;
   static constexpr bool kScatters = Scatter && LSpec::writes;
   using lelem = typename LSpec::element;
+  using ispec = std::conditional_t<kInner, ISpec, LSpec>;
+  /// The inner view can use the local view's buffers of the fields both
+  /// read: one element type (its slots start with the local slots) and
+  /// buffers named by both specs.
+  static constexpr bool kShares =
+      kInner && std::is_same_v<typename ispec::element, lelem> &&
+      rt::has_fields<LSpec>::value && rt::has_fields<ispec>::value;
 
 public:
   explicit sweep_host(const site &s) : site_(s), st_(state()) {
@@ -241,6 +261,9 @@ public:
     }
     cells_ = st_.local.size();
     runs_ = st_.run_start.size();
+    // Every inner slot a local slot (no element outside the local lists):
+    // the fields both views read are gathered and copied once.
+    share_ = kShares && m_ == n_;
     host_.emplace(site_, block_bytes(), HostMemory);
     arena a(host_->data());
     carve(a, lsoa_, isoa_, hidx_);
@@ -259,8 +282,25 @@ protected:
   std::size_t block_bytes() const {
     std::size_t b = LSpec::bytes_for(n_) + index_bytes();
     if constexpr (kInner)
-      b += ISpec::bytes_for(m_);
+      b += inner_bytes();
     return b;
+  }
+  /// The inner view's own buffers: all of them, or (shared) those of fields
+  /// the local view does not read.
+  std::size_t inner_bytes() const {
+    if constexpr (kShares) {
+      if (share_) {
+        typename LSpec::soa ls{};
+        typename ISpec::soa is{};
+        std::size_t b = 0;
+        ISpec::fields(is, [&](auto &p, const char *id) {
+          if (!local_buffer(ls, id, p))
+            b += arena::round_up(sizeof(*p) * m_);
+        });
+        return b;
+      }
+    }
+    return ispec::bytes_for(m_);
   }
   std::size_t index_bytes() const {
     return arena::round_up(4 * n_) + arena::round_up(4 * (cells_ + 1)) +
@@ -271,7 +311,7 @@ protected:
     LSpec::carve(ls, a, n_);
     ls.soaview_address = nullptr; // identities are not offloaded
     if constexpr (kInner) {
-      ISpec::carve(is, a, m_);
+      carve_inner(a, ls, is);
       is.soaview_address = nullptr;
     }
     x.cell_of = a.take<std::uint32_t>(n_);
@@ -280,11 +320,43 @@ protected:
     x.run_len = a.take<std::uint32_t>(runs_);
   }
 
-  using inner_soa = typename std::conditional_t<kInner, ISpec, LSpec>::soa;
+  /// The inner view's buffers after the local view's (ls): shared ones
+  /// point into ls, the others are carved in the order inner_bytes() counts.
+  template <class LS, class IS> void carve_inner(arena &a, LS &ls, IS &is) const {
+    if constexpr (kShares) {
+      if (share_) {
+        ISpec::fields(is, [&](auto &p, const char *id) {
+          using T = std::remove_pointer_t<std::remove_reference_t<decltype(p)>>;
+          if (!local_buffer(ls, id, p))
+            p = a.take<T>(m_);
+        });
+        return;
+      }
+    }
+    ispec::carve(is, a, m_);
+  }
+  /// Points p at the local view's buffer of field `id` when the local view
+  /// has one of p's type; returns whether it did.
+  template <class LS, class P>
+  static bool local_buffer(LS &ls, const char *id, P &p) {
+    bool found = false;
+    LSpec::fields(ls, [&](auto &q, const char *lid) {
+      if constexpr (std::is_same_v<std::remove_reference_t<decltype(q)>, P>) {
+        if (!found && !std::strcmp(id, lid)) {
+          p = q;
+          found = true;
+        }
+      }
+    });
+    return found;
+  }
+
+  using inner_soa = typename ispec::soa;
 
   const site &site_;
   rt::sweep_state &st_;
   std::size_t n_ = 0, m_ = 0, cells_ = 0, runs_ = 0;
+  bool share_ = false; ///< the inner view uses local buffers (kShares)
   std::optional<lease> host_;
   typename LSpec::soa lsoa_{};
   inner_soa isoa_{};
