@@ -293,10 +293,7 @@ protected:
         typename LSpec::soa ls{};
         typename ISpec::soa is{};
         std::size_t b = 0;
-        ISpec::fields(is, [&](auto &p, const char *id) {
-          if (!local_buffer(ls, id, p))
-            b += arena::round_up(sizeof(*p) * m_);
-        });
+        own_buffers(ls, is, [&](auto &p) { b += arena::round_up(sizeof(*p) * m_); });
         return b;
       }
     }
@@ -325,30 +322,34 @@ protected:
   template <class LS, class IS> void carve_inner(arena &a, LS &ls, IS &is) const {
     if constexpr (kShares) {
       if (share_) {
-        ISpec::fields(is, [&](auto &p, const char *id) {
+        own_buffers(ls, is, [&](auto &p) {
           using T = std::remove_pointer_t<std::remove_reference_t<decltype(p)>>;
-          if (!local_buffer(ls, id, p))
-            p = a.take<T>(m_);
+          p = a.take<T>(m_);
         });
         return;
       }
     }
     ispec::carve(is, a, m_);
   }
-  /// Points p at the local view's buffer of field `id` when the local view
-  /// has one of p's type; returns whether it did.
-  template <class LS, class P>
-  static bool local_buffer(LS &ls, const char *id, P &p) {
-    bool found = false;
-    LSpec::fields(ls, [&](auto &q, const char *lid) {
-      if constexpr (std::is_same_v<std::remove_reference_t<decltype(q)>, P>) {
-        if (!found && !std::strcmp(id, lid)) {
-          p = q;
-          found = true;
+  /// The one place that decides sharing: points each buffer of `is` whose
+  /// field the local view also has (same name and type) at ls's buffer, and
+  /// calls own(buffer) for the others, in the inner spec's order.
+  template <class LS, class IS, class F>
+  static void own_buffers(LS &ls, IS &is, F &&own) {
+    ISpec::fields(is, [&](auto &p, const char *id) {
+      using P = std::remove_reference_t<decltype(p)>;
+      bool found = false;
+      LSpec::fields(ls, [&](auto &q, const char *lid) {
+        if constexpr (std::is_same_v<std::remove_reference_t<decltype(q)>, P>) {
+          if (!found && !std::strcmp(id, lid)) {
+            p = q;
+            found = true;
+          }
         }
-      }
+      });
+      if (!found)
+        own(p);
     });
-    return found;
   }
 
   using inner_soa = typename ispec::soa;
