@@ -11,18 +11,45 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
-#include <memory>
 #include <type_traits>
 #include <utility>
+
+// Neither <iterator> nor <memory>: every converted translation unit parses
+// this header, and those two cost more to parse than the rest of the runtime
+// (docs/benchmarks.md, "Compile time"). The range helpers below follow the
+// range-for rules themselves.
 
 namespace soaview {
 
 //===-- ranges --------------------------------------------------------------===//
 
+namespace rt {
+/// begin(r) and end(r) as a range-for statement finds them: the members
+/// when the range has them, else the functions argument-dependent lookup
+/// finds; arrays decay to pointers.
+template <class T, std::size_t N> T *begin_of(T (&a)[N], int) noexcept {
+  return a;
+}
+template <class T, std::size_t N> T *end_of(T (&a)[N], int) noexcept {
+  return a + N;
+}
+template <class R> auto begin_of(R &r, int) -> decltype(r.begin()) {
+  return r.begin();
+}
+template <class R> auto end_of(R &r, int) -> decltype(r.end()) {
+  return r.end();
+}
+template <class R> auto begin_of(R &r, long) -> decltype(begin(r)) {
+  return begin(r);
+}
+template <class R> auto end_of(R &r, long) -> decltype(end(r)) {
+  return end(r);
+}
+} // namespace rt
+
 template <class R>
 using range_value_t =
-    std::remove_reference_t<decltype(*std::begin(std::declval<R &>()))>;
+    std::remove_reference_t<decltype(*rt::begin_of(std::declval<R &>(), 0))>;
 
 /// The struct type a range iterates: Particle for vector<Particle>,
 /// list<Particle*>, Particle[8], ...
@@ -36,18 +63,24 @@ inline constexpr bool yields_pointers_v =
 
 template <class R, class = void> struct has_size : std::false_type {};
 template <class R>
-struct has_size<R, std::void_t<decltype(std::size(std::declval<R &>()))>>
+struct has_size<R, std::void_t<decltype(std::declval<R &>().size())>>
     : std::true_type {};
 
 template <class R> std::size_t range_size(R &r) {
-  if constexpr (has_size<R>::value)
-    return static_cast<std::size_t>(std::size(r));
-  else
-    return static_cast<std::size_t>(std::distance(std::begin(r), std::end(r)));
+  if constexpr (std::is_array_v<R>) {
+    return std::extent_v<R>;
+  } else if constexpr (has_size<R>::value) {
+    return static_cast<std::size_t>(r.size());
+  } else {
+    std::size_t n = 0;
+    for (auto it = rt::begin_of(r, 0), e = rt::end_of(r, 0); it != e; ++it)
+      ++n;
+    return n;
+  }
 }
 
 template <class T> T *address(T *p) noexcept { return p; }
-template <class T> T *address(T &e) noexcept { return std::addressof(e); }
+template <class T> T *address(T &e) noexcept { return __builtin_addressof(e); }
 
 /// The elements target[lo, lo+count) of an index loop, as a range.
 template <class T> struct index_span {

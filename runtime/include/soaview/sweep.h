@@ -40,7 +40,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -180,13 +179,18 @@ struct has_fields<S, std::void_t<decltype(S::fields(
                          std::declval<typename S::soa &>(), any_field{}))>>
     : std::true_type {};
 
-template <class R, class = void> struct is_contiguous : std::false_type {};
+/// Ranges that may hold their elements in one array: arrays, and ranges
+/// with data(), size() and iterators that add an offset (vector, array,
+/// span). sweep_host checks at run time that the first and last elements
+/// sit where data() says.
+template <class R, class = void>
+struct is_contiguous : std::bool_constant<std::is_array_v<R>> {};
 template <class R>
-struct is_contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
-                                    decltype(std::size(std::declval<R &>()))>>
-    : std::is_base_of<std::random_access_iterator_tag,
-                      typename std::iterator_traits<decltype(std::begin(
-                          std::declval<R &>()))>::iterator_category> {};
+struct is_contiguous<
+    R, std::void_t<decltype(std::declval<R &>().data()),
+                   decltype(std::declval<R &>().size()),
+                   decltype(rt::begin_of(std::declval<R &>(), 0) +
+                            std::ptrdiff_t())>> : std::true_type {};
 } // namespace rt
 
 /// The host side of one sweep invocation. LSpec: the view of the cells'
@@ -375,9 +379,10 @@ private:
     std::size_t n = range_size(r);
     if constexpr (std::is_lvalue_reference_v<R &&> &&
                   rt::is_contiguous<Rng>::value) {
-      auto *d = std::data(r);
-      if (n == 0 || (std::addressof(*std::begin(r)) == d &&
-                     std::addressof(*(std::begin(r) + (n - 1))) == d + (n - 1))) {
+      auto *d = data_of(r);
+      auto first = rt::begin_of(r, 0);
+      if (n == 0 || (__builtin_addressof(*first) == d &&
+                     __builtin_addressof(*(first + (n - 1))) == d + (n - 1))) {
         v.push_back({static_cast<const void *>(d), n,
                      yields_pointers_v<Rng> ? 0 : sizeof(*d), 0});
         return;
