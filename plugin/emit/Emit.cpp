@@ -548,10 +548,12 @@ Emitter::Impl::LoopText Emitter::Impl::loopText(const LoopPlan &P) {
   // element's slot through the frame's repeat map (remap), an indirection
   // that keeps the compiler from vectorising the loop. Its body becomes a
   // lambda that the frame's each() calls with the slot: directly indexed
-  // when the range holds no element twice.
+  // when the range holds no element twice. Not for a loop around a loop
+  // with a run-time trip count (the outer loop of a nest): the compiler
+  // would not vectorise it, and each() would only compile its body twice.
   const bool EachSlot = !onDevice(P) && F.Kind == LoopFormKind::Range &&
                         F.VarIsPointer && Scatter && P.View.writes() &&
-                        bodyFitsLambda(F.Body);
+                        !hasRuntimeLoop(F.Body, Ctx) && bodyFitsLambda(F.Body);
   LoopText T = onDevice(P) ? deviceLoop(P, SpecT) : hostLoop(P, EachSlot);
   T.Pro = prologue(P, FrameT) + T.Pro;
   return T;

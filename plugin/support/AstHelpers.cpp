@@ -244,6 +244,38 @@ bool bodyFitsLambda(const Stmt *Body) {
   return F.Fits;
 }
 
+static bool isConstantInt(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  return !E->isValueDependent() && !E->isTypeDependent() &&
+         E->isIntegerConstantExpr(Ctx);
+}
+
+bool hasRuntimeLoop(const Stmt *Body, const ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ASTContext &Ctx;
+    bool Found = false;
+    explicit Finder(const ASTContext &C) : Ctx(C) {}
+    bool VisitWhileStmt(WhileStmt *) { return !(Found = true); }
+    bool VisitDoStmt(DoStmt *) { return !(Found = true); }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+      const Expr *R = S->getRangeInit();
+      Found = !R || R->isTypeDependent() ||
+              !isa<ConstantArrayType>(R->getType()->getUnqualifiedDesugaredType());
+      return !Found;
+    }
+    bool VisitForStmt(ForStmt *S) {
+      const auto *C = dyn_cast_or_null<BinaryOperator>(
+          S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
+      Found = !C || !C->isComparisonOp() ||
+              !(isConstantInt(C->getLHS(), Ctx) ||
+                isConstantInt(C->getRHS(), Ctx));
+      return !Found;
+    }
+  } F(Ctx);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
 /// Finds the TypeLoc that names Record inside a declarator's type (through
 /// references, pointers and qualifiers); returns its character range.
 CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,

@@ -65,6 +65,13 @@ LoopJumps findLoopJumps(const clang::Stmt *Body);
 /// from outside the body (a C++17 lambda cannot capture them).
 bool bodyFitsLambda(const clang::Stmt *Body);
 
+/// True when the body holds a loop whose trip count is not a constant: a
+/// while or do loop, a range-for over anything but an array of known size,
+/// or a for loop whose condition compares with no integer constant. The
+/// compiler does not vectorise a loop around such a loop (it may unroll
+/// the constant ones and vectorise the outer loop).
+bool hasRuntimeLoop(const clang::Stmt *Body, const clang::ASTContext &Ctx);
+
 /// The character range of the TypeLoc naming Record inside a declarator's
 /// type (through references, pointers and qualifiers), or an invalid range
 /// (deduced types, macros).
