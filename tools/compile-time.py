@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Compile time of soaview against the plain compile (docs/benchmarks.md,
 "Compile time"). Times `-O3 -c` of each translation unit with plain clang++
-and with soaview-clang++ (the plugin's two passes), median of --runs, and
-prints the ratio. Translation units: examples/sph/kernels.cpp, and a large
-generated one (--lines of code including <vector>, <list> and <algorithm>,
-with one annotated nest per 250 lines).
+and with soaview-clang++ (the plugin's two passes; the default profitability
+rule, and every annotated loop converted), median of --runs, and prints the
+ratios. Translation units: examples/sph/kernels.cpp; the same less its
+sweeps, beside examples/sph/manual.cpp, which converts those kernels by hand
+(what structure-of-arrays code costs to compile when nobody generates it);
+and a large generated one (--lines of code including <vector>, <list> and
+<algorithm>, with one annotated nest per 250 lines).
 
   tools/compile-time.py [--build build] [--runs 5] [--lines 5000]
 """
-import argparse, os, statistics, subprocess, sys, tempfile, time
+import argparse, os, re, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,13 +53,33 @@ def large_tu(lines):
     return "\n".join(out) + "\n"
 
 
-def timed(cmd, runs):
-    ts = []
+def without_sweeps(src, dst):
+    """kernels.cpp less its sweeps: the kernels examples/sph/manual.cpp
+    converts by hand (pairs, active-local, the linear kernels)."""
+    text = open(src).read()
+    a = text.index("// ---- sweeps")
+    b = text.index("// ---- linear kernels")
+    text = text[:a] + text[b:]
+    text, n = re.subn(r", (density|force)(Branching|Masking)Sweep\}", ", nullptr}", text)
+    if n != 4:
+        sys.exit("compile-time.py: kernels.cpp's kernel table changed; update without_sweeps")
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def timed(cmds, runs):
+    """Median wall time of each command; the commands take turns, so a slow
+    spell of the machine falls on all of them alike."""
+    ts = [[] for _ in cmds]
     for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
+        for k, cmd in enumerate(cmds):
+            if cmd is None:
+                continue
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            ts[k].append(time.perf_counter() - t)
+    return [statistics.median(t) if t else None for t in ts]
 
 
 def main():
@@ -75,18 +98,34 @@ def main():
     with open(big, "w") as f:
         f.write(large_tu(a.lines))
     sph = os.path.join(ROOT, "examples", "sph")
+    pairs = os.path.join(tmp, "kernels-without-sweeps.cpp")
+    without_sweeps(os.path.join(sph, "kernels.cpp"), pairs)
+    ns = ["-DSPH_NS=ct", "-I" + sph]
+    # (name, source, hand-written SoA source of the same kernels or None)
     units = [
-        ("examples/sph/kernels.cpp", [os.path.join(sph, "kernels.cpp"),
-                                      "-DSPH_NS=ct", "-I" + sph]),
-        (f"generated, {sum(1 for _ in open(big))} lines", [big]),
+        ("examples/sph/kernels.cpp", os.path.join(sph, "kernels.cpp"), None),
+        ("kernels.cpp without sweeps", pairs, os.path.join(sph, "manual.cpp")),
+        (f"generated, {sum(1 for _ in open(big))} lines", big, None),
     ]
     common = ["-std=c++17", "-O3", "-c", "-o", os.path.join(tmp, "x.o"),
               "-Wno-unknown-attributes"]
-    print(f"{'translation unit':32} {'plain s':>8} {'soaview s':>10} {'ratio':>6}")
-    for name, args in units:
-        tp = timed([plain] + common + args, a.runs)
-        ts = timed([sv, "-fplugin-arg-soaview-convert=always"] + common + args, a.runs)
-        print(f"{name:32} {tp:8.2f} {ts:10.2f} {ts / tp:6.2f}")
+    print(f"median of {a.runs}; soaview: default profitability rule / every "
+          "annotated loop converted; hand-written: the same kernels in SoA "
+          "by hand (manual.cpp)")
+    print(f"{'translation unit':30} {'plain s':>8} {'soaview s':>10} "
+          f"{'always s':>9} {'hand s':>7} {'ratio':>6} {'always':>7} {'hand':>6}")
+    for name, src, hand in units:
+        extra = ns if src != big else []
+        tp, ts, ta, th = timed([
+            [plain] + common + extra + [src],
+            [sv] + common + extra + [src],
+            [sv, "-fplugin-arg-soaview-convert=always"] + common + extra + [src],
+            [plain] + common + extra + [hand] if hand else None,
+        ], a.runs)
+        hs = f"{th:7.2f}" if th else f"{'-':>7}"
+        hr = f"{th / tp:6.2f}" if th else f"{'-':>6}"
+        print(f"{name:30} {tp:8.2f} {ts:10.2f} {ta:9.2f} {hs} {ts / tp:6.2f} "
+              f"{ta / tp:7.2f} {hr}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ alias type behind getters and setters (a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
 templates taking both views through one parameter, const element pointers,
-discarded elements (`(void)p;`), and scratch allocation in offloaded bodies
+discarded elements (`(void)p;`), user ranges found by argument-dependent
+lookup (free begin/end only), and scratch allocation in offloaded bodies
 (new/delete, new[]/delete[], malloc/free: routed to soaview's device heap).
 
 A failure is: different output, a crash or hang of either build, a compiler
@@ -392,8 +393,15 @@ class Gen:
         nk = r.randint(1, 3)
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
-                              "vindex", "tmpl", "pair", "cptr", "nbody", "sweep"])
+                              "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
+                              "adlptr"])
             name = f"kernel{k}"
+            if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
+                # A user range a range-for finds through argument-dependent
+                # lookup only: free begin/end, no members, no size().
+                w("struct PtrRange { S **first; int n; };")
+                w("inline S **begin(const PtrRange &r) { return r.first; }")
+                w("inline S **end(const PtrRange &r) { return r.first + r.n; }")
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
@@ -410,6 +418,7 @@ class Gen:
                 "deque": ("std::deque<S> &c", "S &e : c", False),
                 "array": ("S (&c)[17]", "auto &e : c", False),
                 "tmpl": ("C &c", "auto *e : c", True),
+                "adlptr": ("PtrRange c", "S *e : c", True),
             }
             if kind == "cptr":  # read-only loop over const element pointers
                 w(f"double {name}(const std::vector<const S *> &c) {{")
@@ -539,11 +548,14 @@ class Gen:
                    "array": "arr", "index": "store.data(), n", "pair": "lst, act",
                    "nbody": "store.data(), n",
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
-                   "sweep": "cloc, cact"}[kind]
+                   "sweep": "cloc, cact",
+                   "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).
-                arg = {"ptrs": "uptrs", "lst": "ulst", "lst, act": "ulst, act"}.get(arg, arg)
+                arg = {"ptrs": "uptrs", "lst": "ulst", "lst, act": "ulst, act",
+                       "PtrRange{ptrs.data(), (int)ptrs.size()}":
+                       "PtrRange{uptrs.data(), (int)uptrs.size()}"}.get(arg, arg)
             w(f"    acc += {name}({arg});")
         w("  }")
         w('  std::printf("%a\\n", acc);')
