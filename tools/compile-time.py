@@ -101,11 +101,12 @@ def main():
     pairs = os.path.join(tmp, "kernels-without-sweeps.cpp")
     without_sweeps(os.path.join(sph, "kernels.cpp"), pairs)
     ns = ["-DSPH_NS=ct", "-I" + sph]
-    # (name, source, hand-written SoA source of the same kernels or None)
+    # (name, arguments naming the source, hand-written SoA source of the
+    # same kernels or None)
     units = [
-        ("examples/sph/kernels.cpp", os.path.join(sph, "kernels.cpp"), None),
-        ("kernels.cpp without sweeps", pairs, os.path.join(sph, "manual.cpp")),
-        (f"generated, {sum(1 for _ in open(big))} lines", big, None),
+        ("examples/sph/kernels.cpp", ns + [os.path.join(sph, "kernels.cpp")], None),
+        ("kernels.cpp without sweeps", ns + [pairs], os.path.join(sph, "manual.cpp")),
+        (f"generated, {sum(1 for _ in open(big))} lines", [big], None),
     ]
     common = ["-std=c++17", "-O3", "-c", "-o", os.path.join(tmp, "x.o"),
               "-Wno-unknown-attributes"]
@@ -114,13 +115,12 @@ def main():
           "by hand (manual.cpp)")
     print(f"{'translation unit':30} {'plain s':>8} {'soaview s':>10} "
           f"{'always s':>9} {'hand s':>7} {'ratio':>6} {'always':>7} {'hand':>6}")
-    for name, src, hand in units:
-        extra = ns if src != big else []
+    for name, args, hand in units:
         tp, ts, ta, th = timed([
-            [plain] + common + extra + [src],
-            [sv] + common + extra + [src],
-            [sv, "-fplugin-arg-soaview-convert=always"] + common + extra + [src],
-            [plain] + common + extra + [hand] if hand else None,
+            [plain] + common + args,
+            [sv] + common + args,
+            [sv, "-fplugin-arg-soaview-convert=always"] + common + args,
+            [plain] + common + ns + [hand] if hand else None,
         ], a.runs)
         hs = f"{th:7.2f}" if th else f"{'-':>7}"
         hr = f"{th / tp:6.2f}" if th else f"{'-':>6}"
