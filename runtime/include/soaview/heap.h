@@ -9,13 +9,15 @@
 // keeps a bitmap of its blocks and a count of blocks in use, outside the
 // blocks themselves: user data never aliases the allocator's state, so a
 // thread delayed at any point cannot corrupt it. Requests above 64 KiB take
-// runs of whole slabs. Following seed 002 (several allocation offsets, one
-// per SM, instead of one), each thread starts from the slab its lane (a hash
-// of its warp, team or thread) last used, and from a word of the bitmap
-// chosen by its own index: threads rarely touch the same word. Large
-// classes spread over more lanes (lanes_of). On CUDA devices the threads of
-// a warp allocating or freeing at once act as one group (allocate_group,
-// free_group): one reservation per slab, one atomic per bitmap word.
+// runs of whole slabs. Following [Vinkler2015] (docs/references.md:
+// several allocation offsets, one per SM, instead of one), each thread
+// starts from the slab its lane (a hash of its warp, team or thread) last
+// used, and from a word of the bitmap chosen by its own index: threads
+// rarely touch the same word. Large classes spread over more lanes
+// (lanes_of). Where prim::warp_groups() holds (CUDA devices, sm_80 and later)
+// the threads of a warp allocating or freeing at once act as one group
+// (allocate_group, free_group): one reservation per slab, one atomic per
+// bitmap word.
 //
 //   allocate:  reserve a block in a slab of the class (one atomic add on the
 //              slab's count; on a full slab, undo and move on), then claim a
@@ -41,29 +43,23 @@
 //    (its count is closed first, so that no reservation slips in), as slab
 //    runs do; for classes up to 128 B, a lane's current slab stays open.
 //
-// Compiled for CUDA devices (nvcc), OpenMP offload devices (clang), and the
-// host. Tested by test/Unit/heap_test.cpp (host threads, ThreadSanitizer)
-// and test/Unit/cuda_heap_test.cu; benchmark: tools/heap-bench (CUDA).
+// Platform primitives (atomics and their memory orders, thread hashes, bit
+// counts, warp operations) live in soaview/heap_prim.h with their contracts,
+// called here as prim::NAME. This file holds the layout and the algorithm,
+// the same on every platform but for one choice: prim::warp_groups() selects
+// the warp-group path (allocate_in, free_in). Compiled for CUDA devices
+// (nvcc), OpenMP offload devices (clang), and the host. Tested by
+// test/Unit/heap_test.cpp (host threads, ThreadSanitizer) and
+// test/Unit/cuda_heap_test.cu; benchmark: tools/heap-bench (CUDA).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_HEAP_H
 #define SOAVIEW_HEAP_H
 
+#include "soaview/heap_prim.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-
-#if defined(__CUDACC__)
-#define SOAVIEW_HEAP_FN __host__ __device__ inline
-#else
-#define SOAVIEW_HEAP_FN inline
-#endif
-// CUDA device code (nvcc's device pass). OpenMP offloading to NVPTX defines
-// __CUDA_ARCH__ too, without CUDA's intrinsics: it takes the generic path.
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
-#define SOAVIEW_CUDA_DEVICE 1
-#else
-#define SOAVIEW_CUDA_DEVICE 0
-#endif
 
 namespace soaview::heap {
 
@@ -71,7 +67,7 @@ inline constexpr unsigned kSlabShift = 18; // 256 KiB slabs
 inline constexpr std::size_t kSlabBytes = std::size_t(1) << kSlabShift;
 inline constexpr unsigned kMinShift = 4; // 16 B, the smallest block
 inline constexpr unsigned kClasses = 13; // 16 B .. 64 KiB
-inline constexpr unsigned kLanes = 256;  // allocation offsets (seed 002)
+inline constexpr unsigned kLanes = 256;  // allocation offsets ([Vinkler2015])
 /// Lanes of the largest classes: a slab of 8 KiB blocks holds one warp's
 /// requests, so large classes spread over more lanes (lanes_of).
 inline constexpr unsigned kMaxLanes = 8192;
@@ -116,109 +112,10 @@ inline constexpr std::size_t state_bytes(std::size_t slabs) {
           kSlabBytes - 1) / kSlabBytes * kSlabBytes;
 }
 
-//--- Atomics of each platform --------------------------------------------
-#if SOAVIEW_CUDA_DEVICE
-SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
-  return *(const volatile std::uint32_t *)p;
-}
-SOAVIEW_HEAP_FN std::uint32_t fetch_add(std::uint32_t *p, std::uint32_t v) {
-  return atomicAdd((unsigned *)p, v);
-}
-SOAVIEW_HEAP_FN std::uint32_t fetch_sub(std::uint32_t *p, std::uint32_t v) {
-  return atomicSub((unsigned *)p, v);
-}
-SOAVIEW_HEAP_FN std::uint32_t fetch_or(std::uint32_t *p, std::uint32_t v) {
-  return atomicOr((unsigned *)p, v);
-}
-SOAVIEW_HEAP_FN void clear_release(std::uint32_t *p, std::uint32_t v) {
-  __threadfence(); // the block's last writes before its next owner's
-  atomicAnd((unsigned *)p, ~v);
-}
-/// Compare and swap; returns the value found (expect when it swapped).
-SOAVIEW_HEAP_FN std::uint32_t cas(std::uint32_t *p, std::uint32_t expect,
-                                  std::uint32_t v) {
-  return atomicCAS((unsigned *)p, expect, v);
-}
-SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
-  __threadfence();
-  atomicExch((unsigned *)p, v);
-}
+/// Records a failed request of `bytes` bytes (count, largest request).
 SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
-  atomicAdd(&h->failures, 1ull);
-  atomicMax(&h->fail_bytes_max, (unsigned long long)bytes);
-}
-/// The lane (taken modulo the heap's lanes): the warp's index, so that
-/// threads of a warp share one offset.
-SOAVIEW_HEAP_FN unsigned lane() {
-  return (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-}
-SOAVIEW_HEAP_FN unsigned thread_hash() {
-  return (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
-}
-#else
-#if defined(__NVPTX__) // OpenMP on NVIDIA GPUs: LLVM 19's NVPTX back end
-// selects no atomic fences, acquire loads or release stores: volatile loads
-// and relaxed exchanges with the device's memory barrier, as CUDA does.
-SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
-  std::uint32_t v = *(const volatile std::uint32_t *)p;
-  __nvvm_membar_gl();
-  return v;
-}
-SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
-  __nvvm_membar_gl();
-  __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-}
-#else
-SOAVIEW_HEAP_FN std::uint32_t load(const std::uint32_t *p) {
-  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-SOAVIEW_HEAP_FN void store(std::uint32_t *p, std::uint32_t v) {
-  __atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-#endif
-SOAVIEW_HEAP_FN std::uint32_t fetch_add(std::uint32_t *p, std::uint32_t v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
-}
-SOAVIEW_HEAP_FN std::uint32_t fetch_sub(std::uint32_t *p, std::uint32_t v) {
-  return __atomic_fetch_sub(p, v, __ATOMIC_ACQ_REL);
-}
-SOAVIEW_HEAP_FN std::uint32_t fetch_or(std::uint32_t *p, std::uint32_t v) {
-  return __atomic_fetch_or(p, v, __ATOMIC_ACQUIRE);
-}
-SOAVIEW_HEAP_FN void clear_release(std::uint32_t *p, std::uint32_t v) {
-  __atomic_fetch_and(p, ~v, __ATOMIC_RELEASE);
-}
-SOAVIEW_HEAP_FN std::uint32_t cas(std::uint32_t *p, std::uint32_t expect,
-                                  std::uint32_t v) {
-  __atomic_compare_exchange_n(p, &expect, v, false, __ATOMIC_ACQ_REL,
-                              __ATOMIC_ACQUIRE);
-  return expect;
-}
-SOAVIEW_HEAP_FN void count_failure(state *h, std::size_t bytes) {
-  __atomic_fetch_add(&h->failures, 1ull, __ATOMIC_RELAXED);
-  unsigned long long m = __atomic_load_n(&h->fail_bytes_max, __ATOMIC_RELAXED);
-  while (m < bytes && !__atomic_compare_exchange_n(&h->fail_bytes_max, &m,
-                                                   (unsigned long long)bytes, true,
-                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-  }
-}
-/// The lane (taken modulo the heap's lanes): a hash of an address on the
-/// calling thread's stack (threads and OpenMP device threads have stacks of
-/// their own).
-SOAVIEW_HEAP_FN unsigned thread_hash() {
-  int probe;
-  auto a = (unsigned long long)(std::uintptr_t)&probe;
-  return (unsigned)((a >> 6) ^ (a >> 20)) * 2654435761u;
-}
-SOAVIEW_HEAP_FN unsigned lane() { return thread_hash() >> 16; }
-#endif
-
-SOAVIEW_HEAP_FN unsigned ctz32(std::uint32_t v) {
-#if SOAVIEW_CUDA_DEVICE
-  return (unsigned)(__ffs((int)v) - 1);
-#else
-  return (unsigned)__builtin_ctz(v);
-#endif
+  prim::add_relaxed(&h->failures, 1ull);
+  prim::max_relaxed(&h->fail_bytes_max, (unsigned long long)bytes);
 }
 
 /// Size class of a request (kClasses for slab runs).
@@ -237,17 +134,21 @@ SOAVIEW_HEAP_FN std::uint32_t lanes_of(const state *h, unsigned c) {
   std::uint32_t n = c > kLastSmall ? h->lanes << (c - kLastSmall) : h->lanes;
   return n < h->max_lanes ? n : h->max_lanes;
 }
-/// The hint of class c for the calling thread's lane, l (lane() modulo
+/// The hint of class c for the calling thread's lane, l (prim::lane() modulo
 /// lanes_of): the last slab the lane took blocks of the class from.
 SOAVIEW_HEAP_FN std::uint32_t *hint_of(const state *h, unsigned c, std::uint32_t l) {
   return h->hint + (std::size_t)c * h->max_lanes + l;
 }
 /// The slab a hint names (slabs or more when none), and naming one.
-SOAVIEW_HEAP_FN std::uint32_t hinted(const std::uint32_t *hint) { return load(hint) - 1; }
-SOAVIEW_HEAP_FN void set_hint(std::uint32_t *hint, std::uint32_t s) { store(hint, s + 1); }
+SOAVIEW_HEAP_FN std::uint32_t hinted(const std::uint32_t *hint) {
+  return prim::load(hint) - 1;
+}
+SOAVIEW_HEAP_FN void set_hint(std::uint32_t *hint, std::uint32_t s) {
+  prim::store(hint, s + 1);
+}
 /// The calling thread's lane among those of class c.
 SOAVIEW_HEAP_FN std::uint32_t lane_of(const state *h, unsigned c) {
-  return lane() % lanes_of(h, c);
+  return prim::lane() % lanes_of(h, c);
 }
 /// Where lane l of class c starts looking for a slab.
 SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c, std::uint32_t l) {
@@ -267,11 +168,11 @@ SOAVIEW_HEAP_FN void *claim(state *h, std::uint32_t s, unsigned c) {
   const std::uint32_t words = n >= 32 ? n / 32 : 1;
   const std::uint32_t valid = n >= 32 ? 0xffffffffu : (1u << n) - 1;
   std::uint32_t *bm = h->bitmap + (std::size_t)s * kWordsPerSlab;
-  const unsigned hash = thread_hash();
+  const unsigned hash = prim::thread_hash();
   std::uint32_t w = (hash >> 8) % words;
   const unsigned k = hash >> 27;
   for (;;) {
-    std::uint32_t free = ~load(&bm[w]) & valid;
+    std::uint32_t free = ~prim::load(&bm[w]) & valid;
     if (!free) {
       w = w + 1 == words ? 0 : w + 1;
       continue;
@@ -279,8 +180,8 @@ SOAVIEW_HEAP_FN void *claim(state *h, std::uint32_t s, unsigned c) {
     // The first free bit from a position of the thread's own: threads of
     // a warp claiming in one word pick different bits.
     std::uint32_t rot = k ? (free >> k) | (free << (32 - k)) : free;
-    std::uint32_t b = (ctz32(rot) + k) & 31, bit = 1u << b;
-    if (!(fetch_or(&bm[w], bit) & bit)) {
+    std::uint32_t b = (prim::ctz32(rot) + k) & 31, bit = 1u << b;
+    if (!(prim::fetch_or(&bm[w], bit) & bit)) {
       return block_at(h, s, c, (std::size_t)w * 32 + b);
     }
   }
@@ -296,14 +197,14 @@ SOAVIEW_HEAP_FN std::uint32_t reserve(state *h, std::uint32_t s, unsigned c,
   // may pass the capacity for a moment: whoever adds then finds it full and
   // gives back, so reservations never exceed it.
   const std::uint32_t cap = blocks_per_slab(c);
-  const std::uint32_t old = fetch_add(&h->slab_used[s], want);
-  if (old < cap && load(&h->slab_state[s]) == c + 1) {
+  const std::uint32_t old = prim::fetch_add(&h->slab_used[s], want);
+  if (old < cap && prim::load(&h->slab_state[s]) == c + 1) {
     const std::uint32_t got = cap - old < want ? cap - old : want;
     if (got < want)
-      fetch_sub(&h->slab_used[s], want - got);
+      prim::fetch_sub(&h->slab_used[s], want - got);
     return got;
   }
-  fetch_sub(&h->slab_used[s], want);
+  prim::fetch_sub(&h->slab_used[s], want);
   return 0;
 }
 
@@ -313,15 +214,15 @@ SOAVIEW_HEAP_FN std::uint32_t reserve(state *h, std::uint32_t s, unsigned c,
 /// (threads of a warp would otherwise take one slab each).
 SOAVIEW_HEAP_FN bool try_slab(state *h, std::uint32_t s, unsigned c, std::uint32_t want,
                               std::uint32_t &got) {
-  std::uint32_t st = load(&h->slab_state[s]);
+  std::uint32_t st = prim::load(&h->slab_state[s]);
   if (st == kFree) {
-    st = cas(&h->slab_state[s], kFree, c + 1);
+    st = prim::cas(&h->slab_state[s], kFree, c + 1);
     if (st == kFree) { // taken: open its count
-      fetch_sub(&h->slab_used[s], kClosed);
+      prim::fetch_sub(&h->slab_used[s], kClosed);
       st = c + 1;
     }
   }
-  return st == c + 1 && load(&h->slab_used[s]) < blocks_per_slab(c) &&
+  return st == c + 1 && prim::load(&h->slab_used[s]) < blocks_per_slab(c) &&
          (got = reserve(h, s, c, want)) != 0;
 }
 
@@ -338,7 +239,7 @@ SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from
   for (std::uint32_t i = 0; i < kNear && i < n; ++i)
     if (try_slab(h, at(i), c, want, got))
       return at(i);
-  std::uint32_t x = thread_hash() ^ (from * 0x9e3779b9u);
+  std::uint32_t x = prim::thread_hash() ^ (from * 0x9e3779b9u);
   for (std::uint32_t k = 0; k < kProbes; ++k) {
     x = x * 1664525u + 1013904223u;
     const std::uint32_t s = (std::uint32_t)(((unsigned long long)x * n) >> 32);
@@ -361,13 +262,13 @@ SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k, std::uint32_t 
     if (s + k > n)
       continue;
     std::uint32_t got = 0;
-    while (got < k &&
-           cas(&h->slab_state[s + got], kFree, got ? kRunPart : kRunHead | k) == kFree)
+    while (got < k && prim::cas(&h->slab_state[s + got], kFree,
+                                got ? kRunPart : kRunHead | k) == kFree)
       ++got;
     if (got == k)
       return s;
     while (got > 0) // give back what was taken
-      store(&h->slab_state[s + --got], kFree);
+      prim::store(&h->slab_state[s + --got], kFree);
   }
   return n;
 }
@@ -406,25 +307,21 @@ SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
 /// it each time; large classes, spread over many lanes, would hold a slab
 /// per lane).
 SOAVIEW_HEAP_FN void release_blocks(state *h, std::uint32_t s, unsigned c, std::uint32_t k) {
-  if (fetch_sub(&h->slab_used[s], k) == k &&
+  if (prim::fetch_sub(&h->slab_used[s], k) == k &&
       (c > kLastSmall || hinted(hint_of(h, c, lane_of(h, c))) != s) &&
-      cas(&h->slab_used[s], 0, kClosed) == 0)
-    store(&h->slab_state[s], kFree);
+      prim::cas(&h->slab_used[s], 0, kClosed) == 0)
+    prim::store(&h->slab_state[s], kFree);
 }
 
-#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
-//--- Warp groups (CUDA) -----------------------------------------------------
+//--- Warp groups (where prim::warp_groups(): CUDA, sm_80 and later) -------
 // The threads of a warp that allocate (or free) at the same time act as one:
 // those asking for the same class make one reservation and claim their bits
 // with one atomic or per bitmap word; those freeing in the same slab clear
 // each word once and give their reservations back with one subtraction.
-// Seed 002's tests show why: a warp's 32 requests otherwise meet on one
-// slab's count and, for large blocks, on one bitmap word.
-SOAVIEW_HEAP_FN unsigned warp_lane_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
-  return id;
-}
+// [Vinkler2015]'s tests show why: a warp's 32 requests otherwise meet on one
+// slab's count and, for large blocks, on one bitmap word. Compiled on every
+// platform, called only where prim::warp_groups() holds (allocate_in,
+// free_in); elsewhere the warp primitives are declared, not defined.
 /// The lowest n set bits of m.
 SOAVIEW_HEAP_FN std::uint32_t lowest_bits(std::uint32_t m, std::uint32_t n) {
   std::uint32_t r = 0;
@@ -436,7 +333,7 @@ SOAVIEW_HEAP_FN std::uint32_t lowest_bits(std::uint32_t m, std::uint32_t n) {
 SOAVIEW_HEAP_FN unsigned nth_bit(std::uint32_t m, unsigned n) {
   for (; n > 0; --n)
     m &= m - 1;
-  return ctz32(m);
+  return prim::ctz32(m);
 }
 
 /// Claims `got` free bits of slab s, of which the group holds `got`
@@ -450,26 +347,27 @@ SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c, std::ui
   const std::uint32_t n = blocks_per_slab(c);
   const std::uint32_t words = n >= 32 ? n / 32 : 1;
   const std::uint32_t valid = n >= 32 ? 0xffffffffu : (1u << n) - 1;
-  const std::uint32_t span = __popc(group) < words ? __popc(group) : words;
+  const std::uint32_t span =
+      prim::popcount(group) < words ? prim::popcount(group) : words;
   std::uint32_t *bm = h->bitmap + (std::size_t)s * kWordsPerSlab;
   void *mine = nullptr;
   for (std::uint32_t done = 0, at = w % words; done < got;) {
     const std::uint32_t look = (at + rank) % words;
-    const std::uint32_t free = rank < span ? ~load(&bm[look]) & valid : 0;
-    const unsigned found = __ballot_sync(group, free != 0);
+    const std::uint32_t free = rank < span ? ~prim::load(&bm[look]) & valid : 0;
+    const unsigned found = prim::ballot(group, free != 0);
     if (!found) {
       at = (at + span) % words;
       continue;
     }
-    const unsigned claimant = __ffs((int)found) - 1;
+    const unsigned claimant = prim::ctz32(found);
     std::uint32_t taken = 0;
-    if (warp_lane_id() == claimant) {
+    if (prim::warp_lane_id() == claimant) {
       const std::uint32_t want = lowest_bits(free, got - done);
-      taken = want & ~fetch_or(&bm[look], want);
+      taken = want & ~prim::fetch_or(&bm[look], want);
     }
-    taken = __shfl_sync(group, taken, claimant);
-    at = __shfl_sync(group, look, claimant); // it may have bits left
-    const unsigned k = __popc(taken);
+    taken = prim::shuffle(group, taken, claimant);
+    at = prim::shuffle(group, look, claimant); // it may have bits left
+    const unsigned k = prim::popcount(taken);
     if (index >= done && index < done + k)
       mine = block_at(h, s, c, (std::size_t)at * 32 + nth_bit(taken, index - done));
     done += k;
@@ -480,11 +378,12 @@ SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c, std::ui
 /// The calling warp's threads of class c take one block each: one
 /// reservation per slab for all of them.
 SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
-  const unsigned group = __match_any_sync(__activemask(), c);
-  const unsigned me = warp_lane_id(), leader = __ffs((int)group) - 1;
-  const unsigned rank = __popc(group & ((1u << me) - 1)), size = __popc(group);
-  const std::uint32_t l = __shfl_sync(group, lane_of(h, c), leader);
-  const std::uint32_t word = __shfl_sync(group, thread_hash() >> 8, leader);
+  const unsigned group = prim::match_any(prim::active_mask(), c);
+  const unsigned me = prim::warp_lane_id(), leader = prim::ctz32(group);
+  const unsigned rank = prim::popcount(group & ((1u << me) - 1)),
+                 size = prim::popcount(group);
+  const std::uint32_t l = prim::shuffle(group, lane_of(h, c), leader);
+  const std::uint32_t word = prim::shuffle(group, prim::thread_hash() >> 8, leader);
   std::uint32_t *hint = hint_of(h, c, l);
   void *mine = nullptr;
   for (std::uint32_t base = 0; base < size;) {
@@ -498,8 +397,8 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
           set_hint(hint, s);
       }
     }
-    s = __shfl_sync(group, s, leader);
-    got = __shfl_sync(group, got, leader);
+    s = prim::shuffle(group, s, leader);
+    got = prim::shuffle(group, got, leader);
     if (s >= h->slabs)
       break; // out of memory: the group's threads without a block fail
     void *p = claim_group(h, s, c, got, group, rank, rank - base, word);
@@ -515,21 +414,20 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
 /// The calling warp's threads freeing blocks of slabs (not runs): one
 /// clear per bitmap word, one subtraction per slab.
 SOAVIEW_HEAP_FN void free_group(state *h, std::uint32_t s, unsigned c, std::size_t block) {
-  const unsigned active = __activemask(), me = warp_lane_id();
+  const unsigned active = prim::active_mask(), me = prim::warp_lane_id();
   std::uint32_t *word = &h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32];
-  const unsigned same_word = __match_any_sync(active, (unsigned long long)word);
-  const std::uint32_t bits = __reduce_or_sync(same_word, 1u << (block % 32));
-  __syncwarp(same_word); // each thread's writes to its block before the clear
-  if (me == (unsigned)__ffs((int)same_word) - 1)
-    clear_release(word, bits);
-  const unsigned same_slab = __match_any_sync(active, s);
-  __syncwarp(same_slab); // every bit of the slab cleared before its count drops
-  if (me == (unsigned)__ffs((int)same_slab) - 1) {
-    __threadfence();
-    release_blocks(h, s, c, __popc(same_slab));
+  const unsigned same_word = prim::match_any(active, (unsigned long long)word);
+  const std::uint32_t bits = prim::reduce_or(same_word, 1u << (block % 32));
+  prim::sync_group(same_word); // each thread's writes to its block before the clear
+  if (me == prim::ctz32(same_word))
+    prim::clear_release(word, bits);
+  const unsigned same_slab = prim::match_any(active, s);
+  prim::sync_group(same_slab); // every bit of the slab cleared before its count drops
+  if (me == prim::ctz32(same_slab)) {
+    prim::fence();
+    release_blocks(h, s, c, prim::popcount(same_slab));
   }
 }
-#endif
 
 SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
   if (!h)
@@ -537,11 +435,10 @@ SOAVIEW_HEAP_FN void *allocate_in(state *h, std::size_t bytes) {
   const unsigned c = class_of(bytes == 0 ? 1 : bytes);
   if (c == kClasses)
     return allocate_run(h, bytes);
-#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
-  return allocate_group(h, c, bytes);
-#else
-  return allocate_one(h, c, bytes);
-#endif
+  if constexpr (prim::warp_groups())
+    return allocate_group(h, c, bytes);
+  else
+    return allocate_one(h, c, bytes);
 }
 
 SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
@@ -549,22 +446,22 @@ SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
     return;
   std::size_t off = (std::size_t)((std::uintptr_t)p - h->data);
   std::uint32_t s = (std::uint32_t)(off >> kSlabShift);
-  std::uint32_t st = load(&h->slab_state[s]);
+  std::uint32_t st = prim::load(&h->slab_state[s]);
   if (st & kRunHead) {
     for (std::uint32_t k = st & ~kRunHead; k > 1; --k)
-      store(&h->slab_state[s + k - 1], kFree);
-    store(&h->slab_state[s], kFree);
+      prim::store(&h->slab_state[s + k - 1], kFree);
+    prim::store(&h->slab_state[s], kFree);
     return;
   }
   const unsigned c = st - 1;
   const std::size_t block = (off & (kSlabBytes - 1)) >> (kMinShift + c);
-#if SOAVIEW_CUDA_DEVICE && __CUDA_ARCH__ >= 800
-  free_group(h, s, c, block);
-#else
-  clear_release(&h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32],
-                1u << (block % 32));
-  release_blocks(h, s, c, 1);
-#endif
+  if constexpr (prim::warp_groups()) {
+    free_group(h, s, c, block);
+  } else {
+    prim::clear_release(&h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32],
+                        1u << (block % 32));
+    release_blocks(h, s, c, 1);
+  }
 }
 
 /// A block of `bytes` aligned to `align` (a power of two up to 256 KiB).
