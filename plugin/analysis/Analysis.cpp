@@ -9,101 +9,145 @@
 // Any other use refuses the loop with a located error: soaview never guesses.
 //
 // Uses of element-type objects that do not come from the loop variable
-// ("foreign" accesses) are collected too: they conflict with the view when
-// they touch a written field, or write a viewed field.
+// ("foreign" accesses) are collected too; checks/ViewChecks.cpp judges them.
 //
-// Tests: test/Rewrite/*, test/Sema/refusals.cpp.
+// Tests: test/Rewrite/*, test/Sema/refusals*.cpp.
 //===----------------------------------------------------------------------===//
 #include "analysis/Analysis.h"
-#include "analysis/AnalysisImpl.h"
+#include "analysis/Analyzer.h"
 
-#include "clang/AST/StmtOpenMP.h"
+#include "support/AstHelpers.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 
-namespace soaview {
-namespace detail {
+using namespace clang;
 
-bool Analyzer::isRecordOf(const RecordDecl *RD, int V) const {
-  if (!RD)
-    return false;
-  const CXXRecordDecl *E = Nest.Loops[V].View.Element;
-  if (RD->getCanonicalDecl() == E->getCanonicalDecl())
+namespace soaview {
+namespace analysis {
+
+//--- Collecting what one body holds ------------------------------------------
+
+bool Collector::VisitDeclRefExpr(DeclRefExpr *E) {
+  if (isa<VarDecl>(E->getDecl()) && !Unevaluated)
+    Roots.push_back(E);
+  return true;
+}
+
+bool Collector::VisitCXXThisExpr(CXXThisExpr *E) {
+  if (!Unevaluated)
+    Roots.push_back(E);
+  return true;
+}
+
+bool Collector::VisitExpr(Expr *E) {
+  if (ExtraRoots.count(E) && !Unevaluated)
+    Roots.push_back(E);
+  return true;
+}
+
+bool Collector::VisitMemberExpr(MemberExpr *E) {
+  (Unevaluated ? UnevaluatedMembers : Members).push_back(E);
+  return true;
+}
+
+bool Collector::VisitCallExpr(CallExpr *E) {
+  if (Unevaluated)
     return true;
-  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
-    if (E->isDerivedFrom(CRD))
-      return true;
-  return false;
+  Calls.push_back(E);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Equal)
+      Wholes.push_back(E);
+  return true;
+}
+
+bool Collector::VisitCXXConstructExpr(CXXConstructExpr *E) {
+  if (Unevaluated)
+    return true;
+  if (E->getConstructor()->isCopyOrMoveConstructor())
+    Wholes.push_back(E);
+  Ctors.push_back(E);
+  return true;
+}
+
+//--- Elements, bindings and the work queue -----------------------------------
+
+bool Analyzer::isRecordOf(const RecordDecl *RD, int View) const {
+  return isElementOrBase(RD, form(View).Element);
 }
 
 bool Analyzer::isElementRecord(const RecordDecl *RD) const {
-  for (size_t V = 0; V < Nest.Loops.size(); ++V)
+  for (size_t V = 0; V < In.Loops.size(); ++V)
     if (isRecordOf(RD, (int)V))
       return true;
   return false;
 }
 
-std::string keyOf(const FunctionDecl *FD, const Env &E) {
-  std::string K = std::to_string(reinterpret_cast<uintptr_t>(FD));
-  // Deterministic within a run; never leaves the process.
-  std::vector<std::pair<unsigned, std::string>> Vars;
-  for (auto &V : E.Vars)
-    if (const auto *P = dyn_cast<ParmVarDecl>(V.first))
-      Vars.push_back({P->getFunctionScopeIndex(),
-                      std::to_string(V.second.first.View) + "/" +
-                          dotted(V.second.first.Path)});
-  llvm::sort(Vars);
-  for (auto &V : Vars)
-    K += "|" + std::to_string(V.first) + ":" + V.second;
+AnalysisKey keyOf(const FunctionDecl *FD, const Env &E) {
+  AnalysisKey Key{FD, {}, std::nullopt};
+  for (const auto &[Var, BoundTo] : E.Vars)
+    if (const auto *P = dyn_cast<ParmVarDecl>(Var))
+      Key.Params.emplace_back(P->getFunctionScopeIndex(), BoundTo.first.View,
+                              dotted(BoundTo.first.Path));
+  llvm::sort(Key.Params);
   if (E.HasThis)
-    K += "|this:" + std::to_string(E.This.View) + "/" + dotted(E.This.Path);
-  return K;
+    Key.This = {E.This.View, dotted(E.This.Path)};
+  return Key;
 }
 
-void Analyzer::enqueue(const FunctionDecl *FD, Env E, const std::string &Key) {
-  if (!Seen.insert(Key).second)
+void Analyzer::enqueue(const FunctionDecl *FD, Env E) {
+  if (!Seen.insert(keyOf(FD, E)).second)
     return;
   E.Fn = FD;
   Queue.push_back({FD, std::move(E)});
 }
 
+void Analyzer::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
+                      std::optional<Msg> Note) {
+  if (Failed)
+    return;
+  Failed = true;
+  StoredDiag &D = Diags.report(L, Error);
+  if (Note)
+    Diags.note(D, NoteL.isValid() ? NoteL : L, *Note);
+  Diags.note(D, form(CurView).Loop->getBeginLoc(), diag::note_in_annotated_loop);
+}
+
+/// A member function reached with `this` bound to the element (or one of
+/// its sub-objects): copied into the proxy and analysed.
 void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
                       SourceLocation Use) {
+  std::string Name = MD->getQualifiedNameAsString();
   if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-      !MD->getParent()->hasAttr<FinalAttr>()) {
-    refuse(Use, {diag::err_use_virtual, {MD->getQualifiedNameAsString()}}, MD->getLocation(), Msg(diag::note_use_virtual));
-    return;
-  }
+      !MD->getParent()->hasAttr<FinalAttr>())
+    return refuse(Use, {diag::err_use_virtual, {Name}}, MD->getLocation(),
+                  Msg(diag::note_use_virtual));
   if (MD->getDeclName().isIdentifier() &&
-      MD->getName().starts_with(ReservedPrefix)) {
-    refuse(Use, {diag::err_member_reserved, {MD->getNameAsString()}},
-           MD->getLocation(), Msg(diag::note_member_reserved));
-    return;
-  }
+      MD->getName().starts_with(ReservedPrefix))
+    return refuse(Use, {diag::err_member_reserved, {MD->getNameAsString()}},
+                  MD->getLocation(), Msg(diag::note_member_reserved));
   const FunctionDecl *Def = nullptr;
-  if (!MD->hasBody(Def) || !Def) {
-    refuse(Use, {diag::err_use_method_invisible, {MD->getQualifiedNameAsString()}}, MD->getLocation(), Msg(diag::note_use_method_invisible));
-    return;
-  }
+  if (!MD->hasBody(Def) || !Def)
+    return refuse(Use, {diag::err_use_method_invisible, {Name}},
+                  MD->getLocation(), Msg(diag::note_use_method_invisible));
   if (SM.isInSystemHeader(Def->getLocation()) ||
-      Def->getLocation().isMacroID()) {
-    refuse(Use, {diag::err_use_method_uncopyable, {MD->getQualifiedNameAsString()}}, Def->getLocation(), Msg(diag::note_use_method_uncopyable));
-    return;
-  }
-  if (isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD)) {
-    refuse(Use, diag::err_use_ctor_dtor, {}, Msg(diag::note_use_only_fields));
-    return;
-  }
+      Def->getLocation().isMacroID())
+    return refuse(Use, {diag::err_use_method_uncopyable, {Name}},
+                  Def->getLocation(), Msg(diag::note_use_method_uncopyable));
+  if (isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
+    return refuse(Use, diag::err_use_ctor_dtor, {},
+                  Msg(diag::note_use_only_fields));
   const auto *MDef = cast<CXXMethodDecl>(Def);
   view(B).Methods[B.Path].insert(MDef);
   Env E;
   E.HasThis = true;
   E.This = B;
-  enqueue(MDef, E, keyOf(MDef, E));
+  enqueue(MDef, E);
 }
 
 /// The binding of an expression that denotes a whole element (the loop
-/// variable, `*p`, `&e`, `this`), or false.
-bool Analyzer::evalElement(const Expr *E, const Env &En, Binding &B, Kind &K) {
+/// variable, `*p`, `&e`, `this`), or nullopt.
+std::optional<std::pair<Binding, Kind>>
+Analyzer::evalElement(const Expr *E, const Env &Scope) {
   E = E->IgnoreParens();
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
     switch (IC->getCastKind()) {
@@ -111,48 +155,40 @@ bool Analyzer::evalElement(const Expr *E, const Env &En, Binding &B, Kind &K) {
     case CK_LValueToRValue:
     case CK_DerivedToBase:
     case CK_UncheckedDerivedToBase:
-      return evalElement(IC->getSubExpr(), En, B, K);
+      return evalElement(IC->getSubExpr(), Scope);
     default:
-      return false;
+      return std::nullopt;
     }
   }
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    if (!evalElement(U->getSubExpr(), En, B, K))
-      return false;
-    if (U->getOpcode() == UO_Deref && K == Kind::Pointer)
-      return K = Kind::Lvalue, true;
-    if (U->getOpcode() == UO_AddrOf && K == Kind::Lvalue)
-      return K = Kind::Pointer, true;
-    return false;
+    auto Sub = evalElement(U->getSubExpr(), Scope);
+    if (!Sub)
+      return std::nullopt;
+    if (U->getOpcode() == UO_Deref && Sub->second == Kind::Pointer)
+      return std::make_pair(Sub->first, Kind::Lvalue);
+    if (U->getOpcode() == UO_AddrOf && Sub->second == Kind::Lvalue)
+      return std::make_pair(Sub->first, Kind::Pointer);
+    return std::nullopt;
   }
-  if (isa<CXXThisExpr>(E)) {
-    if (!En.HasThis)
-      return false;
-    B = En.This;
-    K = Kind::Pointer;
-    return B.Path.empty();
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    auto It = V ? En.Vars.find(V) : En.Vars.end();
-    if (It == En.Vars.end())
-      return false;
-    B = It->second.first;
-    K = It->second.second;
-    return B.Path.empty();
-  }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
-      auto It = ExtraRootViews.find(OC);
-      if (It != ExtraRootViews.end())
-        return B = Binding{It->second, {}}, K = Kind::Lvalue, true;
+  std::optional<std::pair<Binding, Kind>> Found;
+  if (isa<CXXThisExpr>(E) && Scope.HasThis)
+    Found = {Scope.This, Kind::Pointer};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = Scope.Vars.find(V);
+      if (It != Scope.Vars.end())
+        Found = It->second;
     }
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    auto It = ExtraRootViews.find(AS);
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+  if ((OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) ||
+      isa<ArraySubscriptExpr>(E)) {
+    auto It = ExtraRootViews.find(E);
     if (It != ExtraRootViews.end())
-      return B = Binding{It->second, {}}, K = Kind::Lvalue, true;
+      return std::make_pair(Binding{It->second, {}}, Kind::Lvalue);
   }
-  return false;
+  if (Found && !Found->first.Path.empty())
+    return std::nullopt; // a sub-object, not the element
+  return Found;
 }
 
 /// A lambda written in analysed code and called with elements: its element
@@ -169,76 +205,75 @@ void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
     for (unsigned I = 1; I < CE->getNumArgs() && I - 1 < MD->getNumParams();
          ++I) {
       const ParmVarDecl *PD = MD->getParamDecl(I - 1);
-      QualType PT = PD->getType();
-      if (!PT->isReferenceType() && !PT->isPointerType())
+      QualType ParamType = PD->getType();
+      if (!ParamType->isReferenceType() && !ParamType->isPointerType())
         continue;
-      Binding B;
-      Kind K;
-      if (!evalElement(CE->getArg(I), E, B, K)) {
+      auto Arg = evalElement(CE->getArg(I), E);
+      if (!Arg) {
         Mixed.insert(PD);
         continue;
       }
-      auto [It, New] = Found.insert({PD, {B, PT->isPointerType() ? Kind::Pointer
-                                                                  : Kind::Lvalue}});
-      if (!New && It->second.first.View != B.View)
+      Kind K = ParamType->isPointerType() ? Kind::Pointer : Kind::Lvalue;
+      auto [It, New] = Found.insert({PD, {Arg->first, K}});
+      if (!New && It->second.first.View != Arg->first.View)
         Mixed.insert(PD);
     }
   }
-  for (auto &[PD, BK] : Found)
+  for (auto &[PD, BoundTo] : Found)
     if (!Mixed.count(PD) && !E.Vars.count(PD)) {
-      E.Vars[PD] = BK;
+      E.Vars[PD] = BoundTo;
       LambdaParams.insert(PD);
-      view(BK.first).Aliases.insert(PD);
+      view(BoundTo.first).Aliases.insert(PD);
     }
 }
 
+//--- Calls that receive the element ------------------------------------------
+
 /// The callee's kind decides how an element argument is followed: member
 /// operators of the element are its methods, lambdas given the element are
-/// analysed where written; free functions and templates are followed.
-/// Returns false when the call is handled (Done says whether it succeeded).
-bool Analyzer::specialCallee(const CallExpr *C, const Expr *Arg,
-                             unsigned ArgIdx, Kind K, const Binding &B,
-                             const Expr *&Result, Kind &ResultKind, bool &Done) {
+/// analysed where written (both handled here); free functions and templates
+/// are followed (nullopt).
+std::optional<Analyzer::CallOutcome>
+Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                        Kind K, const Binding &B) {
   const FunctionDecl *FD = C->getDirectCallee();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  Done = false;
   if (OC && MD && ArgIdx == 0) { // member operator on the element
     BoundCalls.insert(C);
-    if (K != Kind::Lvalue) {
+    if (K != Kind::Lvalue) { // operands of member operators are lvalues
       refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
-             Msg(diag::note_use_only_fields)); // operands of member operators are lvalues
-      return false;
+             Msg(diag::note_use_only_fields));
+      return CallOutcome{};
     }
     method(MD, B, C->getExprLoc());
-    QualType RT = MD->getReturnType();
-    if ((RT->isReferenceType() || RT->isPointerType()) &&
-        isRecordOf(RT->getPointeeType()->getAsRecordDecl(), B.View)) {
-      Result = C;
-      ResultKind = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
-    }
-    Done = !Failed;
-    return false;
+    CallOutcome R{!Failed, std::nullopt};
+    QualType Returned = MD->getReturnType();
+    if (R.Accepted &&
+        (Returned->isReferenceType() || Returned->isPointerType()) &&
+        isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), B.View))
+      R.Continues = ElementExpr{C, Returned->isPointerType() ? Kind::Pointer
+                                                             : Kind::Lvalue};
+    return R;
   }
-  if (MD && MD->getParent()->isLambda() && ArgIdx >= 1 &&
-      ArgIdx - 1 < MD->getNumParams() &&
+  bool Lambda = MD && MD->getParent()->isLambda();
+  if (Lambda && ArgIdx >= 1 && ArgIdx - 1 < MD->getNumParams() &&
       LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
     BoundCalls.insert(C);
-    Done = true; // the lambda's body is analysed where it is written
-    return false;
+    return CallOutcome{true, std::nullopt}; // analysed where it is written
   }
-  if (MD && MD->getParent()->isLambda()) {
+  if (Lambda) {
     refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(),
            Msg(diag::note_use_lambda_shared));
-    return false;
+    return CallOutcome{};
   }
   if (MD && !MD->isStatic()) {
     refuse(Arg->getExprLoc(),
            {diag::err_use_foreign_method, {MD->getQualifiedNameAsString()}},
            MD->getLocation(), Msg(diag::note_use_foreign_method));
-    return false;
+    return CallOutcome{};
   }
-  return true;
+  return std::nullopt;
 }
 
 /// The parameter receiving the element: by reference or pointer, of the
@@ -252,18 +287,19 @@ bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
     return false;
   }
   const ParmVarDecl *PD = FD->getParamDecl(ParamIdx);
-  QualType PT = PD->getType();
-  if (!PT->isReferenceType() && !PT->isPointerType()) {
+  QualType ParamType = PD->getType();
+  if (!ParamType->isReferenceType() && !ParamType->isPointerType()) {
     // Unreached for class types (the copy is refused first), kept for safety.
     refuse(Arg->getExprLoc(), diag::err_use_copied, PD->getLocation(),
            Msg(diag::note_use_copied));
     return false;
   }
-  const RecordDecl *PR = PT->getPointeeType()->getAsRecordDecl();
-  if (!PR || PR->getCanonicalDecl() != view(B).Element->getCanonicalDecl()) {
+  const RecordDecl *Received = ParamType->getPointeeType()->getAsRecordDecl();
+  if (!Received || Received->getCanonicalDecl() !=
+                       view(B).Element->getCanonicalDecl()) {
     refuse(Arg->getExprLoc(),
            {diag::err_use_param_type,
-            {qualifiedName(Ctx, PT), FD->getQualifiedNameAsString()}},
+            {qualifiedName(Ctx, ParamType), FD->getQualifiedNameAsString()}},
            PD->getLocation(), Msg(diag::note_use_param_type));
     return false;
   }
@@ -275,99 +311,77 @@ bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
 /// another): the callee's environment and which view each parameter gets.
 void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
                              unsigned Shift, unsigned ParamIdx,
-                             const Binding &B, const Env &E, Env &CE,
+                             const Binding &B, const Env &Caller, Env &Callee,
                              std::vector<int> &ParamViews) {
+  auto KindOf = [](QualType T) {
+    return T->isPointerType() ? Kind::Pointer : Kind::Lvalue;
+  };
   ParamViews.assign(Def->getNumParams(), -1);
   for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
-    unsigned PI = I - Shift;
-    Binding AB;
-    Kind AK;
-    if (PI >= Def->getNumParams() || !evalElement(C->getArg(I), E, AB, AK))
+    unsigned Param = I - Shift;
+    if (Param >= Def->getNumParams())
       continue;
-    QualType APT = Def->getParamDecl(PI)->getType();
-    if (!APT->isReferenceType() && !APT->isPointerType())
+    auto Arg = evalElement(C->getArg(I), Caller);
+    if (!Arg)
+      continue;
+    QualType ParamType = Def->getParamDecl(Param)->getType();
+    if (!ParamType->isReferenceType() && !ParamType->isPointerType())
       continue; // refused when that argument's own root is followed
-    ParamViews[PI] = AB.View;
-    CE.Vars[Def->getParamDecl(PI)] = {
-        AB, APT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
+    ParamViews[Param] = Arg->first.View;
+    Callee.Vars[Def->getParamDecl(Param)] = {Arg->first, KindOf(ParamType)};
   }
-  QualType PT = Def->getParamDecl(ParamIdx)->getType();
   ParamViews[ParamIdx] = B.View;
-  CE.Vars[Def->getParamDecl(ParamIdx)] = {
-      B, PT->isPointerType() ? Kind::Pointer : Kind::Lvalue};
+  Callee.Vars[Def->getParamDecl(ParamIdx)] = {
+      B, KindOf(Def->getParamDecl(ParamIdx)->getType())};
 }
 
 /// Whether the callee gets a clone taking the views (free functions) or
 /// simply instantiates again with the proxy types (templates whose element
 /// parameters are dependent); the other templated shapes are refused.
-bool Analyzer::cloneKind(const CallExpr *C, const FunctionDecl *Def,
-                         const std::vector<int> &ParamViews, bool &NeedsClone) {
-  const FunctionDecl *FD = C->getDirectCallee();
-  NeedsClone = true;
+std::optional<bool> Analyzer::needsClone(const CallExpr *C,
+                                         const FunctionDecl *Def,
+                                         const std::vector<int> &ParamViews) {
+  std::string Name = C->getDirectCallee()->getQualifiedNameAsString();
   // An explicit specialization (`template <> void f<P>(P &)`) has no
   // instantiation pattern, and a clone of it would specialize nothing.
   if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
     refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {},
            Msg(diag::note_use_explicit_specialization));
-    return false;
+    return std::nullopt;
   }
-  if (!Def->getPrimaryTemplate() && Def->getTemplateInstantiationPattern()) {
-    // A member of a class template: its parameter types are fixed by the
-    // class's (explicit) template arguments, so it cannot take the proxy.
-    refuse(C->getExprLoc(),
-           {diag::err_use_class_template_member, {FD->getQualifiedNameAsString()}},
+  const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern();
+  // A member of a class template: its parameter types are fixed by the
+  // class's (explicit) template arguments, so it cannot take the proxy.
+  if ((!Def->getPrimaryTemplate() && Pattern) || (!Pattern && Def->isTemplated())) {
+    refuse(C->getExprLoc(), {diag::err_use_class_template_member, {Name}},
            Def->getLocation(), Msg(diag::note_use_class_template_member));
-    return false;
+    return std::nullopt;
   }
-  if (const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern()) {
-    for (unsigned PI = 0; PI < ParamViews.size(); ++PI)
-      if (ParamViews[PI] >= 0 &&
-          !Pattern->getParamDecl(PI)->getType()->isDependentType()) {
-        refuse(C->getExprLoc(),
-               {diag::err_use_nondependent_param, {FD->getQualifiedNameAsString()}},
-               Pattern->getParamDecl(PI)->getLocation(),
-               Msg(diag::note_use_nondependent_param));
-        return false;
-      }
-    NeedsClone = false;
-  } else if (Def->isTemplated()) {
-    refuse(C->getExprLoc(),
-           {diag::err_use_class_template_member, {FD->getQualifiedNameAsString()}},
-           Def->getLocation(), Msg(diag::note_use_class_template_member));
-    return false;
-  }
-  return true;
+  if (!Pattern)
+    return true;
+  for (unsigned I = 0; I < ParamViews.size(); ++I)
+    if (ParamViews[I] >= 0 &&
+        !Pattern->getParamDecl(I)->getType()->isDependentType()) {
+      refuse(C->getExprLoc(), {diag::err_use_nondependent_param, {Name}},
+             Pattern->getParamDecl(I)->getLocation(),
+             Msg(diag::note_use_nondependent_param));
+      return std::nullopt;
+    }
+  return false;
 }
 
-bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
-                    const Binding &B, Env &E, const Expr *&Result,
-                    Kind &ResultKind) {
-  Result = nullptr;
-  if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
-      C->getCallee() == Arg) {
-    refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
-           Msg(diag::note_use_only_fields)); // class types are called through operator()
-    return false;
-  }
+/// A free function or function template receiving the element as argument
+/// ArgIdx: binds all element arguments at once, records the callee (once
+/// per binding of its parameters) and analyses its body with them.
+bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                            const Binding &B, const Env &E) {
   const FunctionDecl *FD = C->getDirectCallee();
-  if (!FD) {
-    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(),
-           Msg(diag::note_use_indirect_call));
-    return false;
-  }
-  unsigned ArgIdx = 0;
-  while (ArgIdx < C->getNumArgs() && C->getArg(ArgIdx) != Arg)
-    ++ArgIdx;
-  bool Done;
-  if (!specialCallee(C, Arg, ArgIdx, K, B, Result, ResultKind, Done))
-    return Done;
   unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   unsigned ParamIdx = ArgIdx - Shift;
   if (!elementParam(C, Arg, ParamIdx, B))
     return false;
-  // Every argument of this call is bound at once.
   if (!BoundCalls.insert(C).second)
-    return true;
+    return true; // every argument of this call was bound at once
   if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
     return false;
   const FunctionDecl *Def = nullptr;
@@ -378,23 +392,41 @@ bool Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
            Msg(diag::note_use_macro_callee));
     return false;
   }
-  Env CE;
+  Env Callee;
   std::vector<int> ParamViews;
-  bindArguments(C, Def, Shift, ParamIdx, B, E, CE, ParamViews);
-  bool NeedsClone;
-  if (!cloneKind(C, Def, ParamViews, NeedsClone))
+  bindArguments(C, Def, Shift, ParamIdx, B, E, Callee, ParamViews);
+  std::optional<bool> Clone = needsClone(C, Def, ParamViews);
+  if (!Clone)
     return false;
   auto Key = std::make_pair(Def, ParamViews);
   if (!CalleeIndex.count(Key)) {
-    CalleeIndex[Key] = Nest.Callees.size();
-    CalleeUse U;
-    U.FD = Def;
-    U.ParamViews = ParamViews;
-    U.NeedsClone = NeedsClone;
-    Nest.Callees.push_back(U);
+    CalleeIndex[Key] = Out.Callees.size();
+    Out.Callees.push_back({Def, ParamViews, *Clone});
   }
-  enqueue(Def, CE, keyOf(Def, CE));
+  enqueue(Def, Callee);
   return true;
+}
+
+Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
+                                     const Binding &B, Env &E) {
+  if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
+      C->getCallee() == Arg) { // class types are called through operator()
+    refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+           Msg(diag::note_use_only_fields));
+    return {};
+  }
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (!FD) {
+    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(),
+           Msg(diag::note_use_indirect_call));
+    return {};
+  }
+  unsigned ArgIdx = 0;
+  while (ArgIdx < C->getNumArgs() && C->getArg(ArgIdx) != Arg)
+    ++ArgIdx;
+  if (std::optional<CallOutcome> Special = specialCallee(C, Arg, ArgIdx, K, B))
+    return *Special;
+  return {followCallee(C, Arg, ArgIdx, B, E), std::nullopt};
 }
 
 //--- Following one element use up its parents ---------------------------------
@@ -414,8 +446,7 @@ bool Analyzer::stepCast(const ImplicitCastExpr *IC, ElementWalk &W) {
     return true;
   case CK_PointerToBoolean:
     refuse(W.Cur->getExprLoc(), diag::err_use_null_test,
-           Nest.Loops[W.B.View].Form.Loop->getBeginLoc(),
-           Msg(diag::note_use_null_test));
+           form(W.B.View).Loop->getBeginLoc(), Msg(diag::note_use_null_test));
     return false;
   default:
     refuse(W.Cur->getExprLoc(),
@@ -448,43 +479,42 @@ bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
                          ElementWalk &W, ParentMap &PM) {
   if (!checkField(FD, ME->getMemberLoc()))
     return false;
-  FieldPath NP = W.B.Path;
-  NP.push_back(FD);
-  QualType FT = FD->getType();
-  const RecordDecl *FR = FT->getAsRecordDecl();
+  FieldPath Path = W.B.Path;
+  Path.push_back(FD);
+  QualType FieldType = FD->getType();
+  const RecordDecl *FieldRecord = FieldType->getAsRecordDecl();
   // An anonymous union is passed through to the member named after it
-  // (`p->density.wcount`); checkUnions() keeps its semantics.
-  if (FR && (!FR->isUnion() || FD->isAnonymousStructOrUnion())) {
+  // (`p->density.wcount`); checks/ViewChecks.cpp keeps its semantics.
+  if (FieldRecord &&
+      (!FieldRecord->isUnion() || FD->isAnonymousStructOrUnion())) {
     // A sub-object: keep walking, it may be used whole.
-    const Stmt *PP = PM.getParent(const_cast<MemberExpr *>(ME));
-    while (PP && (isa<ParenExpr>(PP) ||
-                  (isa<ImplicitCastExpr>(PP) &&
-                   cast<ImplicitCastExpr>(PP)->getCastKind() == CK_NoOp)))
-      PP = PM.getParent(const_cast<Stmt *>(PP));
-    const auto *Next = dyn_cast_or_null<MemberExpr>(PP);
+    const Expr *Sub = ME;
+    const auto *Next = dyn_cast_or_null<MemberExpr>(
+        parentThrough(PM, Sub, Through::Parens | Through::NoOpCasts));
     // Library types (std::array, std::string, ...) are never taken apart:
     // they are leaves, copied whole.
-    if (Next && !SM.isInSystemHeader(FR->getLocation())) {
-      W.B.Path = NP;
+    if (Next && !SM.isInSystemHeader(FieldRecord->getLocation())) {
+      W.B.Path = Path;
       W.K = Kind::Lvalue;
       W.Cur = ME;
       return true;
     }
-    if (!FT.isTriviallyCopyableType(Ctx)) {
+    if (!FieldType.isTriviallyCopyableType(Ctx)) {
       refuse(ME->getMemberLoc(),
              {diag::err_use_whole_not_copyable, {FD->getName().str()}},
              FD->getLocation(), Msg(diag::note_field_memcpy));
       return false;
     }
-    leaf(ME, Binding{W.B.View, NP}, /*Whole=*/true, PM);
+    leaf(ME, Binding{W.B.View, Path}, /*Whole=*/true, PM);
     return false;
   }
-  if (!FT.isTriviallyCopyableType(Ctx)) {
-    refuse(ME->getMemberLoc(), {diag::err_field_not_copyable, {FD->getName().str()}},
+  if (!FieldType.isTriviallyCopyableType(Ctx)) {
+    refuse(ME->getMemberLoc(),
+           {diag::err_field_not_copyable, {FD->getName().str()}},
            FD->getLocation(), Msg(diag::note_field_memcpy));
     return false;
   }
-  leaf(ME, Binding{W.B.View, NP}, /*Whole=*/FR != nullptr, PM);
+  leaf(ME, Binding{W.B.View, Path}, /*Whole=*/FieldRecord != nullptr, PM);
   return false;
 }
 
@@ -496,16 +526,16 @@ bool Analyzer::stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
     return false;
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
       PM.getParent(const_cast<MemberExpr *>(ME)));
-  if (!MC) {
+  if (!MC) { // a bound method is always called
     refuse(ME->getMemberLoc(), diag::err_use_unsupported, {},
-           Msg(diag::note_use_only_fields)); // a bound method is always called
+           Msg(diag::note_use_only_fields));
     return false;
   }
   BoundCalls.insert(MC);
   method(MD, W.B, ME->getMemberLoc());
-  QualType RT = MD->getReturnType();
-  if (!(RT->isReferenceType() || RT->isPointerType()) ||
-      !isRecordOf(RT->getPointeeType()->getAsRecordDecl(), W.B.View))
+  QualType Returned = MD->getReturnType();
+  if (!(Returned->isReferenceType() || Returned->isPointerType()) ||
+      !isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), W.B.View))
     return false;
   if (!W.B.Path.empty()) {
     refuse(ME->getMemberLoc(), diag::err_use_subobject_reference, {},
@@ -513,7 +543,7 @@ bool Analyzer::stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
     return false;
   }
   W.Cur = MC;
-  W.K = RT->isPointerType() ? Kind::Pointer : Kind::Lvalue;
+  W.K = Returned->isPointerType() ? Kind::Pointer : Kind::Lvalue;
   return true;
 }
 
@@ -523,13 +553,13 @@ bool Analyzer::stepDecl(const DeclStmt *DS, ElementWalk &W, Env &E) {
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V || V->getInit() != W.Cur)
       continue;
-    QualType VT = V->getType();
-    bool Ptr = VT->isPointerType();
-    if (!(VT->isReferenceType() || Ptr) || !V->isLocalVarDecl() ||
+    QualType VarType = V->getType();
+    bool Pointer = VarType->isPointerType();
+    if (!(VarType->isReferenceType() || Pointer) || !V->isLocalVarDecl() ||
         V->isStaticLocal())
       refuse(V->getLocation(), {diag::err_use_copied_into, {V->getName().str()}},
              V->getLocation(), Msg(diag::note_use_bind_reference));
-    else if ((Ptr ? Kind::Pointer : Kind::Lvalue) != W.K)
+    else if ((Pointer ? Kind::Pointer : Kind::Lvalue) != W.K)
       refuse(V->getLocation(), diag::err_use_alias, {},
              Msg(diag::note_use_bind_reference));
     else {
@@ -552,7 +582,7 @@ bool Analyzer::stepBinary(const BinaryOperator *BO, ElementWalk &W) {
   if (BO->isComparisonOp() && W.K == Kind::Pointer && W.B.Path.empty()) {
     // Compared by the address of the original object, which the proxy
     // keeps: `p != q` becomes `identity(p) != identity(q)`.
-    Nest.Loops[W.B.View].Identities.push_back(W.Cur);
+    Out.Loops[W.B.View].Identities.push_back(W.Cur);
     return false;
   }
   if (BO->isAssignmentOp())
@@ -570,22 +600,24 @@ bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &E,
   SourceLocation L = W.Cur->getExprLoc();
   if (isa<ReturnStmt>(P)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(E.Fn);
-    QualType RP = MD ? MD->getReturnType()->getPointeeType() : QualType();
+    QualType Pointee = MD ? MD->getReturnType()->getPointeeType() : QualType();
     if (W.RootIsThis && MD && W.B.Path.empty() &&
-        isElementRecord(RP.isNull() ? nullptr : RP->getAsRecordDecl()))
+        isElementRecord(Pointee.isNull() ? nullptr : Pointee->getAsRecordDecl()))
       return false; // `return *this;`: the call result is the element again
     refuse(L, diag::err_use_returned, P->getBeginLoc(),
            Msg(diag::note_use_iteration_only));
     return false;
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
-    if (!CE->getConstructor()->isCopyOrMoveConstructor())
-      refuse(L, {diag::err_use_constructor_arg, {qualifiedName(Ctx, CE->getType())}},
+    if (!CE->getConstructor()->isCopyOrMoveConstructor()) {
+      refuse(L,
+             {diag::err_use_constructor_arg, {qualifiedName(Ctx, CE->getType())}},
              CE->getConstructor()->getLocation(),
              Msg(diag::note_use_constructor_arg));
-    else
-      BoundWholes.insert(CE), refuse(L, diag::err_use_copied, L,
-                                     Msg(diag::note_use_copied));
+      return false;
+    }
+    BoundWholes.insert(CE);
+    refuse(L, diag::err_use_copied, L, Msg(diag::note_use_copied));
     return false;
   }
   if (!isa<Expr>(P))
@@ -594,11 +626,10 @@ bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &E,
     if (EC->getCastKind() == CK_ToVoid)
       return false; // `(void)p;`: discarded too
   if (const auto *LE = dyn_cast<LambdaExpr>(P)) {
-    const Stmt *LP = PM.getParent(const_cast<LambdaExpr *>(LE));
-    while (LP && (isa<ImplicitCastExpr>(LP) || isa<MaterializeTemporaryExpr>(LP) ||
-                  isa<CXXBindTemporaryExpr>(LP) || isa<ParenExpr>(LP)))
-      LP = PM.getParent(const_cast<Stmt *>(LP));
-    if (LP && (isa<DeclStmt>(LP) || isa<CXXOperatorCallExpr>(LP)))
+    const Expr *Lambda = LE;
+    const Stmt *Holder = parentThrough(
+        PM, Lambda, Through::Parens | Through::ImplicitCasts | Through::Temporaries);
+    if (Holder && (isa<DeclStmt>(Holder) || isa<CXXOperatorCallExpr>(Holder)))
       return false; // called right away or kept in a local: analysed inline
     refuse(LE->getBeginLoc(), diag::err_use_lambda_escapes, LE->getBeginLoc(),
            Msg(diag::note_use_lambda_escapes));
@@ -628,12 +659,11 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return false; // static data member or enumerator named through the element
   }
   if (const auto *C = dyn_cast<CallExpr>(P)) {
-    const Expr *Res;
-    Kind RK;
-    if (!call(C, W.Cur, W.K, W.B, E, Res, RK) || !Res)
+    CallOutcome R = call(C, W.Cur, W.K, W.B, E);
+    if (!R.Continues)
       return false;
-    W.Cur = Res;
-    W.K = RK;
+    W.Cur = R.Continues->E;
+    W.K = R.Continues->K;
     return true;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(P))
@@ -667,13 +697,13 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
     Path.insert(Path.begin(), FD);
     Base = M->getBase();
   }
-  Binding B;
-  Kind K;
-  if (!evalElement(Base, E, B, K))
+  auto Element = evalElement(Base, E);
+  if (!Element)
     return;
   for (const FieldDecl *FD : Path)
     if (!checkField(FD, ME->getMemberLoc()))
       return;
+  const Binding &B = Element->first;
   FieldPath Full = B.Path;
   Full.insert(Full.end(), Path.begin(), Path.end());
   const RecordDecl *RD = Full.back()->getType()->getAsRecordDecl();
@@ -684,18 +714,16 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
   A.Read = true;
 }
 
-void Analyzer::analyse(const Stmt *Body, Env &E) {
-  Collector C;
-  C.ExtraRoots = ExtraRootViews;
-  C.TraverseStmt(const_cast<Stmt *>(Body));
-  ParentMap PM(const_cast<Stmt *>(Body));
-  bindLambdaParams(C, E);
+//--- One body ----------------------------------------------------------------
+
+/// Walks up from every use of a bound element in the body.
+void Analyzer::analyseRoots(const Collector &C, Env &E, ParentMap &PM) {
   for (const Expr *R : C.Roots) {
     if (Failed)
       return;
-    auto XR = C.ExtraRoots.find(R);
-    if (XR != C.ExtraRoots.end()) {
-      element(R, Kind::Lvalue, Binding{XR->second, {}}, E, PM);
+    auto Extra = C.ExtraRoots.find(R);
+    if (Extra != C.ExtraRoots.end()) {
+      element(R, Kind::Lvalue, Binding{Extra->second, {}}, E, PM);
       continue;
     }
     if (isa<CXXThisExpr>(R)) {
@@ -710,22 +738,20 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
       element(R, K, B, E, PM);
     }
   }
-  llvm::SmallPtrSet<const Expr *, 8> Inner; // `p->a` of `p->a.b`
-  for (const MemberExpr *ME : C.UnevaluatedMembers)
-    Inner.insert(ME->getBase()->IgnoreParenImpCasts());
-  for (const MemberExpr *ME : C.UnevaluatedMembers)
-    if (!Inner.count(ME))
-      unevaluatedField(ME, E);
+}
+
+/// Field accesses and whole copies of element-type objects that are not the
+/// loops' elements.
+void Analyzer::collectForeign(const Collector &C, ParentMap &PM) {
   for (const MemberExpr *ME : C.Members) {
     if (Handled.count(ME))
       continue;
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD || !isElementRecord(FD->getParent()))
       continue;
-    Foreigns.push_back(
-        {ME->getMemberLoc(), FD, classifyUse(ME, PM).second, FD->getParent()});
+    Out.Foreign.push_back({ME->getMemberLoc(), FD,
+                           classifyUse(ME, PM).Written, FD->getParent()});
   }
-  // Whole-object copies and assignments of other elements.
   for (const Expr *W : C.Wholes) {
     if (BoundWholes.count(W))
       continue;
@@ -733,8 +759,13 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
     if (!isElementRecord(RD))
       continue;
     bool IsWrite = isa<CXXOperatorCallExpr>(W);
-    Foreigns.push_back({W->getExprLoc(), nullptr, IsWrite, RD});
+    Out.Foreign.push_back({W->getExprLoc(), nullptr, IsWrite, RD});
   }
+}
+
+/// Every user function the body calls (and every constructor it runs) is
+/// analysed too, with nothing bound: it may reach elements in other ways.
+void Analyzer::enqueueCallees(const Collector &C) {
   for (const CallExpr *CE : C.Calls) {
     if (BoundCalls.count(CE))
       continue;
@@ -746,24 +777,44 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
       if (MD->getParent()->isLambda())
         continue; // lambda bodies are analysed where they are written
-    Env CE2;
-    enqueue(Def, CE2, keyOf(Def, CE2));
+    enqueue(Def, Env());
   }
   for (const CXXConstructExpr *CE : C.Ctors) {
     const FunctionDecl *Def = nullptr;
     const CXXConstructorDecl *CD = CE->getConstructor();
     if (!CD->hasBody(Def) || !Def || SM.isInSystemHeader(Def->getLocation()))
       continue;
-    Env CE2;
-    enqueue(Def, CE2, keyOf(Def, CE2));
+    enqueue(Def, Env());
   }
 }
 
+void Analyzer::analyse(const Stmt *Body, Env &E) {
+  Collector C;
+  C.ExtraRoots = ExtraRootViews;
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  ParentMap PM(const_cast<Stmt *>(Body));
+  bindLambdaParams(C, E);
+  analyseRoots(C, E, PM);
+  if (Failed)
+    return;
+  llvm::SmallPtrSet<const Expr *, 8> Inner; // `p->a` of `p->a.b`
+  for (const MemberExpr *ME : C.UnevaluatedMembers)
+    Inner.insert(ME->getBase()->IgnoreParenImpCasts());
+  for (const MemberExpr *ME : C.UnevaluatedMembers)
+    if (!Inner.count(ME))
+      unevaluatedField(ME, E);
+  collectForeign(C, PM);
+  enqueueCallees(C);
+}
+
 bool Analyzer::run() {
+  Out.Loops.resize(In.Loops.size());
   Env Top;
-  Top.Fn = Nest.Loops[0].Form.Function;
-  for (size_t I = 0; I < Nest.Loops.size(); ++I) {
-    const LoopForm &F = Nest.Loops[I].Form;
+  Top.Fn = In.Loops[0].Form.Function;
+  for (size_t I = 0; I < In.Loops.size(); ++I) {
+    const LoopForm &F = In.Loops[I].Form;
+    Out.Loops[I].View.Element = F.Element;
+    Out.Loops[I].View.ElementType = F.ElementType;
     Binding B{(int)I, {}};
     if (F.Kind == LoopFormKind::Range)
       Top.Vars[F.LoopVar] = {B, F.VarIsPointer ? Kind::Pointer : Kind::Lvalue};
@@ -771,7 +822,7 @@ bool Analyzer::run() {
       for (const Expr *U : F.TargetUses)
         ExtraRootViews[U] = (int)I;
   }
-  analyse(Nest.Root ? Nest.Root : Nest.Loops[0].Form.Body, Top);
+  analyse(In.Root ? In.Root : In.Loops[0].Form.Body, Top);
   while (!Queue.empty() && !Failed) {
     Work W = std::move(Queue.front());
     Queue.pop_front();
@@ -780,25 +831,20 @@ bool Analyzer::run() {
   }
   if (Failed)
     return false;
-  for (LoopPlan &L : Nest.Loops)
+  for (LoopAnalysis &L : Out.Loops)
     L.View.normalise();
-  checkForeign();
-  if (!Failed)
-    checkUnions();
-  if (!Failed)
-    checkAliasing();
-  return !Failed;
+  return true;
 }
 
-} // namespace detail
+} // namespace analysis
 
-bool analyseNest(clang::ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest) {
-  for (LoopPlan &L : Nest.Loops) {
-    L.View.Element = L.Form.Element;
-    L.View.ElementType = L.Form.ElementType;
-  }
-  detail::Analyzer A(Ctx, Diags, Nest);
-  return A.run();
+std::optional<AnalysedNest> analyseNest(ASTContext &Ctx, DiagStore &Diags,
+                                        const RecognisedNest &Nest) {
+  AnalysedNest Out;
+  analysis::Analyzer A(Ctx, Diags, Nest, Out);
+  if (!A.run())
+    return std::nullopt;
+  return Out;
 }
 
 } // namespace soaview

@@ -2,7 +2,10 @@
 #ifndef SOAVIEW_ANALYSIS_H
 #define SOAVIEW_ANALYSIS_H
 
-#include "plan/Model.h"
+#include "analysis/View.h"
+#include "forms/Forms.h"
+
+#include <optional>
 
 namespace clang {
 class ASTContext;
@@ -11,9 +14,12 @@ class ASTContext;
 namespace soaview {
 class DiagStore;
 
-/// Fills each loop's View and the nest's Callees from the loops' Forms.
-/// Returns false after reporting why the nest cannot be converted.
-bool analyseNest(clang::ASTContext &Ctx, DiagStore &Diags, NestPlan &Nest);
+/// The views of a recognised nest's loops, the functions they reach with
+/// elements and the other uses of element objects (analysis/View.h).
+/// nullopt after reporting why the nest cannot be converted.
+std::optional<AnalysedNest> analyseNest(clang::ASTContext &Ctx,
+                                        DiagStore &Diags,
+                                        const RecognisedNest &Nest);
 
 } // namespace soaview
 

@@ -1,14 +1,14 @@
 //===- Checks.h - what may not be converted, hoisted or offloaded -*- C++ -*-===//
 //
-// Checks only: each reports a located error (with a note saying how to write
-// the loop instead) and returns false, and plans nothing. The checks of
-// element accesses run inside the analysis (AccessChecks.cpp); the CUDA
-// backend's own rules are in CudaChecks.h.
+// Checks only: each reads what the earlier stages produced, reports a
+// located error (with a note saying how to write the loop instead) and
+// returns false; none writes a product. The CUDA backend's own rules are in
+// CudaChecks.h.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_CHECKS_H
 #define SOAVIEW_CHECKS_H
 
-#include "plan/Model.h"
+#include "plan/Plan.h"
 
 namespace clang {
 class ASTContext;
@@ -17,7 +17,7 @@ class ASTContext;
 namespace soaview {
 class DiagStore;
 
-//--- LoopChecks.cpp: one loop, before analysis -------------------------------
+//--- LoopChecks.cpp: one loop, while it is recognised ------------------------
 /// soa_conversion_hoist(n) needs n enclosing loops.
 bool checkHoistLevel(clang::ASTContext &Ctx, const LoopAnnotation &A,
                      const clang::Stmt *Loop, DiagStore &Diags);
@@ -29,14 +29,21 @@ bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
                              DiagStore &Diags);
 /// What a hoisted view is built from exists before, and does not change in,
 /// the loop it moves out of.
-bool checkHoist(clang::ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags);
+bool checkHoist(clang::ASTContext &Ctx, const RecognisedLoop &L,
+                DiagStore &Diags);
 
-//--- LoopChecks.cpp: after analysis ------------------------------------------
+//--- ViewChecks.cpp: the analysed nest ---------------------------------------
+/// Foreign accesses that conflict with a view, written members of an
+/// anonymous union kept apart, fields written through one view and held by
+/// another of the same element type.
+bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
+                DiagStore &Diags);
+
+//--- LoopChecks.cpp: the plan ------------------------------------------------
 /// Every loop of the nest uses some field (else warns; the nest stays as
 /// written).
 bool checkUsesFields(clang::ASTContext &Ctx, const NestPlan &Nest,
                      DiagStore &Diags);
-
 /// The generated code has a place: views go before the function holding
 /// the loop (outside system headers, after the element's definition) and
 /// clones rewrite their parameters' types.
@@ -50,17 +57,15 @@ bool checkOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
                   const LoopPlan &P, DiagStore &Diags);
 
 //--- HeapChecks.cpp ----------------------------------------------------------
-/// Allocation in the code offloaded loop P runs (its body and the functions
-/// it reaches): adds what is routed to the device heap to Nest.HeapRoutes,
-/// or refuses what cannot be routed.
-bool planDeviceHeap(clang::ASTContext &Ctx, NestPlan &Nest, LoopPlan &P,
-                    DiagStore &Diags);
+/// Allocation in the code offloaded loop P runs (P.Heap): what cannot be
+/// routed to the device heap, frees of system headers, pointer fields a
+/// loop that allocates writes.
+bool checkDeviceHeap(const NestPlan &Nest, const LoopPlan &P, DiagStore &Diags);
 
 //--- SweepChecks.cpp ---------------------------------------------------------
 /// What a sweep over cells (Nest.Sweep) may not do: an inner view built
 /// elsewhere than before the local loop, uses of the cell loop's variables
-/// in the nest,
-/// declarations that change something or read the elements.
+/// in the nest, declarations that change something or read the elements.
 bool checkSweep(clang::ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags);
 
 //--- Profitability.cpp --------------------------------------------------------

@@ -9,10 +9,7 @@
 #ifndef SOAVIEW_CUDACHECKS_H
 #define SOAVIEW_CUDACHECKS_H
 
-#include "plan/Model.h"
-
-#include <optional>
-#include <vector>
+#include "plan/Plan.h"
 
 namespace clang {
 class ASTContext;
@@ -21,18 +18,11 @@ class ASTContext;
 namespace soaview {
 class DiagStore;
 
-/// Checks the offloaded loop P of Nest for the CUDA backend. Returns the
-/// user functions the loop reaches that must be marked __host__ __device__,
-/// or nullopt (after reporting why) when the loop cannot be translated.
-std::optional<std::vector<const clang::FunctionDecl *>>
-checkCudaOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
-                 const LoopPlan &P, DiagStore &Diags);
-
-/// True when the declaration of FD already carries a device mark:
-/// `__device__`, or a macro in its declaration specifiers (such as
-/// `MYLIB_HD` expanding to `__host__ __device__` under nvcc), or constexpr
-/// (nvcc's --expt-relaxed-constexpr makes those callable on the device).
-bool markedForDevice(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
+/// Checks the offloaded loop P for the CUDA backend: the function
+/// holding it, and what its kernel reaches (P.Reach, planned by
+/// plan/DeviceCode.cpp). False after reporting why it cannot be translated.
+bool checkCudaOffload(clang::ASTContext &Ctx, const LoopPlan &P,
+                      DiagStore &Diags);
 
 } // namespace soaview
 

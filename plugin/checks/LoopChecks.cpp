@@ -91,7 +91,7 @@ bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
 
 /// Hoisting builds the view before an enclosing loop: everything the view is
 /// built from must exist there and stay unchanged while that loop runs.
-bool checkHoist(ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags) {
+bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
   const LoopForm &F = P.Form;
   std::vector<const Expr *> Inputs;

@@ -5,8 +5,9 @@
 // can see another cell's writes, and when the nest needs nothing of the
 // cell loop but its lists (docs/offload.md, "Sweeps"). A field written
 // through the local elements and read through the inner loop is refused
-// for every nest (AccessChecks.cpp: the two views could disagree); writes
-// through the inner loop leave the nest on the host (driver/Driver.cpp).
+// for every nest (checks/ViewChecks.cpp: the two views could disagree);
+// writes through the inner loop leave the nest on the host
+// (plan/Planner.cpp, sweepStaysOnHost).
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 
@@ -60,7 +61,7 @@ fieldRead(const Stmt *S, const llvm::SmallPtrSetImpl<const RecordDecl *> &Record
 
 bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const SweepPlan &S = *Nest.Sweep;
+  const SweepForm &S = *Nest.Sweep;
   const LoopPlan &L = Nest.Loops[0];
   const LoopPlan *In = Nest.Loops.size() > 1 ? &Nest.Loops[1] : nullptr;
   auto Refuse = [&](SourceLocation At, const Msg &Error, const Msg &Note) {

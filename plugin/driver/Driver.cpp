@@ -1,9 +1,11 @@
 //===- Driver.cpp - first pass: annotated loops to text edits -------------===//
 //
 // Runs after the first (syntax-only) parse. The pipeline, one named step
-// each (docs/design.md):
-//   find nests -> decide -> recognise -> plan -> analyse -> plan device
-//   and placement -> check -> emit
+// each, every stage handing the next the product it alone writes
+// (docs/design.md):
+//   find nests -> decide -> recognise (RecognisedNest) -> analyse
+//   (AnalysedNest) -> check the views -> plan (NestPlan) -> check the plan
+//   -> emit
 // Any error cancels every rewrite of the translation unit: the real compile
 // then parses the user's source unchanged and reports soaview's errors.
 //===----------------------------------------------------------------------===//
@@ -19,6 +21,7 @@
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
 #include "plan/Planner.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -37,10 +40,10 @@ class FirstPass {
 public:
   FirstPass(ASTContext &Ctx, const AnnotationCollector &C, const Options &Opts,
             PassResult &R)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), C(C), Opts(Opts), R(R),
-        Diags(*R.Diags),
-        Em(Ctx, Diags, Opts.Offload),
-        CanOffload(Ctx.getLangOpts().OpenMP || Opts.Offload == BackendKind::Cuda),
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(C), Opts(Opts),
+        Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
+        Planning{Ctx.getLangOpts().OpenMP || Opts.Offload == BackendKind::Cuda,
+                 Opts.Offload, Opts.DeviceHeap},
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
 
   void attributeProblems();
@@ -49,27 +52,27 @@ public:
 
 private:
   void convertNest(const std::vector<LoopInstance> &N,
-                   std::optional<SweepPlan> Sweep);
-  bool sweepable(const NestPlan &Nest);
-  bool recognise(const std::vector<LoopInstance> &N, NestPlan &Nest,
-                 DiagStore &D);
-  bool check(NestPlan &Nest, DiagStore &D);
-  void emit(NestPlan &Nest);
+                   std::optional<SweepForm> Sweep);
+  std::optional<RecognisedNest> recognise(const std::vector<LoopInstance> &N,
+                                          DiagStore &D);
+  void decideSweep(RecognisedNest &R, const AnalysedNest &A);
+  bool check(const NestPlan &Nest, DiagStore &D);
+  void emit(const NestPlan &Nest);
   void reportRows(const NestPlan &Nest, bool Converted);
   void recordConverted(const NestPlan &Nest);
   void remarkConverted(const NestPlan &Nest);
 
   ASTContext &Ctx;
   SourceManager &SM;
-  const AnnotationCollector &C;
+  const AnnotationCollector &Annotations;
   const Options &Opts;
-  PassResult &R;
+  PassResult &Result;
   DiagStore &Diags;
   Emitter Em;
   /// Offloaded loops become OpenMP target regions when the compile has
   /// -fopenmp, CUDA kernels with the CUDA backend; otherwise they stay on
   /// the host.
-  const bool CanOffload;
+  const PlanOptions Planning;
   /// With offloading the driver runs this plugin in the host and in the
   /// device compile: remarks and warnings come from the host compile only.
   const bool Host;
@@ -78,7 +81,7 @@ private:
 };
 
 void FirstPass::attributeProblems() {
-  for (const AttrProblem &P : C.Problems) {
+  for (const AttrProblem &P : Annotations.Problems) {
     StoredDiag &D = Diags.report(P.Loc, P.Message);
     if (P.Note)
       Diags.note(D, P.Loc, *P.Note);
@@ -90,41 +93,41 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   if (!looksLikeSweep(N))
     return convertNest(N, std::nullopt);
   std::vector<LoopInstance> Inner(N.begin() + 1, N.end());
-  if (!CanOffload) {
+  if (!Planning.CanOffload) {
     if (Opts.Remarks && Host)
       Diags.report(N[0].A->ForLoc,
                    {diag::remark_sweep_host,
                     {"compile with -fopenmp (or the CUDA backend) to offload"}});
     return convertNest(Inner, std::nullopt);
   }
-  std::optional<SweepPlan> S = recogniseSweep(Ctx, N, Diags);
+  std::optional<SweepForm> S = recogniseSweep(Ctx, N, Diags);
   if (!S)
     return;
   convertNest(Inner, std::move(S));
 }
 
-/// One nest: the profitability rule decides first; a loop it leaves as
-/// written is still recognised and analysed, for the report, but what that
-/// finds is not reported. A swept nest is offloaded as one.
+/// One nest through the stages: recognise, analyse, check the views, plan,
+/// check the plan, emit. The profitability rule decides first; a loop it
+/// leaves as written is still recognised, analysed and checked, for the
+/// report, but what that finds is not reported. A swept nest is offloaded
+/// as one.
 void FirstPass::convertNest(const std::vector<LoopInstance> &N,
-                            std::optional<SweepPlan> Sweep) {
+                            std::optional<SweepForm> Sweep) {
   const bool Pays = Sweep || !Opts.Profitability ||
-                    conversionPays(*N.front().A, N.size(), CanOffload);
+                    conversionPays(*N.front().A, N.size(), Planning.CanOffload);
   DiagStore Unreported(SM);
   DiagStore &D = Pays ? Diags : Unreported;
   if (!Pays && Opts.Remarks && Host)
     remarkUnconverted(Ctx, *N.front().A, Diags);
-  NestPlan Nest;
-  if (!recognise(N, Nest, D))
+  std::optional<RecognisedNest> R = recognise(N, D);
+  if (!R)
     return;
-  planRoot(Ctx, Nest);
-  if (!analyseNest(Ctx, D, Nest))
+  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
+  if (!A || !checkViews(*R, *A, D))
     return;
-  Nest.Sweep = std::move(Sweep);
-  if (Nest.Sweep && !sweepable(Nest))
-    Nest.Sweep.reset();
-  planDevice(Nest, CanOffload);
-  planPlacement(Ctx, Nest);
+  R->Sweep = std::move(Sweep);
+  decideSweep(*R, *A);
+  const NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Planning);
   if (!check(Nest, D))
     return;
   if (!Pays)
@@ -132,49 +135,45 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
   emit(Nest);
 }
 
-/// A swept nest whose inner loop writes (the active-local order) would
-/// write each element from several cells at once: it stays on the host,
-/// cell by cell, with a remark saying why.
-bool FirstPass::sweepable(const NestPlan &Nest) {
-  if (Nest.Loops.size() < 2)
-    return true;
-  for (auto &[Path, A] : Nest.Loops[1].View.orderedLeaves())
-    if (A.Written) {
-      if (Opts.Remarks && Host)
-        Diags.report(Nest.Sweep->Annotation->ForLoc,
-                     {diag::remark_sweep_host,
-                      {"the inner loop writes field '" + dotted(Path) +
-                       "' (each element would be written from several cells "
-                       "at once)"}});
-      return false;
-    }
-  return true;
+/// A sweep whose nest cannot run swept stays on the host, with a remark.
+void FirstPass::decideSweep(RecognisedNest &R, const AnalysedNest &A) {
+  if (!R.Sweep)
+    return;
+  std::optional<std::string> Why = sweepStaysOnHost(R, A);
+  if (!Why)
+    return;
+  if (Opts.Remarks && Host)
+    Diags.report(R.Sweep->Annotation->ForLoc, {diag::remark_sweep_host, {*Why}});
+  R.Sweep.reset();
 }
 
 /// Each loop's form and the checks that need only the form; a nest converts
 /// whole or not at all.
-bool FirstPass::recognise(const std::vector<LoopInstance> &N, NestPlan &Nest,
-                          DiagStore &D) {
+std::optional<RecognisedNest>
+FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
+  RecognisedNest Nest;
   for (const LoopInstance &I : N) {
     if (!checkHoistLevel(Ctx, *I.A, I.Loop, D) ||
         !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D))
-      return false;
-    std::optional<LoopForm> F = recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, C, D);
+      return std::nullopt;
+    std::optional<LoopForm> F =
+        recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
     if (!F || !checkContainerUnchanged(*F, *I.A, D))
-      return false;
-    LoopPlan P = planLoop(Ctx, I, std::move(*F));
-    if (P.HoistTo && !checkHoist(Ctx, P, D))
-      return false;
-    Nest.InTemplate = P.InTemplate;
-    Nest.Loops.push_back(std::move(P));
+      return std::nullopt;
+    RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
+    if (L.HoistTo && !checkHoist(Ctx, L, D))
+      return std::nullopt;
+    Nest.InTemplate = L.InTemplate;
+    Nest.Loops.push_back(std::move(L));
   }
-  return true;
+  Nest.Root = nestRoot(Ctx, Nest.Loops);
+  return Nest;
 }
 
-/// The checks that need the analysis: offloading (and the CUDA backend's
-/// rules, which also say which functions run on the device), then the
-/// warning for loops that use no field.
-bool FirstPass::check(NestPlan &Nest, DiagStore &D) {
+/// The checks of the plan: the sweep, offloading (and the CUDA backend's
+/// rules), allocation on the device, then the warning for loops that use no
+/// field and the place of the generated code.
+bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
   if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
     return false;
   bool OK = true;
@@ -183,45 +182,36 @@ bool FirstPass::check(NestPlan &Nest, DiagStore &D) {
       OK &= checkOffload(Ctx, Nest, P, D);
   if (!OK)
     return false;
-  if (Opts.DeviceHeap)
-    for (LoopPlan &P : Nest.Loops)
-      if (P.Offload && !planDeviceHeap(Ctx, Nest, P, D))
+  if (Planning.DeviceHeap)
+    for (const LoopPlan &P : Nest.Loops)
+      if (P.Offload && !checkDeviceHeap(Nest, P, D))
         return false;
-  if (Opts.Offload == BackendKind::Cuda)
-    for (const LoopPlan &P : Nest.Loops) {
-      if (!P.Offload)
-        continue;
-      auto Device = checkCudaOffload(Ctx, Nest, P, D);
-      if (!Device) {
-        OK = false;
-        continue;
-      }
-      Nest.DeviceFunctions.insert(Nest.DeviceFunctions.end(), Device->begin(),
-                                  Device->end());
-    }
+  if (Planning.Backend == BackendKind::Cuda)
+    for (const LoopPlan &P : Nest.Loops)
+      if (P.Offload)
+        OK &= checkCudaOffload(Ctx, P, D);
   return OK && checkUsesFields(Ctx, Nest, D) && checkPlacement(Ctx, Nest, D);
 }
 
-void FirstPass::emit(NestPlan &Nest) {
+void FirstPass::emit(const NestPlan &Nest) {
   if (!Em.emitNest(Nest))
     return;
   if (Nest.Sweep)
     Em.emitSweep(Nest);
   else
-    for (LoopPlan &P : Nest.Loops)
+    for (const LoopPlan &P : Nest.Loops)
       if (LoopsEmitted.insert(P.Annotation->ForLoc.getRawEncoding()).second)
-        Em.emitLoop(P);
+        Em.emitLoop(Nest, P);
   AnyRewrite = true;
-  for (LoopPlan &P : Nest.Loops)
-    AnyOffload |= P.Offload;
-  AnyHeap |= !Nest.HeapRoutes.empty();
+  AnyOffload |= Nest.offloads();
+  AnyHeap |= !Nest.heapRoutes().empty();
   recordConverted(Nest);
   reportRows(Nest, true);
   if (Opts.Remarks && Host)
     remarkConverted(Nest);
 }
 
-/// One row of the paper's Table 1 per loop (soaview-translate --report).
+/// One row of [Radtke2025]'s Table 1 per loop (soaview-translate --report).
 void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
   for (const LoopPlan &P : Nest.Loops) {
     ReportRow Row;
@@ -238,7 +228,7 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
     Row.Hoist = P.HoistLevels;
     Row.Offload = P.Annotation->has(AttrKind::Offload);
     Row.Converted = Converted;
-    R.Report.push_back(Row);
+    Result.Report.push_back(Row);
   }
 }
 
@@ -247,16 +237,16 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
 /// breaks that code.
 void FirstPass::recordConverted(const NestPlan &Nest) {
   if (Nest.Sweep)
-    R.Converted.push_back({Diags.locate(Nest.Sweep->Loop->getBeginLoc()),
-                           Diags.locate(Nest.Sweep->Loop->getEndLoc()),
-                           "sweep over cells"});
+    Result.Converted.push_back({Diags.locate(Nest.Sweep->Loop->getBeginLoc()),
+                                Diags.locate(Nest.Sweep->Loop->getEndLoc()),
+                                "sweep over cells"});
   for (const LoopPlan &P : Nest.Loops) {
     SourceLocation Begin = P.Form.Loop->getBeginLoc();
     if (Opts.BreakGeneratedCode)
-      if (EditBuffer *B = Em.bufferFor(Begin))
-        B->insert(SM.getFileOffset(SM.getFileLoc(Begin)),
-                  "soaview_broken_generated_code();");
-    R.Converted.push_back(
+      if (EditBuffer *Buffer = Em.bufferFor(Begin))
+        Buffer->insert(SM.getFileOffset(SM.getFileLoc(Begin)),
+                       "soaview_broken_generated_code();");
+    Result.Converted.push_back(
         {Diags.locate(Begin), Diags.locate(P.Form.Loop->getEndLoc()),
          "loop over '" + qualifiedName(Ctx, P.View.ElementType) + "'"});
   }
@@ -280,18 +270,18 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
 }
 
 void FirstPass::finish() {
-  for (auto &[Name, B] : Em.buffers())
-    if (B->conflicts())
+  for (auto &[Name, Buffer] : Em.buffers())
+    if (Buffer->conflicts())
       Diags.report(SM.getLocForStartOfFile(SM.getMainFileID()),
                    {diag::err_internal_overlapping_edits, {Name}});
   if (Diags.hasErrors() || !AnyRewrite)
     return;
   // The runtime headers go first in the main file.
   FileID Main = SM.getMainFileID();
-  if (EditBuffer *MB = Em.bufferFor(SM.getLocForStartOfFile(Main)))
-    MB->insert(0, Em.backend().includes(AnyOffload, AnyHeap));
-  R.Buffers = std::move(Em.buffers());
-  R.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
+  if (EditBuffer *MainBuffer = Em.bufferFor(SM.getLocForStartOfFile(Main)))
+    MainBuffer->insert(0, Em.backend().includes(AnyOffload, AnyHeap));
+  Result.Buffers = std::move(Em.buffers());
+  Result.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
 }
 
 } // namespace

@@ -11,6 +11,17 @@ std::string includeLine(const char *Header) {
   return std::string("#include <") + Header + "> // added by soaview\n";
 }
 
+/// The target region of an offloaded loop: the device it runs on (from
+/// Source, a device frame or a sweep), then the directive over the loop.
+void targetRegion(CodeWriter &W, const std::string &Prefix,
+                  const std::string &Source, const std::string &Captures) {
+  W.line(fill("const int ${P}dev = ${Source}.device();",
+              {{"P", Prefix}, {"Source", Source}}));
+  W.directive(fill("#pragma omp target teams distribute parallel for "
+                   "firstprivate(${Captures}) device(${P}dev)",
+                   {{"Captures", Captures}, {"P", Prefix}}));
+}
+
 /// Offloaded loops become OpenMP target regions over the device buffers;
 /// the views and clones they use are compiled for the device through
 /// declare target.
@@ -29,19 +40,22 @@ public:
   std::string declareTargetEnd(bool Device) const override {
     return Device ? "#pragma omp end declare target\n" : "";
   }
-  std::string launchPrologue(const std::string &Px,
-                             const std::string &Captures) const override {
-    return "  const int " + Px + "dev = " + Px + "device.device();\n" +
-           "#pragma omp target teams distribute parallel for firstprivate(" +
-           Captures + ") device(" + Px + "dev)\n";
+  void launchPrologue(CodeWriter &W, const std::string &Prefix,
+                      const std::string &Captures) const override {
+    targetRegion(W, Prefix, Prefix + "device", Captures);
   }
-  std::string sweepLaunchPrologue(const std::string &SPx, const std::string &Px,
-                                  const std::string &Captures) const override {
-    return "  const int " + Px + "dev = " + SPx + "sweep.device();\n" +
-           "#pragma omp target teams distribute parallel for firstprivate(" +
-           Captures + ") device(" + Px + "dev)\n";
+  void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
+                           const std::string &Prefix,
+                           const std::string &Captures) const override {
+    targetRegion(W, Prefix, SweepPrefix + "sweep", Captures);
   }
 };
+
+/// The launch whose lambda (the loop's body) runs once per slot.
+std::string kernelLambda(const std::string &Launcher, const std::string &Slot) {
+  return fill("${Launcher}.launch([=] __device__ (std::size_t ${K})",
+              {{"Launcher", Launcher}, {"K", Slot}});
+}
 
 /// Offloaded loops become CUDA kernels: the body is a __device__ lambda
 /// that the device frame's grid-stride kernel calls once per element
@@ -62,14 +76,16 @@ public:
   }
   bool copiesArrays(bool Device) const override { return Device; }
   bool bodyIsKernelLambda() const override { return true; }
-  std::string launchHeader(const std::string &Px,
-                           const std::string &K) const override {
-    return Px + "device.launch([=] __device__ (std::size_t " + K + ")";
+  std::string launchHeader(const std::string &Prefix,
+                           const std::string &Slot) const override {
+    return kernelLambda(Prefix + "device", Slot);
   }
-  std::string sweepLaunchHeader(const std::string &SPx, const std::string &Px,
-                                const std::string &K) const override {
-    return SPx + "sweep.launch([=] __device__ (std::size_t " + K + ")";
+  std::string sweepLaunchHeader(const std::string &SweepPrefix,
+                                const std::string &Prefix,
+                                const std::string &Slot) const override {
+    return kernelLambda(SweepPrefix + "sweep", Slot);
   }
+
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline).
   std::string viewsNamespace() const override { return "namespace {"; }

@@ -11,6 +11,7 @@
 #define SOAVIEW_BACKEND_H
 
 #include "driver/Options.h"
+#include "emit/CodeWriter.h"
 
 #include <memory>
 #include <string>
@@ -34,7 +35,7 @@ public:
   /// The namespace of the device frames ("::soaview::omp::").
   virtual std::string deviceNamespace() const { return ""; }
   /// The mark of functions that run in device code (view members, the
-  /// spec's at(), clones of callees).
+  /// spec's at(), clones of callees, user functions a kernel reaches).
   virtual std::string deviceMark(bool Device) const { return ""; }
   /// True when fixed-size array fields are copied element by element in
   /// device code (memcpy is not available there).
@@ -45,31 +46,28 @@ public:
   /// True when an offloaded loop's body becomes a lambda that a kernel
   /// calls once per element (the loop header becomes the launch).
   virtual bool bodyIsKernelLambda() const { return false; }
-  /// The statements before an offloaded loop (Px: the loop's name prefix;
-  /// Captures: the device buffers the region uses).
-  virtual std::string launchPrologue(const std::string &Px,
-                                     const std::string &Captures) const {
-    return "";
-  }
+  /// The statements before an offloaded loop (Prefix: the loop's name
+  /// prefix; Captures: the device buffers the region uses).
+  virtual void launchPrologue(CodeWriter &W, const std::string &Prefix,
+                              const std::string &Captures) const {}
   /// The header that replaces `for (...)` of an offloaded loop whose body
-  /// becomes a lambda over slot K.
-  virtual std::string launchHeader(const std::string &Px,
-                                   const std::string &K) const {
+  /// becomes a lambda over slot Slot.
+  virtual std::string launchHeader(const std::string &Prefix,
+                                   const std::string &Slot) const {
     return "";
   }
-  /// A sweep over cells (emit/EmitSweep.cpp): the statements before the
-  /// kernel's loop, and the header of the loop over the local slots K (SPx:
-  /// the sweep's name prefix; Px: the local loop's; Captures: the device
-  /// buffers and index the kernel uses).
-  virtual std::string sweepLaunchPrologue(const std::string &SPx,
-                                          const std::string &Px,
-                                          const std::string &Captures) const {
-    return "";
-  }
-  virtual std::string sweepLaunchHeader(const std::string &SPx,
-                                        const std::string &Px,
-                                        const std::string &K) const {
-    return "for (std::size_t " + K + " = 0; " + K + " < " + Px + "n; ++" + K + ")";
+  /// A sweep over cells (emit/Sweeps.cpp): the statements before the
+  /// kernel's loop, and the header of the loop over the local slots Slot
+  /// (SweepPrefix: the sweep's name prefix; Prefix: the local loop's;
+  /// Captures: the device buffers and index the kernel uses).
+  virtual void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
+                                   const std::string &Prefix,
+                                   const std::string &Captures) const {}
+  virtual std::string sweepLaunchHeader(const std::string &SweepPrefix,
+                                        const std::string &Prefix,
+                                        const std::string &Slot) const {
+    return fill("for (std::size_t ${K} = 0; ${K} < ${P}n; ++${K})",
+                {{"K", Slot}, {"P", Prefix}});
   }
   /// How views' unnamed namespace is opened.
   virtual std::string viewsNamespace() const { return "inline namespace {"; }

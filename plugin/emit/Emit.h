@@ -1,16 +1,20 @@
-//===- Emit.h - generate the view code for analysed loops --------*- C++ -*-===//
+//===- Emit.h - generate the view code for planned nests ---------*- C++ -*-===//
 //
-// Turns LoopPlans into text edits: a per-(site, element) "spec" struct in the
-// element's namespace (proxy view, SoA buffers, gather / scatter), the loop
-// rewrite around the unchanged body, and clones of the free functions the
-// body calls with the element. See docs/generated-code.md.
+// Turns NestPlans into text edits: per loop a view and its spec in the
+// element's namespace (emit/Views.cpp), clones of the functions the loops
+// pass elements to (emit/Clones.cpp), the loop rewritten around its
+// unchanged body (emit/Loops.cpp), or one sweep over all cells
+// (emit/Sweeps.cpp), allocation routed to the device heap
+// (emit/HeapRoutes.cpp). Every piece is written through emit/CodeWriter.h;
+// the backend (emit/Backend.h) says what changes where loops run on a
+// device. See docs/generated-code.md.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_EMIT_H
 #define SOAVIEW_EMIT_H
 
 #include "diag/Diagnostics.h"
 #include "driver/Options.h"
-#include "plan/Model.h"
+#include "plan/Plan.h"
 #include "support/EditBuffer.h"
 
 #include "clang/Basic/SourceLocation.h"
@@ -25,6 +29,12 @@ class ASTContext;
 
 namespace soaview {
 class Backend;
+struct EmitContext;
+class HeapRouter;
+class ViewEmitter;
+class CloneEmitter;
+class LoopEmitter;
+class SweepEmitter;
 
 class Emitter {
 public:
@@ -35,28 +45,29 @@ public:
 
   /// Emits the views of a nest's loops and the clones of its callees.
   bool emitNest(const NestPlan &Nest);
-  /// Rewrites one loop (once per loop, shared by instantiations); call after
-  /// emitNest of a nest holding it.
-  bool emitLoop(const LoopPlan &Plan);
+  /// Rewrites one loop of Nest (once per loop, shared by instantiations);
+  /// call after emitNest of a nest holding it.
+  bool emitLoop(const NestPlan &Nest, const LoopPlan &Plan);
   /// Rewrites a swept nest (Nest.Sweep): the cell loop records the cells,
   /// the nest becomes one kernel over all cells; call after emitNest.
   bool emitSweep(const NestPlan &Nest);
 
   /// The edited files, keyed by the FileManager's name.
-  std::map<std::string, std::unique_ptr<EditBuffer>> &buffers() {
-    return Buffers;
-  }
+  std::map<std::string, std::unique_ptr<EditBuffer>> &buffers();
   /// The remark of a converted loop; Where ends it ("; offloaded (...)").
   Msg remark(const LoopPlan &Plan, const std::string &Where = "") const;
-  const Backend &backend() const { return *B; }
+  const Backend &backend() const { return *Target; }
 
   EditBuffer *bufferFor(clang::SourceLocation L);
 
 private:
-  class Impl;
-  std::unique_ptr<Backend> B;
-  std::unique_ptr<Impl> P;
-  std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;
+  std::unique_ptr<Backend> Target;
+  std::unique_ptr<EmitContext> Context;
+  std::unique_ptr<HeapRouter> Heap;
+  std::unique_ptr<ViewEmitter> Views;
+  std::unique_ptr<CloneEmitter> Clones;
+  std::unique_ptr<LoopEmitter> Loops;
+  std::unique_ptr<SweepEmitter> Sweeps;
 };
 
 } // namespace soaview

@@ -9,6 +9,7 @@
 
 #include "frontend/Annotations.h"
 #include "diag/Diagnostics.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -16,6 +17,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -416,6 +418,30 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
                                       const AnnotationCollector &All,
                                       DiagStore &Diags) {
   return Recogniser(Ctx, A, All, Diags).run(Loop, Fn);
+}
+
+RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
+                              LoopForm F) {
+  RecognisedLoop L;
+  L.Annotation = I.A;
+  L.Form = std::move(F);
+  if (const AttrUse *H = I.A->get(AttrKind::Hoist)) {
+    L.HoistTo = enclosingLoops(Ctx, I.Loop)[H->Hoist - 1]; // checked
+    L.HoistLevels = (unsigned)H->Hoist;
+  }
+  L.InTemplate = I.Fn->getTemplateInstantiationPattern() != nullptr ||
+                 I.Fn->isTemplateInstantiation();
+  return L;
+}
+
+const Stmt *nestRoot(ASTContext &Ctx, const std::vector<RecognisedLoop> &Loops) {
+  SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Root = nullptr;
+  for (const RecognisedLoop &L : Loops)
+    if (L.HoistTo && (!Root || contains(SM, L.HoistTo, Root)) &&
+        contains(SM, L.HoistTo, Loops[0].Form.Loop))
+      Root = L.HoistTo;
+  return Root;
 }
 
 } // namespace soaview

@@ -2,9 +2,8 @@
 #ifndef SOAVIEW_LOOPFORMS_H
 #define SOAVIEW_LOOPFORMS_H
 
-#include "plan/Model.h"
-
-#include "support/AstHelpers.h"
+#include "forms/Forms.h"
+#include "frontend/LoopFinder.h"
 
 #include <optional>
 
@@ -29,6 +28,16 @@ std::optional<LoopForm> recogniseLoop(clang::ASTContext &Ctx,
                                       const AnnotationCollector &All,
                                       DiagStore &Diags);
 
+/// The recognised loop of instance I with form F: where its view is built
+/// (soa_conversion_hoist, checked) and whether it is in a template
+/// instantiation.
+RecognisedLoop recognisedLoop(clang::ASTContext &Ctx, const LoopInstance &I,
+                              LoopForm F);
+
+/// The statement the analysis walks: null for the outermost loop's body,
+/// or the loop the outermost hoisted view is built before.
+const clang::Stmt *nestRoot(clang::ASTContext &Ctx,
+                            const std::vector<RecognisedLoop> &Loops);
 
 } // namespace soaview
 

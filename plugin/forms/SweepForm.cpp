@@ -69,17 +69,17 @@ bool looksLikeSweep(const std::vector<LoopInstance> &N) {
   return false;
 }
 
-std::optional<SweepPlan> recogniseSweep(ASTContext &Ctx,
+std::optional<SweepForm> recogniseSweep(ASTContext &Ctx,
                                         const std::vector<LoopInstance> &N,
                                         DiagStore &Diags) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LoopAnnotation &A = *N[0].A;
-  auto Refuse = [&](SourceLocation L, const char *Why) -> std::optional<SweepPlan> {
+  auto Refuse = [&](SourceLocation L, const char *Why) -> std::optional<SweepForm> {
     StoredDiag &D = Diags.report(L, {diag::err_sweep_shape, {Why}});
     Diags.note(D, A.get(AttrKind::Offload)->Range.getBegin(), diag::note_sweep_shape);
     return std::nullopt;
   };
-  SweepPlan S;
+  SweepForm S;
   S.Annotation = &A;
   S.Loop = N[0].Loop;
   S.Body = loopBody(S.Loop);

@@ -8,7 +8,7 @@
 #define SOAVIEW_SWEEPFORM_H
 
 #include "frontend/LoopFinder.h"
-#include "plan/Model.h"
+#include "forms/Forms.h"
 
 #include <optional>
 #include <vector>
@@ -29,7 +29,7 @@ bool looksLikeSweep(const std::vector<LoopInstance> &N);
 /// The sweep's parts, or a located error when its shape is not one soaview
 /// sweeps (a body with more than declarations and the nest, a template,
 /// text from macros).
-std::optional<SweepPlan> recogniseSweep(clang::ASTContext &Ctx,
+std::optional<SweepForm> recogniseSweep(clang::ASTContext &Ctx,
                                         const std::vector<LoopInstance> &N,
                                         DiagStore &Diags);
 

@@ -11,7 +11,7 @@ using namespace clang;
 
 namespace soaview {
 
-const Decl *viewInsertionDecl(ASTContext &Ctx, const LoopPlan &P) {
+const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
   SourceManager &SM = Ctx.getSourceManager();
   const Decl *D = P.Form.Function;
   if (P.InTemplate) {

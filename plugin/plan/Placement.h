@@ -2,7 +2,7 @@
 #ifndef SOAVIEW_PLACEMENT_H
 #define SOAVIEW_PLACEMENT_H
 
-#include "plan/Model.h"
+#include "forms/Forms.h"
 
 namespace clang {
 class ASTContext;
@@ -13,7 +13,8 @@ namespace soaview {
 /// The declaration at namespace scope before which the views of P go: the
 /// one holding the loop, or for template instantiations the one that
 /// instantiates.
-const clang::Decl *viewInsertionDecl(clang::ASTContext &Ctx, const LoopPlan &P);
+const clang::Decl *viewInsertionDecl(clang::ASTContext &Ctx,
+                                     const RecognisedLoop &P);
 
 } // namespace soaview
 

@@ -1,13 +1,18 @@
-//===- Planner.h - from recognised loops to the plan of a nest ---*- C++ -*-===//
+//===- Planner.h - from an analysed nest to its plan ------------*- C++ -*-===//
 //
-// Planning decides where views are built (hoisting, the nest's root) and
-// where loops run (host, device); it reports nothing: the checks have run.
+// Planning decides where each loop runs (host, device), whether a nest
+// over cells is swept, where generated code goes, and what device code an
+// offloaded loop reaches and allocates with; it reports nothing (the checks
+// judge the plan afterwards).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_PLANNER_H
 #define SOAVIEW_PLANNER_H
 
-#include "frontend/LoopFinder.h"
-#include "plan/Model.h"
+#include "driver/Options.h"
+#include "plan/Plan.h"
+
+#include <optional>
+#include <string>
 
 namespace clang {
 class ASTContext;
@@ -15,21 +20,25 @@ class ASTContext;
 
 namespace soaview {
 
-/// The plan of one recognised loop: where its view is built and whether it
-/// sits in a template instantiation.
-LoopPlan planLoop(clang::ASTContext &Ctx, const LoopInstance &I, LoopForm F);
+/// What the compile allows planning to choose.
+struct PlanOptions {
+  /// Offloaded loops run on a device (the compile has -fopenmp, or the
+  /// backend is CUDA); otherwise they stay on the host.
+  bool CanOffload = false;
+  BackendKind Backend = BackendKind::OpenMP;
+  /// Allocation in offloaded code is routed to the device heap.
+  bool DeviceHeap = true;
+};
 
-/// The statement the analysis walks: the outermost loop, or the loop the
-/// outermost hoisted view is built before.
-void planRoot(clang::ASTContext &Ctx, NestPlan &Nest);
+/// Why a recognised sweep stays on the host, cell by cell, or nullopt: a
+/// swept nest whose inner loop writes (the active-local order) would write
+/// each element from several cells at once.
+std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
+                                            const AnalysedNest &A);
 
-/// Where the nest's generated code goes (viewInsertionDecl of its outer
-/// loop), decided once for the checks and the emitter.
-void planPlacement(clang::ASTContext &Ctx, NestPlan &Nest);
-
-/// Which loops run on the device: offloaded loops (when the compile can
-/// offload) and the inner loop of an offloaded nest.
-void planDevice(NestPlan &Nest, bool CanOffload);
+/// The plan of a recognised and analysed nest (plan/Plan.h).
+NestPlan planNest(clang::ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
+                  const PlanOptions &O);
 
 } // namespace soaview
 

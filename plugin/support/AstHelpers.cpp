@@ -3,7 +3,9 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -15,6 +17,51 @@
 using namespace clang;
 
 namespace soaview {
+
+std::string qualifiedName(const ASTContext &Ctx, QualType T) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressUnwrittenScope = true;
+  return TypeName::getFullyQualifiedName(T, Ctx, Policy);
+}
+
+bool isElementOrBase(const RecordDecl *RD, const CXXRecordDecl *Element) {
+  if (!RD)
+    return false;
+  if (RD->getCanonicalDecl() == Element->getCanonicalDecl())
+    return true;
+  const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
+  return CRD && Element->isDerivedFrom(CRD);
+}
+
+/// True when P is a node the set Skip looks through.
+static bool looksThrough(const Stmt *P, unsigned Skip) {
+  if (isa<ParenExpr>(P))
+    return Skip & Through::Parens;
+  if (isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P))
+    return Skip & Through::Temporaries;
+  const auto *Cast = dyn_cast<CastExpr>(P);
+  if (!Cast)
+    return false;
+  CastKind K = Cast->getCastKind();
+  bool Implicit = isa<ImplicitCastExpr>(Cast);
+  if ((Skip & Through::ImplicitCasts) && Implicit)
+    return true;
+  if ((Skip & Through::NoOpCasts) && Implicit && K == CK_NoOp)
+    return true;
+  return (Skip & Through::ValueCasts) && K != CK_LValueToRValue &&
+         K != CK_ArrayToPointerDecay;
+}
+
+const Stmt *parentThrough(ParentMap &PM, const Expr *&E, unsigned Skip) {
+  while (true) {
+    const Stmt *P = PM.getParent(const_cast<Expr *>(E));
+    if (!P || !looksThrough(P, Skip))
+      return P;
+    E = cast<Expr>(P);
+  }
+}
 
 const Expr *strip(const Expr *E) {
   return E ? E->IgnoreParenImpCasts() : nullptr;
@@ -335,6 +382,21 @@ const DeclRefExpr *findVarUse(const Stmt *S,
   F.TraverseStmt(const_cast<Stmt *>(S));
   return F.Found;
 }
+std::vector<const DeclRefExpr *>
+findVarUses(const Stmt *S, llvm::function_ref<bool(const VarDecl *)> Which) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::function_ref<bool(const VarDecl *)> Which;
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Which(V))
+        Found.push_back(E);
+      return true;
+    }
+  } F{{}, Which, {}};
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 const CXXRecordDecl *classWithDestructor(const ASTContext &Ctx, QualType T) {
   const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
   return RD && RD->hasDefinition() && !RD->hasTrivialDestructor() ? RD : nullptr;

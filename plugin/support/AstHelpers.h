@@ -2,6 +2,11 @@
 //
 // Parent walks, paren/cast skipping, and the write and jump finders that
 // forms, checks, analysis and emission share.
+//
+// Parents: inside one body the analysis walks a ParentMap built once per
+// body (parentThrough); walks that leave the body (the loops around a
+// statement, the operands of types) ask the ASTContext (enclosingLoops,
+// typeOperandParent).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_ASTHELPERS_H
 #define SOAVIEW_ASTHELPERS_H
@@ -12,14 +17,43 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class ParentMap;
 class SourceManager;
 } // namespace clang
 
 namespace soaview {
+
+/// A type as messages name it: fully qualified, no tag keyword
+/// ('ns::Particle', 'const ns::Particle *').
+std::string qualifiedName(const clang::ASTContext &Ctx, clang::QualType T);
+
+/// True when RD is Element or one of its bases.
+bool isElementOrBase(const clang::RecordDecl *RD,
+                     const clang::CXXRecordDecl *Element);
+
+/// The nodes a parent walk looks through (parentThrough), as a bit set.
+namespace Through {
+enum : unsigned {
+  Parens = 1u << 0,        ///< `(e)`
+  NoOpCasts = 1u << 1,     ///< implicit casts that only adjust qualifiers
+  ImplicitCasts = 1u << 2, ///< every implicit cast
+  /// Casts, implicit or explicit, that keep the object: all but the
+  /// lvalue-to-rvalue read and the array-to-pointer decay.
+  ValueCasts = 1u << 3,
+  Temporaries = 1u << 4, ///< materialised and bound temporaries
+};
+} // namespace Through
+
+/// The first parent of E in PM that is not a node Skip looks through; E
+/// becomes that parent's child (the last node looked through). Null when E
+/// has no such parent in PM.
+const clang::Stmt *parentThrough(clang::ParentMap &PM, const clang::Expr *&E,
+                                 unsigned Skip);
 
 /// E without parentheses and implicit casts (null stays null).
 const clang::Expr *strip(const clang::Expr *E);
@@ -48,6 +82,10 @@ const clang::DeclRefExpr *
 findVarUse(const clang::Stmt *S,
            llvm::function_ref<bool(const clang::VarDecl *)> Which,
            llvm::ArrayRef<const clang::Stmt *> Skip = {});
+/// Every reference in S to a variable that Which accepts, in source order.
+std::vector<const clang::DeclRefExpr *>
+findVarUses(const clang::Stmt *S,
+            llvm::function_ref<bool(const clang::VarDecl *)> Which);
 
 /// The jumps of a loop body that act on the loop itself, in source order:
 /// `break` and `continue` not owned by a nested loop (nor, for `break`, by a

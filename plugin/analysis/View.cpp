@@ -1,8 +1,5 @@
-//===- Model.cpp - views: leaves, folding, declaration order ---------------===//
-#include "plan/Model.h"
-
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/QualTypeNames.h"
+//===- View.cpp - views: leaves, folding, declaration order ----------------===//
+#include "analysis/View.h"
 
 #include <algorithm>
 
@@ -20,14 +17,6 @@ std::string dotted(const FieldPath &P) {
     S += F->getName();
   }
   return S;
-}
-
-std::string qualifiedName(const ASTContext &Ctx, QualType T) {
-  PrintingPolicy PP(Ctx.getLangOpts());
-  PP.SuppressTagKeyword = true;
-  PP.FullyQualifiedName = true;
-  PP.SuppressUnwrittenScope = true;
-  return TypeName::getFullyQualifiedName(T, Ctx, PP);
 }
 
 static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
@@ -73,6 +62,13 @@ ViewModel::orderedLeaves() const {
   return inDeclarationOrder(Leaves);
 }
 
+bool ViewModel::writes() const {
+  for (const auto &[Path, A] : Leaves)
+    if (A.Written)
+      return true;
+  return false;
+}
+
 std::vector<std::pair<FieldPath, LeafAccess>>
 inDeclarationOrder(const std::map<FieldPath, LeafAccess> &Fields) {
   std::vector<std::pair<FieldPath, LeafAccess>> V(Fields.begin(), Fields.end());
@@ -95,21 +91,6 @@ inDeclarationOrder(const std::map<FieldPath, LeafAccess> &Fields) {
     return A.first.size() < B.first.size();
   });
   return V;
-}
-
-ViewSize viewSize(const clang::ASTContext &Ctx, const LoopPlan &P) {
-  ViewSize S;
-  for (auto &[Path, A] : P.View.Leaves) {
-    uint64_t B = Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
-    S.GatherBytes += B;
-    if (A.Read)
-      S.InFields++;
-    if (A.Written)
-      S.OutFields++, S.ScatterBytes += B;
-  }
-  if (P.Form.Kind == LoopFormKind::Range && P.Form.VarIsCopy)
-    S.ScatterBytes = 0;
-  return S;
 }
 
 } // namespace soaview

@@ -1,0 +1,340 @@
+//===- Accesses.cpp - how a field access is used, and what a view holds ---===//
+//
+// The analysis's rules for one field access: whether its value is read,
+// written or both, whether its address may outlive the iteration, whether
+// the field can live in a view at all, and whether a callee receiving an
+// element is visible. Tests: test/Sema/refusals*.cpp, test/Rewrite/*.
+//===----------------------------------------------------------------------===//
+#include "analysis/Analyzer.h"
+
+#include "support/AstHelpers.h"
+
+using namespace clang;
+
+namespace soaview {
+namespace analysis {
+
+bool Analyzer::visible(const FunctionDecl *FD, SourceLocation Use,
+                       StringRef What) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def) {
+    refuse(Use, {diag::err_callee_invisible, {FD->getQualifiedNameAsString()}},
+           FD->getLocation(), Msg(diag::note_callee_invisible));
+    return false;
+  }
+  if (SM.isInSystemHeader(Def->getLocation())) {
+    refuse(Use, {diag::err_callee_system, {FD->getQualifiedNameAsString()}},
+           FD->getLocation(), Msg(diag::note_callee_system, {What.str()}));
+    return false;
+  }
+  return true;
+}
+
+bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
+  auto Bad = [&](diag::Id Why, diag::Id Note) {
+    refuse(Use, {Why, {FD->getName().str()}}, FD->getLocation(), Msg(Note));
+    return false;
+  };
+  QualType T = FD->getType();
+  if (FD->getName().starts_with(ReservedPrefix))
+    return Bad(diag::err_member_reserved, diag::note_member_reserved);
+  if (FD->isBitField())
+    return Bad(diag::err_field_bitfield, diag::note_field_bitfield);
+  if (T->isReferenceType())
+    return Bad(diag::err_field_reference, diag::note_field_reference);
+  if (T.isVolatileQualified() || T->isAtomicType())
+    return Bad(diag::err_field_volatile, diag::note_field_volatile);
+  if (!T.isTriviallyCopyableType(Ctx) && !T->isRecordType())
+    return Bad(diag::err_field_not_copyable, diag::note_field_memcpy);
+  return true;
+}
+
+/// A field access through a view: recorded as a leaf (or a whole record)
+/// of the view with how it is used.
+void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
+                    ParentMap &PM) {
+  const CallExpr *RefCall = nullptr;
+  LeafAccess Found = classifyUse(Use, PM, &RefCall);
+  if (RefCall) {
+    // A field passed by non-const reference or pointer: the callee must be
+    // visible (it may keep the address; it must at least be seen).
+    const FunctionDecl *FD = RefCall->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || (!FD->hasBody(Def) && !SM.isInSystemHeader(FD->getLocation()))) {
+      refuse(Use->getExprLoc(),
+             {diag::err_field_ref_invisible,
+              {dotted(B.Path), FD ? "'" + FD->getQualifiedNameAsString() + "'"
+                                  : std::string("an indirect call")}},
+             FD ? FD->getLocation() : Use->getExprLoc(),
+             Msg(diag::note_field_ref_invisible));
+      return;
+    }
+  }
+  if (!addressStaysLocal(Use, PM)) {
+    refuse(Use->getExprLoc(),
+           {diag::err_field_address_escapes, {dotted(B.Path)}}, {},
+           Msg(diag::note_field_address_escapes));
+    return;
+  }
+  ViewModel &V = view(B);
+  LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
+  if (A.FirstUse.isInvalid())
+    A.FirstUse = Found.FirstUse;
+  A.Read |= Found.Read;
+  A.Written |= Found.Written;
+}
+
+namespace {
+
+/// The value-keeping parent of E: past parentheses and casts other than
+/// the ones that read the value or decay an array (E becomes its child).
+const Stmt *valueParent(const Expr *&E, ParentMap &PM) {
+  return parentThrough(PM, E, Through::Parens | Through::ValueCasts);
+}
+
+/// Whether a pointer value E (an address of part of an element) is only
+/// used within the statement: dereferenced, subscripted, compared, passed
+/// to a call.
+bool pointerUseIsLocal(const Expr *E, ParentMap &PM) {
+  const Stmt *P = valueParent(E, PM);
+  if (!P)
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(P))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P))
+    return AS->getBase() == E;
+  if (const auto *ME = dyn_cast<MemberExpr>(P))
+    return ME->getBase() == E;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isComparisonOp();
+  if (isa<CallExpr>(P))
+    return true; // the callee may not keep it (docs/semantics.md)
+  return false;
+}
+
+/// A use of a local reference to part of an element stays local: it is
+/// used like the field itself, except that its address is not taken and no
+/// other reference is bound to it.
+bool referenceUseIsLocal(const Expr *E, const Stmt *P, ParentMap &PM) {
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    if (UO->getOpcode() == UO_AddrOf)
+      return false;
+  if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
+    if (IC->getCastKind() == CK_ArrayToPointerDecay &&
+        !pointerUseIsLocal(IC, PM))
+      return false;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+    for (const Decl *X : DS->decls())
+      if (const auto *W = dyn_cast<VarDecl>(X))
+        if (W->getInit() == E && W->getType()->isReferenceType())
+          return false;
+  return true;
+}
+
+/// Whether every use of local variable V (a pointer or reference to part
+/// of an element) stays within the iteration.
+bool localUsesStayLocal(const VarDecl *V, const Stmt *Body, ParentMap &PM) {
+  for (const DeclRefExpr *D :
+       findVarUses(Body, [&](const VarDecl *W) { return W == V; })) {
+    const Expr *E = D;
+    const Stmt *P = valueParent(E, PM);
+    if (V->getType()->isReferenceType()) {
+      if (!referenceUseIsLocal(E, P, PM))
+        return false;
+      continue;
+    }
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
+      if (IC->getCastKind() == CK_LValueToRValue) {
+        if (!pointerUseIsLocal(IC, PM))
+          return false;
+        continue;
+      }
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+      if (BO->getOpcode() == BO_Assign && BO->getLHS() == E)
+        continue; // reassigned: what it gets is checked where it comes from
+    return false;
+  }
+  return true;
+}
+
+/// The local variable that Init initialises in DS (a pointer or reference
+/// to part of an element), or null.
+const VarDecl *initialised(const DeclStmt *DS, const Expr *Init) {
+  for (const Decl *D : DS->decls())
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      if (V->getInit() == Init)
+        return V;
+  return nullptr;
+}
+
+/// Whether a local pointer or reference V bound in DS keeps the address
+/// within the iteration.
+bool localStaysLocal(const VarDecl *V, const DeclStmt *DS, ParentMap &PM) {
+  const Stmt *Scope = PM.getParent(const_cast<DeclStmt *>(DS));
+  return V->isLocalVarDecl() && !V->isStaticLocal() &&
+         localUsesStayLocal(V, Scope ? Scope : DS, PM);
+}
+
+} // namespace
+
+bool Analyzer::addressStaysLocal(const Expr *Use, ParentMap &PM) {
+  // Find the address or reference taken of the field, if any.
+  const Expr *Cur = Use;
+  while (true) {
+    const Stmt *P = parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
+    if (!P)
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (AS->getBase() != Cur)
+        return true; // the field is the index: its value is read
+      Cur = AS;      // an element of an array field: follow it
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (ME->getBase() == Cur && !isa<CXXMethodDecl>(ME->getMemberDecl())) {
+        Cur = ME;
+        continue;
+      }
+      return true;
+    }
+    const Expr *Addr = nullptr;
+    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return true;
+      Addr = U;
+    } else if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() != CK_ArrayToPointerDecay)
+        return true;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+          PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+      if (AS && AS->getBase() == IC) {
+        Cur = AS; // `p->a[k]`: follow the element
+        continue;
+      }
+      Addr = IC;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      // `T &r = p->f;`: a local reference to the field.
+      const VarDecl *V = initialised(DS, Cur);
+      if (V && V->getType()->isReferenceType())
+        return localStaysLocal(V, DS, PM);
+      return true;
+    } else {
+      return true;
+    }
+    if (pointerUseIsLocal(Addr, PM))
+      return true;
+    const Expr *E = Addr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(valueParent(E, PM)))
+      if (const VarDecl *V = initialised(DS, E))
+        return localStaysLocal(V, DS, PM);
+    return false;
+  }
+}
+
+/// How a call uses the lvalue Arg: read through a const reference (or a
+/// const member operator), written by `=`, else both; RefCall is set when
+/// the callee receives a reference or pointer it could keep.
+LeafAccess Analyzer::classifyArgument(const CallExpr *CE, const Expr *Arg,
+                                      const CallExpr **RefCall) {
+  auto Use = [](bool Read, bool Written) {
+    LeafAccess A;
+    A.Read = Read;
+    A.Written = Written;
+    return A;
+  };
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  unsigned I = 0;
+  while (I < CE->getNumArgs() && CE->getArg(I) != Arg)
+    ++I;
+  bool MemberOperator = OC && FD && isa<CXXMethodDecl>(FD);
+  if (MemberOperator && I == 0) {
+    bool Const = cast<CXXMethodDecl>(FD)->isConst();
+    bool Assign = OC->isAssignmentOp() && OC->getOperator() == OO_Equal;
+    return Use(!Assign, !Const);
+  }
+  unsigned Param = I - (MemberOperator ? 1 : 0);
+  if (!FD || I >= CE->getNumArgs() || Param >= FD->getNumParams())
+    return Use(true, true);
+  QualType ParamType = FD->getParamDecl(Param)->getType();
+  if (ParamType->isReferenceType() &&
+      ParamType.getNonReferenceType().isConstQualified())
+    return Use(true, false);
+  if (RefCall && (ParamType->isReferenceType() || ParamType->isPointerType()))
+    *RefCall = CE;
+  return Use(true, true);
+}
+
+/// Whether the value of an lvalue is read, written, or both. Anything not
+/// recognised counts as both, which is always safe (gathered and scattered).
+LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
+                                 const CallExpr **RefCall) {
+  LeafAccess A;
+  A.FirstUse = Use->getExprLoc();
+  auto Both = [&] { A.Read = A.Written = true; };
+  const Expr *Cur = Use;
+  while (true) {
+    const Stmt *P = parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
+    if (!P)
+      return A; // discarded
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_LValueToRValue) {
+        A.Read = true;
+        return A;
+      }
+      if (IC->getCastKind() == CK_ArrayToPointerDecay) {
+        const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+            PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+        if (AS && AS->getBase() == IC) {
+          Cur = AS;
+          continue;
+        }
+      }
+      Both();
+      return A;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
+        A.Read = true;
+        A.Written = !MD->isConst();
+        return A;
+      }
+      Handled.insert(ME);
+      Cur = ME;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
+        A.Written = true;
+        A.Read = BO->isCompoundAssignmentOp();
+      } else if (!(BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)) {
+        Both();
+      }
+      return A;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      LeafAccess ByCall = classifyArgument(CE, Cur, RefCall);
+      A.Read = ByCall.Read;
+      A.Written = ByCall.Written;
+      return A;
+    }
+    if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
+      A.Read = true;
+      return A;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      A.Read = true;
+      const VarDecl *V = initialised(DS, Cur);
+      A.Written = V && V->getType()->isReferenceType() &&
+                  !V->getType().getNonReferenceType().isConstQualified();
+      return A;
+    }
+    if (!isa<Expr>(P) && !isa<ReturnStmt>(P))
+      return A; // discarded
+    Both();
+    return A;
+  }
+}
+
+} // namespace analysis
+} // namespace soaview

@@ -1,0 +1,271 @@
+//===- Analyzer.h - the analyser behind analyseNest -------------*- C++ -*-===//
+//
+// Private to analysis/: Analysis.cpp follows element uses up the AST and
+// through the call graph; Accesses.cpp decides how a field access is used
+// (read, written, both) and whether a field or callee can be in a view.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_ANALYZER_H
+#define SOAVIEW_ANALYZER_H
+
+#include "analysis/View.h"
+#include "diag/Diagnostics.h"
+#include "forms/Forms.h"
+#include "support/Compat.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace soaview {
+namespace analysis {
+
+/// Members of a view named so are soaview's (docs/generated-code.md,
+/// "Names"): an element member named so cannot be in a view.
+inline constexpr llvm::StringLiteral ReservedPrefix = "soaview_";
+
+/// How an expression denotes the element: as a pointer to it, or as the
+/// object itself (an lvalue).
+enum class Kind { Pointer, Lvalue };
+
+/// Which element an expression denotes: the view (loop of the nest) it
+/// belongs to, and the sub-object path from the element.
+struct Binding {
+  int View = 0;
+  FieldPath Path;
+};
+
+/// An expression that denotes a bound element, and how.
+struct ElementExpr {
+  const clang::Expr *E;
+  Kind K;
+};
+
+/// The element bindings visible in one analysed function: its parameters
+/// and local aliases, and `this` when the function is the element's method.
+struct Env {
+  llvm::DenseMap<const clang::VarDecl *, std::pair<Binding, Kind>> Vars;
+  bool HasThis = false;
+  Binding This;
+  const clang::FunctionDecl *Fn = nullptr;
+};
+
+/// Identifies one analysis of a function: the function and what its
+/// parameters and `this` are bound to. A function is analysed once per key.
+struct AnalysisKey {
+  const clang::FunctionDecl *FD;
+  /// (parameter index, view, dotted path), sorted by index.
+  std::vector<std::tuple<unsigned, int, std::string>> Params;
+  std::optional<std::pair<int, std::string>> This;
+  bool operator<(const AnalysisKey &O) const {
+    return std::tie(FD, Params, This) < std::tie(O.FD, O.Params, O.This);
+  }
+};
+AnalysisKey keyOf(const clang::FunctionDecl *FD, const Env &E);
+
+/// Pre-order list of the nodes the analysis looks at in one body.
+class Collector : public clang::RecursiveASTVisitor<Collector> {
+  using Base = clang::RecursiveASTVisitor<Collector>;
+
+public:
+  llvm::DenseMap<const clang::Expr *, int> ExtraRoots; ///< `buf[i]` -> view
+  /// DeclRefExpr, CXXThisExpr, extra roots.
+  std::vector<const clang::Expr *> Roots;
+  std::vector<const clang::MemberExpr *> Members;
+  std::vector<const clang::CallExpr *> Calls;
+  std::vector<const clang::CXXConstructExpr *> Ctors;
+  std::vector<const clang::Expr *> Wholes; ///< element copies, assignments
+
+  /// Field accesses in unevaluated operands (sizeof, alignof, decltype,
+  /// __typeof__, noexcept, non-polymorphic typeid): they name a field's type,
+  /// never its value, so they are neither uses of the element nor foreign
+  /// accesses; the view only has to declare those fields.
+  std::vector<const clang::MemberExpr *> UnevaluatedMembers;
+
+  bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *E,
+                                        DataRecursionQueue * = nullptr) {
+    return unevaluated(
+        [&] { return Base::TraverseUnaryExprOrTypeTraitExpr(E); });
+  }
+  bool TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr *E,
+                               DataRecursionQueue * = nullptr) {
+    return unevaluated([&] { return Base::TraverseCXXNoexceptExpr(E); });
+  }
+  bool TraverseCXXTypeidExpr(clang::CXXTypeidExpr *E,
+                             DataRecursionQueue * = nullptr) {
+    if (E->isPotentiallyEvaluated())
+      return Base::TraverseCXXTypeidExpr(E);
+    return unevaluated([&] { return Base::TraverseCXXTypeidExpr(E); });
+  }
+  bool TraverseDecltypeTypeLoc(
+      clang::DecltypeTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseDecltypeTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
+  }
+  bool TraverseTypeOfExprTypeLoc(
+      clang::TypeOfExprTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseTypeOfExprTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
+  }
+  bool TraverseDecltypeType(clang::DecltypeType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseDecltypeType(T SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
+  }
+  bool
+  TraverseTypeOfExprType(clang::TypeOfExprType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    return unevaluated([&] {
+      return Base::TraverseTypeOfExprType(T SOAVIEW_TRAVERSE_TYPE_ARG);
+    });
+  }
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr *E);
+  bool VisitCXXThisExpr(clang::CXXThisExpr *E);
+  bool VisitExpr(clang::Expr *E);
+  bool VisitMemberExpr(clang::MemberExpr *E);
+  bool VisitCallExpr(clang::CallExpr *E);
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
+
+private:
+  template <class F> bool unevaluated(F Fn) {
+    ++Unevaluated;
+    bool Result = Fn();
+    --Unevaluated;
+    return Result;
+  }
+  unsigned Unevaluated = 0;
+};
+
+/// Follows every use of the nest's elements (analysis/Analysis.cpp) and
+/// writes the AnalysedNest. Any use it cannot follow refuses the nest.
+class Analyzer {
+public:
+  Analyzer(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
+           AnalysedNest &Out)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), In(In), Out(Out) {}
+
+  /// False after reporting why the nest cannot be converted.
+  bool run();
+
+private:
+  /// The outcome of a call that receives the element: refused, handled
+  /// (the walk ends there), or the element again (a member operator
+  /// returning `*this`), where the walk goes on.
+  struct CallOutcome {
+    bool Accepted = false;
+    std::optional<ElementExpr> Continues;
+  };
+  /// The state of element()'s walk up from one use of the element.
+  struct ElementWalk {
+    const clang::Expr *Cur; ///< the expression that is (a pointer to) the element
+    Kind K;
+    Binding B;
+    bool RootIsThis;
+  };
+  struct Work {
+    const clang::FunctionDecl *FD;
+    Env E;
+  };
+
+  void analyse(const clang::Stmt *Body, Env &E);
+  void analyseRoots(const Collector &C, Env &E, clang::ParentMap &PM);
+  void collectForeign(const Collector &C, clang::ParentMap &PM);
+  void enqueueCallees(const Collector &C);
+  void element(const clang::Expr *Root, Kind K, Binding B, Env &E,
+               clang::ParentMap &PM);
+  bool step(const clang::Stmt *P, ElementWalk &W, Env &E,
+            clang::ParentMap &PM);
+  bool stepCast(const clang::ImplicitCastExpr *IC, ElementWalk &W);
+  bool stepUnary(const clang::UnaryOperator *U, ElementWalk &W);
+  bool stepField(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
+                 ElementWalk &W, clang::ParentMap &PM);
+  bool stepMethod(const clang::MemberExpr *ME, const clang::CXXMethodDecl *MD,
+                  ElementWalk &W, clang::ParentMap &PM);
+  bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &E);
+  bool stepBinary(const clang::BinaryOperator *BO, ElementWalk &W);
+  bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &E,
+                 clang::ParentMap &PM);
+  void leaf(const clang::Expr *Use, const Binding &B, bool Whole,
+            clang::ParentMap &PM);
+  std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
+                                                      const Env &Scope);
+  void unevaluatedField(const clang::MemberExpr *ME, const Env &E);
+  void bindLambdaParams(const Collector &C, Env &E);
+  /// How the value of the lvalue Use is used (FirstUse: Use's location);
+  /// RefCall is set when a callee receives a reference or pointer to it
+  /// that it could keep.
+  LeafAccess classifyUse(const clang::Expr *Use, clang::ParentMap &PM,
+                         const clang::CallExpr **RefCall = nullptr);
+  LeafAccess classifyArgument(const clang::CallExpr *CE, const clang::Expr *Arg,
+                              const clang::CallExpr **RefCall);
+  CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
+                   const Binding &B, Env &E);
+  std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
+                                           const clang::Expr *Arg,
+                                           unsigned ArgIdx, Kind K,
+                                           const Binding &B);
+  bool followCallee(const clang::CallExpr *C, const clang::Expr *Arg,
+                    unsigned ArgIdx, const Binding &B, const Env &E);
+  bool elementParam(const clang::CallExpr *C, const clang::Expr *Arg,
+                    unsigned ParamIdx, const Binding &B);
+  void bindArguments(const clang::CallExpr *C, const clang::FunctionDecl *Def,
+                     unsigned Shift, unsigned ParamIdx, const Binding &B,
+                     const Env &Caller, Env &Callee,
+                     std::vector<int> &ParamViews);
+  /// Whether the callee gets a clone (true) or instantiates again with the
+  /// proxy types (false); nullopt after refusing the templated shapes.
+  std::optional<bool> needsClone(const clang::CallExpr *C,
+                                 const clang::FunctionDecl *Def,
+                                 const std::vector<int> &ParamViews);
+  void method(const clang::CXXMethodDecl *MD, const Binding &B,
+              clang::SourceLocation Use);
+  bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
+  bool visible(const clang::FunctionDecl *FD, clang::SourceLocation Use,
+               llvm::StringRef What);
+  void enqueue(const clang::FunctionDecl *FD, Env E);
+  bool isRecordOf(const clang::RecordDecl *RD, int View) const;
+  bool isElementRecord(const clang::RecordDecl *RD) const;
+  ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }
+  const LoopForm &form(int View) const { return In.Loops[View].Form; }
+
+  /// False when the address of the field accessed by Use (or a reference
+  /// to it) may be kept beyond the iteration.
+  bool addressStaysLocal(const clang::Expr *Use, clang::ParentMap &PM);
+  /// Reports why the nest cannot be converted (once), with the note saying
+  /// what to write instead and the loop it concerns.
+  void refuse(clang::SourceLocation L, const Msg &Error,
+              clang::SourceLocation NoteL = {},
+              std::optional<Msg> Note = std::nullopt);
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  DiagStore &Diags;
+  const RecognisedNest &In;
+  AnalysedNest &Out;
+  int CurView = 0; ///< the view being followed, for "in the loop" notes
+  bool Failed = false;
+
+  llvm::DenseSet<const clang::Expr *> Handled;           ///< view accesses
+  llvm::DenseSet<const clang::CallExpr *> BoundCalls;    ///< given an element
+  llvm::DenseMap<const clang::Expr *, int> ExtraRootViews; ///< `buf[i]`
+  std::set<const clang::ParmVarDecl *> LambdaParams;
+  llvm::DenseSet<const clang::Expr *> BoundWholes;
+  std::set<AnalysisKey> Seen;
+  std::deque<Work> Queue;
+  std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>, size_t>
+      CalleeIndex;
+};
+
+} // namespace analysis
+} // namespace soaview
+
+#endif

@@ -1,0 +1,103 @@
+//===- View.h - what the analysis hands on: the views of a nest -*- C++ -*-===//
+//
+// The analysis's product: per loop, the fields its view reads and writes
+// (ViewModel), its element address comparisons, the functions it reaches with
+// elements, and the uses of element objects that come from elsewhere.
+// Written by analysis/ (analyseNest) only; checks, planning and emission read
+// it (docs/design.md, "Stages and their products").
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_VIEW_H
+#define SOAVIEW_VIEW_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace soaview {
+
+/// A chain of fields from the element: {kin, v} is `kin.v`.
+using FieldPath = std::vector<const clang::FieldDecl *>;
+
+/// The path as the user writes it (`kin.v`; anonymous members skipped).
+std::string dotted(const FieldPath &P);
+
+/// How a loop uses one field.
+struct LeafAccess {
+  bool Read = false;
+  bool Written = false;
+  clang::SourceLocation FirstUse;
+};
+
+/// Fields by path in declaration order (a map keyed by pointers is not:
+/// messages and generated code use this order).
+std::vector<std::pair<FieldPath, LeafAccess>>
+inDeclarationOrder(const std::map<FieldPath, LeafAccess> &Fields);
+
+/// The view of one element type for one loop: which leaves are read and
+/// written, which member functions are reached (per sub-object path) and so
+/// must exist on the proxy.
+struct ViewModel {
+  const clang::CXXRecordDecl *Element = nullptr;
+  clang::QualType ElementType;
+  std::map<FieldPath, LeafAccess> Leaves;
+  /// Record-typed fields used as a whole (copied, passed on, assigned).
+  std::map<FieldPath, LeafAccess> Wholes;
+  /// Member functions reached with `this` = the sub-object at the path.
+  std::map<FieldPath, llvm::SetVector<const clang::CXXMethodDecl *>> Methods;
+  /// Local variables (anywhere in analysed code) that alias the element:
+  /// their written element type must become the proxy type.
+  llvm::SetVector<const clang::VarDecl *> Aliases;
+
+  /// Folds leaves below whole records into the whole record.
+  void normalise();
+  /// Leaves in declaration order.
+  std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
+  /// True when the loop writes some leaf (the view has fields to scatter).
+  bool writes() const;
+};
+
+/// What the analysis finds about one loop of the nest.
+struct LoopAnalysis {
+  ViewModel View;
+  /// Comparisons of element addresses, rewritten to compare the original
+  /// objects' addresses: the operand expressions to wrap.
+  std::vector<const clang::Expr *> Identities;
+};
+
+/// A free function reached with at least one element argument.
+struct CalleeUse {
+  const clang::FunctionDecl *FD = nullptr;
+  /// Per parameter: index of the view (loop of the nest) whose element it
+  /// receives, or -1. Two calls binding differently get two clones.
+  std::vector<int> ParamViews;
+  /// False for template instantiations whose element parameter is dependent:
+  /// the template simply instantiates again with the proxy type.
+  bool NeedsClone = true;
+};
+
+/// An access to a field of an element-type object that is not one of the
+/// loops' elements (or to such an object as a whole): it conflicts with a
+/// view that writes that field, or it writes a viewed field.
+struct ForeignAccess {
+  clang::SourceLocation Loc;
+  const clang::FieldDecl *Field; ///< null: the whole object
+  bool Write;
+  const clang::RecordDecl *Record;
+};
+
+/// The analysis of a nest: one LoopAnalysis per loop of the RecognisedNest,
+/// in the same order.
+struct AnalysedNest {
+  std::vector<LoopAnalysis> Loops;
+  std::vector<CalleeUse> Callees;
+  std::vector<ForeignAccess> Foreign;
+};
+
+} // namespace soaview
+
+#endif

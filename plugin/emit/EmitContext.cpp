@@ -1,0 +1,70 @@
+//===- EmitContext.cpp - what every part of emission shares ---------------===//
+#include "emit/EmitContext.h"
+
+#include "emit/HeapRoutes.h"
+#include "emit/RuntimeNames.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace soaview {
+
+EditBuffer *RewrittenFiles::bufferFor(SourceLocation L) {
+  L = SM.getFileLoc(L);
+  FileID FID = SM.getFileID(L);
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
+  if (!FE || SM.isInSystemHeader(L))
+    return nullptr;
+  std::unique_ptr<EditBuffer> &Buffer = Buffers[FE->getName().str()];
+  if (!Buffer)
+    Buffer = std::make_unique<EditBuffer>(
+        SM.getPresumedLoc(SM.getLocForStartOfFile(FID)).getFilename(),
+        SM.getBufferData(FID));
+  return Buffer.get();
+}
+
+EmitContext::EmitContext(ASTContext &Ctx, DiagStore &Diags,
+                         const Backend &Target)
+    : Ast(Ctx), SM(Ctx.getSourceManager()), Lang(Ctx.getLangOpts()),
+      Diags(Diags), Target(Target), Source(SM, Lang), Types(Ctx),
+      Names(Ctx, Types.policy()), Files(SM) {}
+
+Msg EmitContext::remark(const LoopPlan &P, const std::string &Where) const {
+  std::string In, Out;
+  for (auto &[Path, A] : P.View.orderedLeaves()) {
+    if (A.Read)
+      In += (In.empty() ? "" : ", ") + dotted(Path);
+    if (A.Written)
+      Out += (Out.empty() ? "" : ", ") + dotted(Path);
+  }
+  ViewSize S = viewSize(Ast, P);
+  return {diag::remark_converted,
+          {qualifiedName(Ast, P.View.ElementType), In, Out,
+           std::to_string(S.GatherBytes), std::to_string(S.ScatterBytes), Where}};
+}
+
+void EmitContext::identityEdits(CharSourceRange R,
+                                const std::vector<const Expr *> &Which,
+                                TextEdits &Edits) const {
+  for (const Expr *E : Which) {
+    SourceLocation Begin = SM.getFileLoc(E->getBeginLoc());
+    if (!Source.inside(Begin, R))
+      continue;
+    CharSourceRange ER = CharSourceRange::getCharRange(
+        Begin,
+        Lexer::getLocForEndOfToken(SM.getFileLoc(E->getEndLoc()), 0, SM, Lang));
+    Edits.push_back({ER, std::string(rt::Identity) + "(" + Source.text(ER) + ")"});
+  }
+}
+
+void EmitContext::copyEdits(const NestPlan &Nest, CharSourceRange R,
+                            TextEdits &Edits) const {
+  identityEdits(R, Nest.identities(), Edits);
+  routeEditsIn(*this, Nest.heapRoutes(), R, Edits);
+}
+
+} // namespace soaview

@@ -1,0 +1,333 @@
+//===- Loops.cpp - the rewrite of one annotated loop ----------------------===//
+#include "emit/Loops.h"
+
+#include "emit/RuntimeNames.h"
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace soaview {
+
+namespace {
+
+/// Edits at one offset are ordered by priority, lowest first (EditBuffer).
+/// A view hoisted n levels out opens its block before those of views built
+/// nearer the loop, at the same place, and closes it after theirs.
+int opensAt(unsigned HoistLevels) { return -(int)HoistLevels; }
+int closesAt(unsigned HoistLevels) { return (int)HoistLevels; }
+/// The call of a lambda body starts after the loop's own prologue.
+constexpr int AfterPrologue = 1;
+
+constexpr llvm::StringLiteral Continue = "continue";
+
+} // namespace
+
+std::string LoopEmitter::specType(const LoopPlan &P) const {
+  if (!P.InTemplate)
+    return Emit.Names.qualifiedView(P) + "_spec";
+  const LoopForm &F = P.Form;
+  std::string Element =
+      F.Kind == LoopFormKind::Range
+          ? fill("${ElementOf}<decltype(${P}range)>",
+                 {{"ElementOf", rt::ElementOf}, {"P", Emit.Names.prefix(P)}})
+          : fill("${TargetElement}<decltype(${Target})>",
+                 {{"TargetElement", rt::TargetElement}, {"Target", F.TargetName}});
+  return fill("decltype(${Selector}((${Element} *)nullptr))",
+              {{"Selector", Emit.Names.selector(P)}, {"Element", Element}});
+}
+
+void LoopEmitter::commentAttribute(const LoopAnnotation &A,
+                                   EditBuffer &Buffer) const {
+  CharSourceRange Written = CharSourceRange::getCharRange(
+      A.Written.getBegin(), A.Written.getEnd().getLocWithOffset(1));
+  std::string Text = Emit.Source.text(Written);
+  for (size_t I; (I = Text.find("[[")) != std::string::npos;)
+    Text.replace(I, 2, "/*");
+  for (size_t I; (I = Text.find("]]")) != std::string::npos;)
+    Text.replace(I, 2, "*/");
+  Buffer.replace(Emit.Source.offset(Written.getBegin()),
+                 Emit.Source.offset(Written.getEnd()), Text);
+}
+
+/// The prologue before `for`: the block's opening, the range or bounds, the
+/// site and the frame (of type Frame) that gathers the view.
+void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
+                           const std::string &Frame) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  std::string Where = Emit.Source.where(P.Annotation->ForLoc);
+  if (P.HoistTo)
+    W.line(fill("{ // soaview: hoisted ${N} level(s) out of the loop at ${Where}",
+                {{"N", std::to_string(P.HoistLevels)}, {"Where", Where}}));
+  else
+    W.line("{ // soaview: " + Emit.remark(P).text() +
+           (P.Offload ? Emit.Target.offloadedComment() : "") +
+           (P.DeviceInner ? "; on the device in the offloaded loop" : ""));
+  W.in();
+  std::string Site = fill("static ${Site} ${P}site(\"${Where}\");",
+                          {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}});
+  if (F.Kind == LoopFormKind::Range) {
+    const auto *RF = cast<CXXForRangeStmt>(F.Loop);
+    W.line(fill("auto &&${P}range = ${Range};",
+                {{"P", Prefix}, {"Range", Emit.Source.exprText(RF->getRangeInit())}}));
+    W.line(Site);
+    W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
+                {{"Frame", Frame}, {"P", Prefix}}));
+    return;
+  }
+  W.line(fill("const ${Index} ${P}lo = ${Lo};",
+              {{"Index", Emit.Types.name(F.IndexVar->getType().getUnqualifiedType())},
+               {"P", Prefix},
+               {"Lo", Emit.Source.exprText(F.Lo)}}));
+  W.line(Site);
+  W.line(fill("${Frame} ${P}frame(${P}site, ${Span}(${Target}, ${P}lo, ${Hi}));",
+              {{"Frame", Frame},
+               {"P", Prefix},
+               {"Span", rt::IndexSpanOf},
+               {"Target", F.TargetName},
+               {"Hi", Emit.Source.exprText(F.Hi)}}));
+}
+
+std::string LoopEmitter::elementDecls(const LoopPlan &P,
+                                      const std::string &ViewInit) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  std::string View = fill(" auto ${P}view = ${Init};",
+                          {{"P", Prefix}, {"Init", ViewInit}});
+  if (F.Kind == LoopFormKind::Range)
+    return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
+                       {{"Const", F.VarIsConst ? "const " : ""},
+                        {"Declarator", F.VarIsPointer ? "auto *" : "auto &"},
+                        {"Var", F.LoopVar->getName()},
+                        {"Address", F.VarIsPointer ? "&" : ""},
+                        {"P", Prefix}});
+  std::string Alias =
+      F.ShadowedUses.empty()
+          ? ""
+          : fill(" auto &${P}target = ${Target};",
+                 {{"P", Prefix}, {"Target", F.TargetName}});
+  return View + fill(" ${Shadow}<decltype(${P}view)> ${Target}{${P}view};",
+                     {{"Shadow", rt::IndexShadow},
+                      {"P", Prefix},
+                      {"Target", F.TargetName}}) +
+         Alias;
+}
+
+/// A loop on the device: host gather, device copies, the loop over the
+/// device buffers (an OpenMP target region or a kernel's lambda); the device
+/// frame copies the written fields back before the scatter. The inner loop
+/// of an offloaded nest builds its device frame before the target region
+/// and runs inside it.
+LoopEmitter::LoopText LoopEmitter::deviceLoop(const NestPlan &Nest,
+                                              const LoopPlan &P,
+                                              const std::string &Spec) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  CodeWriter W(1);
+  std::string Scope = Heap.loopScope(P, Prefix);
+  if (!Scope.empty()) // before the device frame: ends after it
+    W.line(Scope);
+  W.line(fill("using ${P}spec = ${Spec};", {{"P", Prefix}, {"Spec", Spec}}));
+  W.line(fill("${Namespace}${DeviceFrame}<${P}spec> ${P}device(${P}site, ${P}frame);",
+              {{"Namespace", Emit.Target.deviceNamespace()},
+               {"DeviceFrame", rt::DeviceFrame},
+               {"P", Prefix}}));
+  W.line(fill("const auto ${P}buffers = ${P}device.buffers();", {{"P", Prefix}}));
+  W.line(fill("const std::size_t ${P}n = ${P}device.size();", {{"P", Prefix}}));
+  LoopText T;
+  std::string Slot = Prefix + (F.Kind == LoopFormKind::Range ? "i" : "k");
+  T.Header = fill("(std::size_t ${K} = 0; ${K} < ${P}n; ++${K})",
+                  {{"K", Slot}, {"P", Prefix}});
+  if (P.Offload && Emit.Target.bodyIsKernelLambda()) {
+    T.Header = Emit.Target.launchHeader(Prefix, Slot);
+    T.LambdaBody = true;
+  } else if (P.Offload) {
+    std::string Captures = Prefix + "buffers";
+    for (size_t Inner : P.DeviceInners)
+      Captures += ", " + Emit.Names.prefix(Nest.Loops[Inner]) + "buffers";
+    Emit.Target.launchPrologue(W, Prefix, Captures);
+  }
+  T.Prologue = W.take();
+  std::string Index;
+  if (F.Kind == LoopFormKind::Index) {
+    std::string Type = Emit.Types.name(F.IndexVar->getType().getUnqualifiedType());
+    Index = fill(" const ${T} ${I} = static_cast<${T}>(${P}lo + ${K});",
+                 {{"T", Type}, {"I", F.IndexVar->getName()}, {"P", Prefix}, {"K", Slot}});
+  }
+  T.BodyDecls = Index + elementDecls(P, fill("${P}spec::at(${P}buffers, ${K})",
+                                             {{"P", Prefix}, {"K", Slot}}));
+  return T;
+}
+
+/// A loop on the host, over the frame's slots.
+LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
+                                            bool EachSlot) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  LoopText T;
+  if (EachSlot) {
+    T.Header = fill("${P}frame.each([&](std::size_t ${P}slot) "
+                    "__attribute__((always_inline))",
+                    {{"P", Prefix}});
+    T.BodyDecls = elementDecls(P, fill("${P}frame.at_slot(${P}slot)", {{"P", Prefix}}));
+    T.LambdaBody = true;
+  } else if (F.Kind == LoopFormKind::Range) {
+    T.Header = fill("(std::size_t ${P}i = 0; ${P}i < ${P}frame.size(); ++${P}i)",
+                    {{"P", Prefix}});
+    T.BodyDecls = elementDecls(P, fill("${P}frame.at(${P}i)", {{"P", Prefix}}));
+  } else {
+    T.BodyDecls = elementDecls(
+        P, fill("${P}frame.at(static_cast<std::size_t>(${I} - ${P}lo))",
+                {{"P", Prefix}, {"I", F.IndexVar->getName()}}));
+  }
+  return T;
+}
+
+LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
+                                            const LoopPlan &P) const {
+  const LoopForm &F = P.Form;
+  std::string Spec = specType(P);
+  bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
+  std::string Args = Spec + (Scatter ? "" : ", false");
+  // Offloaded views gather into pinned host memory (fast device copies).
+  std::string Frame =
+      Emit.onDevice(P)
+          ? Emit.Target.deviceNamespace() + rt::HostFrame + "<" + Args + ">"
+          : std::string(rt::Frame) + "<" + Args + ">";
+  // A host loop over pointers that writes its elements picks each
+  // element's slot through the frame's repeat map (remap), an indirection
+  // that keeps the compiler from vectorising the loop. Its body becomes a
+  // lambda that the frame's each() calls with the slot: directly indexed
+  // when the range holds no element twice. Not for a loop around a loop
+  // with a run-time trip count (the outer loop of a nest): the compiler
+  // would not vectorise it, and each() would only compile its body twice.
+  const bool EachSlot = !Emit.onDevice(P) && F.Kind == LoopFormKind::Range &&
+                        F.VarIsPointer && Scatter && P.View.writes() &&
+                        !hasRuntimeLoop(F.Body, Emit.Ast) &&
+                        bodyFitsLambda(F.Body);
+  LoopText T = Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
+  CodeWriter W;
+  prologue(W, P, Frame);
+  T.Prologue = W.take() + T.Prologue;
+  return T;
+}
+
+/// The header replaces `(...)`, or with a lambda body `for (...)` (the call
+/// starts after the prologue); the prologue goes before the loop, or before
+/// the loop a hoisted view is built before. A hoisted view lives until that
+/// loop ends; its block opens before (and closes after) the blocks of the
+/// loops in between.
+void LoopEmitter::placeHeader(const LoopPlan &P, const LoopText &T,
+                              EditBuffer &Buffer) const {
+  const LoopForm &F = P.Form;
+  SourceLocation For = P.Annotation->ForLoc;
+  if (!T.Header.empty()) {
+    unsigned RParenEnd = Emit.Source.offset(SourceText::rparen(F)) + 1;
+    if (T.LambdaBody)
+      Buffer.replace(Emit.Source.offset(For), RParenEnd, T.Header, AfterPrologue);
+    else
+      Buffer.replace(Emit.Source.offset(Emit.Source.lparen(For)), RParenEnd,
+                     T.Header);
+  }
+  SourceLocation PrologueAt = P.HoistTo ? Emit.SM.getFileLoc(P.HoistTo->getBeginLoc()) : For;
+  Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue, opensAt(P.HoistLevels));
+  std::string Prefix = Emit.Names.prefix(P);
+  for (const DeclRefExpr *U : F.ShadowedUses) {
+    unsigned Begin = Emit.Source.offset(Emit.SM.getFileLoc(U->getLocation()));
+    Buffer.replace(Begin, Begin + (unsigned)F.TargetName.size(), Prefix + "target");
+  }
+}
+
+/// The view's declarations at the top of the body, and the blocks' (and a
+/// lambda's call's) ends after it.
+void LoopEmitter::placeBody(const LoopPlan &P, const LoopText &T,
+                            EditBuffer &Buffer) const {
+  const Stmt *Body = P.Form.Body;
+  std::string Close = P.HoistTo ? "" : " }";
+  if (T.LambdaBody) // the lambda and the call end after the body
+    Close = ");" + Close;
+  openBody(P.Form, T.BodyDecls, Buffer);
+  if (!Close.empty())
+    Buffer.insert(Emit.Source.offset(Emit.Source.afterStmt(Body)), Close);
+  if (T.LambdaBody)
+    continueEdits(P, Buffer);
+  if (P.HoistTo)
+    Buffer.insert(Emit.Source.offset(Emit.Source.afterStmt(P.HoistTo)), " }",
+                  closesAt(P.HoistLevels));
+}
+
+/// The view's declarations open the body on the line of the loop's header:
+/// the body's first statement keeps a line of its own (a `#line` puts it
+/// back at its place when it shared the header's line).
+void LoopEmitter::openBody(const LoopForm &F, const std::string &Decls,
+                           EditBuffer &Buffer) const {
+  const Stmt *Body = F.Body;
+  auto Line = [&](SourceLocation L) {
+    return Emit.SM.getPresumedLineNumber(Emit.SM.getFileLoc(L));
+  };
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
+    SourceLocation Next = CS->body_empty() ? CS->getRBracLoc()
+                                           : CS->body_front()->getBeginLoc();
+    bool OwnLine = Line(Next) != Line(CS->getLBracLoc());
+    Buffer.insert(Emit.Source.offset(CS->getLBracLoc()) + 1,
+                  Decls + (OwnLine ? "" : "\n"));
+    return;
+  }
+  SourceLocation RParen = SourceText::rparen(F);
+  SourceLocation Begin = Emit.SM.getFileLoc(Body->getBeginLoc());
+  if (Line(Begin) != Line(RParen))
+    Buffer.insert(Emit.Source.offset(RParen) + 1, " {" + Decls);
+  else
+    Buffer.insert(Emit.Source.offset(Begin), "{" + Decls + "\n");
+  Buffer.insert(Emit.Source.offset(Emit.Source.afterStmt(Body)), " }");
+}
+
+void LoopEmitter::bodyEdits(const LoopPlan &P, EditBuffer &Buffer) const {
+  const SourceManager &SM = Emit.SM;
+  const Stmt *Body = P.Form.Body;
+  SourceLocation BodyEnd = Emit.Source.afterStmt(Body);
+  TextEdits Edits;
+  Emit.identityEdits(CharSourceRange::getCharRange(Body->getBeginLoc(), BodyEnd),
+                     P.Identities, Edits);
+  for (auto &[R, Text] : Edits) {
+    Buffer.insert(SM.getFileOffset(R.getBegin()), std::string(rt::Identity) + "(");
+    Buffer.insert(SM.getFileOffset(R.getEnd()), ")");
+  }
+  for (const VarDecl *V : P.View.Aliases) {
+    if (!SM.isBeforeInTranslationUnit(Body->getBeginLoc(), V->getLocation()) ||
+        !SM.isBeforeInTranslationUnit(V->getLocation(), BodyEnd))
+      continue;
+    if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
+      CharSourceRange Type =
+          recordTypeRange(TSI->getTypeLoc(), P.View.Element, SM, Emit.Lang);
+      if (Type.isValid())
+        Buffer.replace(SM.getFileOffset(Type.getBegin()),
+                       SM.getFileOffset(Type.getEnd()), "auto");
+    }
+  }
+}
+
+void LoopEmitter::continueEdits(const LoopPlan &P, EditBuffer &Buffer) const {
+  for (const ContinueStmt *C : findLoopJumps(P.Form.Body).Continues) {
+    unsigned Begin = Emit.Source.offset(Emit.SM.getFileLoc(C->getBeginLoc()));
+    Buffer.replace(Begin, Begin + Continue.size(), "return");
+  }
+}
+
+bool LoopEmitter::emit(const NestPlan &Nest, const LoopPlan &P) {
+  EditBuffer *Buffer = Emit.Files.bufferFor(P.Annotation->ForLoc);
+  if (!Buffer)
+    return false;
+  commentAttribute(*P.Annotation, *Buffer);
+  LoopText T = loopText(Nest, P);
+  placeHeader(P, T, *Buffer);
+  placeBody(P, T, *Buffer);
+  bodyEdits(P, *Buffer);
+  return true;
+}
+
+} // namespace soaview

@@ -1,0 +1,155 @@
+//===- Sweeps.cpp - a nest swept over all cells at once -------------------===//
+#include "emit/Sweeps.h"
+
+#include "emit/RuntimeNames.h"
+#include "frontend/Annotations.h"
+
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace soaview {
+
+namespace {
+const LoopPlan *innerOf(const NestPlan &Nest) {
+  return Nest.Loops.size() > 1 ? &Nest.Loops[1] : nullptr;
+}
+std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
+  return Emit.Source.exprText(cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
+}
+} // namespace
+
+/// The cell loop as written, recording each cell's ranges.
+std::string SweepEmitter::recording(const NestPlan &Nest) const {
+  const SweepForm &S = *Nest.Sweep;
+  const LoopPlan *Inner = innerOf(Nest);
+  const SourceManager &SM = Emit.SM;
+  std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
+  std::string Header = Emit.Source.text(CharSourceRange::getCharRange(
+      SM.getFileLoc(S.Loop->getBeginLoc()), SM.getFileLoc(S.Body->getBeginLoc())));
+  std::string Decls;
+  for (const DeclStmt *DS : S.Decls)
+    Decls += " " + Emit.Source.text(CharSourceRange::getTokenRange(
+                       SM.getFileLoc(DS->getBeginLoc()),
+                       SM.getFileLoc(DS->getEndLoc())));
+  std::string Local = rangeText(Emit, Nest.Loops[0]);
+  std::string Record =
+      Inner ? fill(" auto &&${I}range = ${Range}; ${S}sweep.cell("
+                   "std::forward<decltype(${I}range)>(${I}range), ${Local});",
+                   {{"I", Emit.Names.prefix(*Inner)},
+                    {"Range", rangeText(Emit, *Inner)},
+                    {"S", Sweep},
+                    {"Local", Local}})
+            : fill(" ${S}sweep.cell(${Local});", {{"S", Sweep}, {"Local", Local}});
+  return Header + "{" + Decls + Record + " }";
+}
+
+/// Everything before the kernel's loop.
+std::string SweepEmitter::prologue(const NestPlan &Nest) const {
+  const SweepForm &S = *Nest.Sweep;
+  const LoopPlan &L = Nest.Loops[0];
+  const LoopPlan *Inner = innerOf(Nest);
+  std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
+  std::string Prefix = Emit.Names.prefix(L);
+  std::string Where = Emit.Source.where(S.Annotation->ForLoc);
+  CodeWriter W;
+  W.line("{ // soaview: sweep over the cells of the loop at " + Where +
+         ": one gather, one transfer, one launch" +
+         Emit.Target.offloadedComment());
+  W.in();
+  W.line(fill("static ${Site} ${S}site(\"${Where}\");",
+              {{"Site", rt::Site}, {"S", Sweep}, {"Where", Where}}));
+  std::string Scope = Heap.loopScope(L, Sweep);
+  if (!Scope.empty()) // before the sweep: ends after it
+    W.line(Scope);
+  W.line(fill("${Namespace}${Sweep}<${Local}, ${Inner}${NoScatter}> ${S}sweep(${S}site);",
+              {{"Namespace", Emit.Target.deviceNamespace()},
+               {"Sweep", rt::Sweep},
+               {"Local", Loops.specType(L)},
+               {"Inner", Inner ? Loops.specType(*Inner) : "void"},
+               {"NoScatter", L.Form.VarIsCopy ? ", false" : ""},
+               {"S", Sweep}}));
+  W.line(recording(Nest));
+  W.line(Sweep + "sweep.start();");
+  W.line(fill("using ${P}spec = ${Spec};", {{"P", Prefix}, {"Spec", Loops.specType(L)}}));
+  W.line(fill("const auto ${P}buffers = ${S}sweep.local_buffers();",
+              {{"P", Prefix}, {"S", Sweep}}));
+  std::string Captures = Prefix + "buffers";
+  if (Inner) {
+    std::string InnerPrefix = Emit.Names.prefix(*Inner);
+    W.line(fill("using ${I}spec = ${Spec};",
+                {{"I", InnerPrefix}, {"Spec", Loops.specType(*Inner)}}));
+    W.line(fill("const auto ${I}buffers = ${S}sweep.inner_buffers();",
+                {{"I", InnerPrefix}, {"S", Sweep}}));
+    W.line(fill("const ${Index} ${S}index = ${S}sweep.index();",
+                {{"Index", rt::SweepIndex}, {"S", Sweep}}));
+    Captures += ", " + InnerPrefix + "buffers, " + Sweep + "index";
+  }
+  if (!Emit.Target.bodyIsKernelLambda()) // a kernel's lambda runs over the sweep's size
+    W.line(fill("const std::size_t ${P}n = ${S}sweep.size();",
+                {{"P", Prefix}, {"S", Sweep}}));
+  Emit.Target.sweepLaunchPrologue(W, Sweep, Prefix, Captures);
+  return W.take();
+}
+
+/// The inner loop walks the runs of the cell's inner slots.
+void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
+  const LoopPlan &Inner = Nest.Loops[1];
+  std::string Sweep = Emit.Names.prefix(Nest.Sweep->Annotation->ForLoc);
+  std::string InnerPrefix = Emit.Names.prefix(Inner);
+  Loops.commentAttribute(*Inner.Annotation, Buffer);
+  const auto *RF = cast<CXXForRangeStmt>(Inner.Form.Loop);
+  Buffer.replace(Emit.Source.offset(Emit.Source.lparen(Inner.Annotation->ForLoc)),
+                 Emit.Source.offset(RF->getRParenLoc()) + 1,
+                 fill("(${Cursor} ${I}k(${S}index, ${S}cell); ${I}k.more(); "
+                      "${I}k.next())",
+                      {{"Cursor", rt::RunCursor}, {"I", InnerPrefix}, {"S", Sweep}}));
+  Loops.openBody(Inner.Form,
+                 Loops.elementDecls(Inner, fill("${I}spec::at(${I}buffers, ${I}k.index())",
+                                                {{"I", InnerPrefix}})),
+                 Buffer);
+  Loops.bodyEdits(Inner, Buffer);
+}
+
+bool SweepEmitter::emit(const NestPlan &Nest) {
+  const SweepForm &S = *Nest.Sweep;
+  const LoopPlan &L = Nest.Loops[0];
+  const LoopPlan *Inner = innerOf(Nest);
+  EditBuffer *Buffer = Emit.Files.bufferFor(S.Annotation->ForLoc);
+  if (!Buffer)
+    return false;
+  std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
+  std::string Prefix = Emit.Names.prefix(L);
+  Loops.commentAttribute(*S.Annotation, *Buffer);
+  // The cell loop up to the local loop's ')' becomes the kernel's header;
+  // the cell loop's '{' stays open as the kernel loop's (or lambda's). Two
+  // edits, so that the local loop's `for` keeps its line and column (its
+  // remark and diagnostics point there).
+  std::string Slot = Prefix + "i";
+  std::string Header = Emit.Target.sweepLaunchHeader(Sweep, Prefix, Slot) +
+                       (isa<CompoundStmt>(S.Body) ? " {" : "");
+  SourceLocation LocalFor = L.Annotation->ForLoc;
+  Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),
+                  Emit.Source.offset(LocalFor),
+                  prologue(Nest) + "  " + Header + "\n");
+  Buffer->replace(Emit.Source.offset(LocalFor),
+                  Emit.Source.offset(SourceText::rparen(L.Form)) + 1, "");
+  std::string Cell =
+      Inner ? fill(" const std::size_t ${S}cell = ${S}index.cell_of[${K}];",
+                   {{"S", Sweep}, {"K", Slot}})
+            : "";
+  Loops.openBody(L.Form,
+                 Cell + Loops.elementDecls(L, fill("${P}spec::at(${P}buffers, ${K})",
+                                                   {{"P", Prefix}, {"K", Slot}})),
+                 *Buffer);
+  if (Emit.Target.bodyIsKernelLambda())
+    Loops.continueEdits(L, *Buffer);
+  Loops.bodyEdits(L, *Buffer);
+  if (Inner)
+    innerLoop(Nest, *Buffer);
+  Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(S.Loop)),
+                 std::string(Emit.Target.bodyIsKernelLambda() ? ");" : "") + " }");
+  return true;
+}
+
+} // namespace soaview

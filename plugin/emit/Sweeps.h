@@ -1,0 +1,59 @@
+//===- Sweeps.h - a nest swept over all cells at once ------------*- C++ -*-===//
+//
+// The rewrite of a sweep (docs/offload.md, "Sweeps"; runtime in
+// soaview/sweep.h). For
+//
+//   [[clang::soa_conversion_offload_compute]]
+//   for (Cell &c : cells) {
+//     auto &l = c.local;
+//     [[clang::soa_conversion]]
+//     for (P *p : l) {
+//       [[clang::soa_conversion_hoist(1)]]
+//       for (const P *q : c.active) BODY
+//     }
+//   }
+//
+// the generated code is, in order:
+//   { the site and the sweep object;
+//     the cell loop as written, its declarations, then the recording of the
+//       cell's ranges (the inner first, as the unswept nest evaluates them);
+//     start(): slots, index and gathers on the host, one copy to the device;
+//     the device buffers and index;
+//     the local loop over all local slots (a target region or a kernel),
+//       whose body finds its cell, and whose inner loop walks the cell's runs
+//       of inner slots (soaview::run_cursor) -- the loop bodies unchanged;
+//   } the sweep's destructor copies the written fields back and scatters.
+//
+// The text from the cell loop's `for` to the local loop's `)` is replaced
+// by the kernel's header; the cell loop's closing brace closes the kernel's
+// loop (or lambda). Tests: test/Rewrite/sweep.cpp, test/Offload/*.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_SWEEPS_H
+#define SOAVIEW_SWEEPS_H
+
+#include "emit/Loops.h"
+
+namespace soaview {
+
+class SweepEmitter {
+public:
+  SweepEmitter(EmitContext &Emit, const LoopEmitter &Loops,
+               const HeapRouter &Heap)
+      : Emit(Emit), Loops(Loops), Heap(Heap) {}
+
+  /// Rewrites a swept nest (Nest.Sweep).
+  bool emit(const NestPlan &Nest);
+
+private:
+  std::string prologue(const NestPlan &Nest) const;
+  std::string recording(const NestPlan &Nest) const;
+  void innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const;
+
+  EmitContext &Emit;
+  const LoopEmitter &Loops;
+  const HeapRouter &Heap;
+};
+
+} // namespace soaview
+
+#endif

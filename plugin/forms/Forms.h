@@ -1,0 +1,96 @@
+//===- Forms.h - what recognition hands on: the shapes of a nest -*- C++ -*-===//
+//
+// The product of the first stage after the loop finder: each annotated
+// loop's recognised shape (LoopForm), where its view is built (hoisting), and
+// the nest's root and sweep. Written by forms/ (recogniseNest) only; every
+// later stage reads it (docs/design.md, "Stages and their products").
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_FORMS_H
+#define SOAVIEW_FORMS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace soaview {
+
+struct LoopAnnotation;
+
+enum class LoopFormKind { Range, Index };
+
+/// The recognised shape of an annotated loop.
+struct LoopForm {
+  LoopFormKind Kind = LoopFormKind::Range;
+  const clang::Stmt *Loop = nullptr;
+  const clang::Stmt *Body = nullptr;
+  const clang::FunctionDecl *Function = nullptr; ///< function holding the loop
+  const clang::CXXRecordDecl *Element = nullptr;
+  clang::QualType ElementType;
+
+  // Range form.
+  const clang::VarDecl *LoopVar = nullptr;
+  bool VarIsPointer = false; ///< `auto *p` (else a reference or a copy)
+  bool VarIsCopy = false;    ///< `Particle p` : no scatter
+  bool VarIsConst = false;
+  const clang::Expr *RangeInit = nullptr;
+
+  // Index form.
+  const clang::VarDecl *IndexVar = nullptr;
+  const clang::Expr *Lo = nullptr;
+  const clang::Expr *Hi = nullptr;
+  const clang::NamedDecl *Target = nullptr;
+  std::string TargetName;
+  std::vector<const clang::Expr *> TargetUses; ///< the `buf[i]` expressions
+  /// The target names (`bodies` of `bodies[i]`) of uses inside another
+  /// annotated loop over the same target, whose own `bodies` shadows ours:
+  /// they are renamed to an alias of this loop's shadow.
+  std::vector<const clang::DeclRefExpr *> ShadowedUses;
+};
+
+/// One annotated loop (one instantiation) as recognition leaves it.
+struct RecognisedLoop {
+  const LoopAnnotation *Annotation = nullptr;
+  LoopForm Form;
+  bool InTemplate = false;
+  /// soa_conversion_hoist(n): the loop statement n levels out before which
+  /// the view is built (null: the loop itself).
+  const clang::Stmt *HoistTo = nullptr;
+  unsigned HoistLevels = 0;
+};
+
+/// A loop over cells annotated soa_conversion_offload_compute whose body
+/// runs one annotated nest: offloaded whole, with one gather, one transfer
+/// and one launch (soaview/sweep.h).
+struct SweepForm {
+  const LoopAnnotation *Annotation = nullptr;
+  const clang::Stmt *Loop = nullptr; ///< for, range-for or while
+  const clang::Stmt *Body = nullptr;
+  /// The declarations of the body before the nest, as written: run once
+  /// per cell while the cells are recorded.
+  std::vector<const clang::DeclStmt *> Decls;
+  /// The body's statement that is the nest (its attributes included).
+  const clang::Stmt *NestStmt = nullptr;
+};
+
+/// Annotated loops nested in one another in one function (one
+/// instantiation): analysed together, since one call can receive elements of
+/// several of them (`Density(local, active)`).
+struct RecognisedNest {
+  std::vector<RecognisedLoop> Loops; ///< outermost first
+  bool InTemplate = false;
+  /// What the analysis walks: the outermost loop's body, or the body of an
+  /// enclosing loop a view is hoisted out of (code there could change the
+  /// hoisted view's fields).
+  const clang::Stmt *Root = nullptr;
+  /// The loop over cells around the nest, when the nest is swept.
+  std::optional<SweepForm> Sweep;
+};
+
+} // namespace soaview
+
+#endif

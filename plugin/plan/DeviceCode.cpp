@@ -1,0 +1,499 @@
+//===- DeviceCode.cpp - the code an offloaded loop runs -------------------===//
+//
+// Two walks over the code an offloaded loop runs, from its body through
+// every user function it calls (constructors and destructors included):
+//  * the allocation it does (HeapUse): each malloc, calloc, aligned_alloc,
+//    free, new and delete is routed to soaview's device heap, what cannot
+//    be is recorded (realloc; explicit calls of operator new and delete;
+//    class-specific or user placement operators; arrays of types with
+//    destructors, whose count lives in an ABI cookie; delete through a
+//    virtual destructor; allocation spelt inside a macro), and so are frees
+//    inside system headers (std::unique_ptr, containers), which would free
+//    heap blocks with the device runtime's free;
+//  * for the CUDA backend, what its kernel runs (DeviceReach): `this`,
+//    captures a copy does not carry, globals only the host has, and every
+//    user function reached, in depth-first order, with whether the emitter
+//    must mark it __host__ __device__.
+// checks/HeapChecks.cpp and checks/CudaChecks.cpp judge what these find.
+//===----------------------------------------------------------------------===//
+#include "plan/DeviceCode.h"
+
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
+#include <set>
+
+using namespace clang;
+
+namespace soaview {
+
+bool markedForDevice(ASTContext &Ctx, const FunctionDecl *FD) {
+  if (FD->isConstexpr())
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The text before the name, back to the end of the previous declaration
+  // or directive: macros there expand to nothing in this (host) parse.
+  SourceLocation Name = SM.getFileLoc(FD->getLocation());
+  auto [FID, Off] = SM.getDecomposedLoc(Name);
+  StringRef Buf = SM.getBufferData(FID);
+  unsigned B = Off;
+  while (B > 0 && !StringRef(";{}>#").contains(Buf[B - 1]))
+    --B;
+  StringRef Before = Buf.slice(B, Off);
+  for (size_t I = 0; I < Before.size();) {
+    if (!isAsciiIdentifierStart(Before[I])) {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Before.size() && isAsciiIdentifierContinue(Before[J]))
+      ++J;
+    StringRef Word = Before.slice(I, J);
+    if (Word == "__device__" ||
+        Ctx.Idents.get(Word).hadMacroDefinition())
+      return true;
+    I = J;
+  }
+  return false;
+}
+
+namespace {
+
+//--- Allocation --------------------------------------------------------------
+
+/// The C allocation functions soaview routes (and realloc, which it
+/// refuses): declared in a system header, at global scope or in std.
+std::optional<StringRef> cAllocation(const SourceManager &SM, const FunctionDecl *FD) {
+  if (!FD->getIdentifier() ||
+      !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    return std::nullopt;
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext(); // past extern "C"
+  if (!DC->isTranslationUnit() && !DC->isStdNamespace())
+    return std::nullopt;
+  StringRef N = FD->getName();
+  if (N == "malloc" || N == "calloc" || N == "aligned_alloc" || N == "free" ||
+      N == "realloc")
+    return N;
+  return std::nullopt;
+}
+
+bool isAllocationOperator(const FunctionDecl *FD) {
+  OverloadedOperatorKind K = FD->getOverloadedOperator();
+  return K == OO_New || K == OO_Array_New || K == OO_Delete ||
+         K == OO_Array_Delete;
+}
+
+/// Walks the code an offloaded loop runs, recording what to route and the
+/// first thing that cannot be.
+class HeapWalk : public RecursiveASTVisitor<HeapWalk> {
+public:
+  HeapWalk(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  std::vector<HeapRoute> Routes;
+  bool Allocates = false;
+  /// The first allocation that cannot be routed: where, what and why.
+  std::optional<std::pair<SourceLocation, Msg>> Unroutable;
+  /// A system-header function that frees memory, and the call reaching it.
+  std::optional<std::pair<SourceLocation, const FunctionDecl *>> SystemFree;
+
+  void walkFunction(const FunctionDecl *FD, SourceLocation From);
+
+  bool VisitCallExpr(CallExpr *E);
+  bool VisitCXXNewExpr(CXXNewExpr *E);
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E);
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    walkFunction(E->getConstructor(), E->getExprLoc());
+    walkDestructor(E->getType(), E->getExprLoc());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (!V->getType()->isReferenceType())
+      walkDestructor(V->getType(), V->getLocation());
+    return true;
+  }
+
+private:
+  void cannotRoute(SourceLocation L, Msg M) {
+    if (!Unroutable)
+      Unroutable = {{L, std::move(M)}};
+  }
+  void unroutable(SourceLocation L, std::string What, std::string Why) {
+    cannotRoute(L, {diag::err_heap_unroutable, {std::move(What), std::move(Why)}});
+  }
+  bool inMacro(const Expr *E) {
+    return E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID();
+  }
+  void walkDestructor(QualType T, SourceLocation From);
+  void systemFree() {
+    if (!SystemFree)
+      SystemFree = {{SystemEntry, SystemEntryFn}};
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  std::set<const Decl *> Seen;
+  /// Set while walking a system header's function: only frees are looked
+  /// for there (it is never rewritten).
+  bool InSystem = false;
+  /// The call from user code into the system function being walked.
+  SourceLocation SystemEntry;
+  const FunctionDecl *SystemEntryFn = nullptr;
+};
+
+void HeapWalk::walkFunction(const FunctionDecl *FD, SourceLocation From) {
+  if (!FD)
+    return;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Seen.insert(Def).second)
+    return;
+  bool System = SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
+  bool Was = InSystem;
+  if (System && !Was) { // entered from the user's code
+    SystemEntry = From;
+    SystemEntryFn = Def;
+  }
+  InSystem = System; // user code a system function calls is the user's
+  TraverseDecl(const_cast<FunctionDecl *>(Def));
+  InSystem = Was;
+}
+
+/// The destructors an object of type T runs: its class's, its bases' and
+/// its fields'.
+void HeapWalk::walkDestructor(QualType T, SourceLocation From) {
+  const CXXRecordDecl *RD = classWithDestructor(Ctx, T);
+  if (!RD || !Seen.insert(RD).second)
+    return;
+  walkFunction(RD->getDestructor(), From);
+  for (const CXXBaseSpecifier &B : RD->bases())
+    walkDestructor(B.getType(), From);
+  for (const FieldDecl *F : RD->fields())
+    walkDestructor(F->getType(), From);
+}
+
+bool HeapWalk::VisitCallExpr(CallExpr *E) {
+  const FunctionDecl *FD = E->getDirectCallee();
+  if (!FD)
+    return true;
+  if (std::optional<StringRef> C = cAllocation(SM, FD)) {
+    if (InSystem) {
+      if (*C == "free")
+        systemFree();
+      return true;
+    }
+    if (*C == "realloc")
+      cannotRoute(E->getExprLoc(), {diag::err_heap_realloc, {FD->getNameAsString()}});
+    else if (inMacro(E))
+      unroutable(E->getExprLoc(), "'" + C->str() + "'", "it is written inside a macro");
+    else {
+      Routes.push_back({E});
+      Allocates |= *C != "free";
+    }
+    return true;
+  }
+  if (isAllocationOperator(FD)) {
+    bool Frees = FD->getOverloadedOperator() == OO_Delete ||
+                 FD->getOverloadedOperator() == OO_Array_Delete;
+    if (InSystem && Frees)
+      systemFree();
+    else if (!InSystem)
+      unroutable(E->getExprLoc(),
+                 "the call of '" + FD->getQualifiedNameAsString() + "'",
+                 "explicit calls of allocation functions are not routed");
+    return true;
+  }
+  walkFunction(FD, E->getExprLoc());
+  return true;
+}
+
+bool HeapWalk::VisitCXXNewExpr(CXXNewExpr *E) {
+  const FunctionDecl *Op = E->getOperatorNew();
+  if (InSystem || !Op || Op->isReservedGlobalPlacementOperator())
+    return true; // placement into storage the code already has
+  std::string What = E->isArray() ? "'new[]'" : "'new'";
+  QualType T = E->getAllocatedType();
+  if (!Op->isReplaceableGlobalAllocationFunction())
+    unroutable(E->getBeginLoc(), What,
+               "it calls '" + Op->getQualifiedNameAsString() + "' of '" +
+                   T.getAsString() + "'");
+  else if (E->isArray() && Ctx.getBaseElementType(T).isDestructedType())
+    unroutable(E->getBeginLoc(), What,
+               "the elements of type '" + T.getAsString() + "' have a destructor");
+  else if (inMacro(E))
+    unroutable(E->getBeginLoc(), What, "it is written inside a macro");
+  else {
+    Routes.push_back({E});
+    Allocates = true;
+  }
+  return true;
+}
+
+bool HeapWalk::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+  QualType T = E->getDestroyedType();
+  walkDestructor(T, E->getBeginLoc());
+  if (InSystem) {
+    systemFree();
+    return true;
+  }
+  std::string What = E->isArrayForm() ? "'delete[]'" : "'delete'";
+  const FunctionDecl *Op = E->getOperatorDelete();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (Op && !Op->isReplaceableGlobalAllocationFunction())
+    unroutable(E->getBeginLoc(), What,
+               "it calls '" + Op->getQualifiedNameAsString() + "' of '" +
+                   T.getAsString() + "'");
+  else if (E->isArrayForm() && T.isDestructedType())
+    unroutable(E->getBeginLoc(), What,
+               "the elements of type '" + T.getAsString() + "' have a destructor");
+  else if (RD && RD->hasDefinition() && RD->isPolymorphic())
+    unroutable(E->getBeginLoc(), What,
+               "'" + T.getAsString() + "' is polymorphic (the object may be "
+               "a different class's)");
+  else if (inMacro(E))
+    unroutable(E->getBeginLoc(), What, "it is written inside a macro");
+  else
+    Routes.push_back({E});
+  return true;
+}
+
+//--- What a CUDA kernel runs -------------------------------------------------
+
+/// A value a by-copy capture carries to the device intact.
+bool deviceCopyable(ASTContext &Ctx, QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *AT = Ctx.getAsArrayType(T))
+    return deviceCopyable(Ctx, AT->getElementType());
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || !RD->isTriviallyCopyable())
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!deviceCopyable(Ctx, Base.getType()))
+      return false;
+  for (const FieldDecl *F : RD->fields())
+    if (!deviceCopyable(Ctx, F->getType()))
+      return false;
+  return true;
+}
+
+/// A global nvcc lets device code read: constexpr, or a const scalar with a
+/// constant initializer.
+bool deviceConstant(ASTContext &Ctx, const VarDecl *V) {
+  if (V->isConstexpr())
+    return true;
+  QualType T = V->getType();
+  return T.isConstQualified() && T->isScalarType() && !T->isPointerType() &&
+         V->hasConstantInitialization();
+}
+
+/// What device code reaches in a statement: the calls it makes (functions
+/// and constructors) and the first variable with static storage that device
+/// code cannot read (not a constant); Derived adds its own visits and says
+/// which static locals are its own (`ownStatic`).
+template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
+  using Base = RecursiveASTVisitor<Derived>;
+  ASTContext &Ctx;
+  /// Placement arguments soaview replaces (`new (std::nothrow) T` routed
+  /// to the device heap): not compiled for the device.
+  const std::set<const Stmt *> &Replaced;
+  std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
+  const DeclRefExpr *BadGlobal = nullptr;
+  DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
+      : Ctx(Ctx), Replaced(Replaced) {}
+  bool ownStatic(const VarDecl *) const { return false; }
+  bool TraverseStmt(Stmt *S) {
+    return Replaced.count(S) ? true : Base::TraverseStmt(S);
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    if (const FunctionDecl *FD = E->getDirectCallee())
+      Calls.push_back({FD, E->getExprLoc()});
+    return true;
+  }
+  /// Constructors and the destructors that end what they build.
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Calls.push_back({E->getConstructor(), E->getExprLoc()});
+    destructor(E->getType(), E->getExprLoc());
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    destructor(E->getDestroyedType(), E->getBeginLoc());
+    return true;
+  }
+  void destructor(QualType T, SourceLocation L) {
+    if (const CXXRecordDecl *RD = classWithDestructor(Ctx, T))
+      if (const CXXDestructorDecl *D = RD->getDestructor())
+        Calls.push_back({D, L});
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *V = dyn_cast<VarDecl>(E->getDecl());
+    if (V && V->hasGlobalStorage() && !BadGlobal && !deviceConstant(Ctx, V) &&
+        !(V->isStaticLocal() && static_cast<Derived *>(this)->ownStatic(V)))
+      BadGlobal = E;
+    return true;
+  }
+};
+
+/// The depth-first walk from an offloaded loop's body through the user
+/// functions it reaches.
+class Reacher {
+public:
+  Reacher(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Nest(Nest), P(P) {
+    for (const HeapRoute &H : Nest.heapRoutes())
+      if (const auto *NE = dyn_cast<CXXNewExpr>(H.E))
+        for (const Expr *A : NE->placement_arguments())
+          Routed.insert(A);
+  }
+
+  DeviceReach run();
+
+private:
+  void body();
+  void reach(const FunctionDecl *FD, SourceLocation CallLoc);
+  bool inLoop(SourceLocation L) const {
+    return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
+  }
+  /// Functions that get a view-typed clone or are copied into a view: the
+  /// emitter writes those for the device; their callees still need a look.
+  bool emittedByView(const FunctionDecl *FD) const;
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const NestPlan &Nest;
+  const LoopPlan &P;
+  DeviceReach Found;
+  std::set<const FunctionDecl *> Seen;
+  std::set<const Stmt *> Routed; ///< placement arguments routing replaces
+};
+
+bool Reacher::emittedByView(const FunctionDecl *FD) const {
+  const FunctionDecl *C = FD->getCanonicalDecl();
+  for (const CalleeUse &U : Nest.Callees)
+    if (U.NeedsClone && U.FD->getCanonicalDecl() == C)
+      return true;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    for (const LoopPlan &L : Nest.Loops)
+      for (auto &[Path, Methods] : L.View.Methods)
+        for (const CXXMethodDecl *M : Methods)
+          if (M->getCanonicalDecl() == MD->getCanonicalDecl())
+            return true;
+  return false;
+}
+
+void Reacher::body() {
+  // Expressions of the loop headers soaview replaces: not in the kernel.
+  std::vector<const Expr *> Replaced;
+  for (size_t Inner : P.DeviceInners) {
+    const LoopForm &F = Nest.Loops[Inner].Form;
+    for (const Expr *E : {F.RangeInit, F.Lo, F.Hi})
+      if (E)
+        Replaced.push_back(E);
+  }
+  std::set<const NamedDecl *> Targets;
+  for (const LoopPlan &L : Nest.Loops)
+    if (L.Form.Kind == LoopFormKind::Index && L.Form.Target)
+      Targets.insert(L.Form.Target);
+
+  struct Walk : DeviceWalk<Walk> {
+    using Base = DeviceWalk<Walk>;
+    const Reacher &R;
+    const std::vector<const Expr *> &Skip;
+    const std::set<const NamedDecl *> &Targets;
+    const Stmt *BadThis = nullptr;
+    const DeclRefExpr *BadCapture = nullptr;
+    Walk(const Reacher &R, const std::vector<const Expr *> &Skip,
+         const std::set<const NamedDecl *> &Targets)
+        : Base(R.Ctx, R.Routed), R(R), Skip(Skip), Targets(Targets) {}
+    /// Static locals of the loop body itself are compiled into the kernel.
+    bool ownStatic(const VarDecl *V) const { return R.inLoop(V->getLocation()); }
+    bool TraverseStmt(Stmt *S) {
+      for (const Expr *E : Skip)
+        if (S == E)
+          return true;
+      return Base::TraverseStmt(S);
+    }
+    bool VisitCXXThisExpr(CXXThisExpr *E) {
+      if (!BadThis)
+        BadThis = E;
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (!V || Targets.count(V)) // index-loop targets become the view
+        return true;
+      Base::VisitDeclRefExpr(E);
+      if (!V->hasGlobalStorage() && !R.inLoop(V->getLocation()) &&
+          !deviceCopyable(R.Ctx, V->getType()) && !BadCapture)
+        BadCapture = E;
+      return true;
+    }
+  } W(*this, Replaced, Targets);
+  W.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  Found.ThisUse = W.BadThis;
+  Found.BadCapture = W.BadCapture;
+  Found.HostGlobal = W.BadGlobal;
+  for (auto &[FD, L] : W.Calls)
+    reach(FD, L);
+}
+
+void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
+  if (FD->isImplicit() && !FD->hasBody())
+    return;
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  if (!Seen.insert(FD->getCanonicalDecl()).second)
+    return;
+  if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    return; // the standard library's device versions (math) or none
+  if (FD->isImplicit())
+    return; // nvcc compiles implicit members for both sides
+  ReachedFunction R{FD, CallLoc};
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  R.Lambda = MD && MD->getParent()->isLambda();
+  R.NeedsMark = !R.Lambda && !emittedByView(FD) && !markedForDevice(Ctx, FD);
+  size_t At = Found.Functions.size();
+  Found.Functions.push_back(R);
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def))
+    return;
+  struct Reached : DeviceWalk<Reached> {
+    using DeviceWalk<Reached>::DeviceWalk;
+  } K(Ctx, Routed);
+  K.TraverseStmt(Def->getBody());
+  Found.Functions[At].HostGlobal = K.BadGlobal;
+  for (auto &[Callee, L] : K.Calls)
+    reach(Callee, L);
+}
+
+DeviceReach Reacher::run() {
+  body();
+  return std::move(Found);
+}
+
+} // namespace
+
+HeapUse findHeapUse(ASTContext &Ctx, const Stmt *Body) {
+  HeapWalk W(Ctx);
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  HeapUse Use;
+  Use.Routes = std::move(W.Routes);
+  Use.Allocates = W.Allocates;
+  Use.Unroutable = std::move(W.Unroutable);
+  Use.SystemFree = W.SystemFree;
+  return Use;
+}
+
+DeviceReach reachDeviceCode(ASTContext &Ctx, const NestPlan &Nest,
+                            const LoopPlan &P) {
+  return Reacher(Ctx, Nest, P).run();
+}
+
+} // namespace soaview

@@ -1,0 +1,146 @@
+//===- Plan.h - the plan of a nest: what checks and emission read -*- C++ -*-===//
+//
+// Planning's product and the read-only plan it assembles. Planning decides
+// where each loop runs (host, device), whether a nest over cells is swept,
+// where generated code goes, and what device code an offloaded loop reaches
+// and allocates with; it reports nothing. The NestPlan joins the three
+// products -- RecognisedLoop (forms/), LoopAnalysis (analysis/),
+// LoopPlacement (plan/) -- and is only read afterwards: the checks judge it,
+// the emitter writes it out (docs/design.md, "Stages and their products").
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_PLAN_H
+#define SOAVIEW_PLAN_H
+
+#include "analysis/View.h"
+#include "diag/Diagnostics.h"
+#include "forms/Forms.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace soaview {
+
+struct AttrUse;
+
+/// An allocation or deallocation the emitter routes to the device heap:
+/// a call of malloc, calloc, aligned_alloc or free (the callee is renamed),
+/// a new-expression (placed on the heap) or a delete-expression (a call of
+/// the heap's delete_object or delete_array).
+struct HeapRoute {
+  const clang::Expr *E; ///< CallExpr, CXXNewExpr or CXXDeleteExpr
+};
+
+/// The allocation in the code an offloaded loop runs (its body and every
+/// user function it reaches, constructors and destructors included):
+/// plan/DeviceCode.cpp finds it, checks/HeapChecks.cpp judges it.
+struct HeapUse {
+  std::vector<HeapRoute> Routes;
+  /// Some route allocates (not only frees).
+  bool Allocates = false;
+  /// The first allocation that cannot be routed: where, and why.
+  std::optional<std::pair<clang::SourceLocation, Msg>> Unroutable;
+  /// A function of a system header that frees memory, and the call from the
+  /// user's code that reaches it.
+  std::optional<std::pair<clang::SourceLocation, const clang::FunctionDecl *>>
+      SystemFree;
+};
+
+/// A user function that device code reaches (CUDA backend).
+struct ReachedFunction {
+  const clang::FunctionDecl *FD;
+  clang::SourceLocation CallLoc;
+  /// A variable with static storage its body reads that device code cannot
+  /// (not a constant); null when none.
+  const clang::DeclRefExpr *HostGlobal = nullptr;
+  /// A lambda called from the loop (it must be written in the loop).
+  bool Lambda = false;
+  /// Not compiled for the device yet: the emitter marks it __host__
+  /// __device__ (not a view's copy or clone, not marked by the user).
+  bool NeedsMark = false;
+};
+
+/// The code a CUDA kernel runs for an offloaded loop: what its body uses
+/// that a kernel cannot, and every user function it reaches, in the order
+/// a depth-first walk from the body meets them (plan/DeviceCode.cpp).
+struct DeviceReach {
+  const clang::Stmt *ThisUse = nullptr;
+  /// A variable from outside the loop that a copy does not carry intact.
+  const clang::DeclRefExpr *BadCapture = nullptr;
+  const clang::DeclRefExpr *HostGlobal = nullptr;
+  std::vector<ReachedFunction> Functions;
+};
+
+/// Where one loop runs; written by planning.
+struct LoopPlacement {
+  /// Run on a device (soa_conversion_offload_compute, or the local loop of
+  /// a swept nest, when the compile can offload).
+  bool Offload = false;
+  /// The attribute that offloads it: its own, or the sweep's (set with
+  /// Offload; notes of offload refusals point at it).
+  const AttrUse *OffloadAttr = nullptr;
+  /// The inner loop of an offloaded nest: its view is hoisted out of the
+  /// offloaded loop, copied to the device, and the loop runs in the target
+  /// region over the device buffers.
+  bool DeviceInner = false;
+  /// For an offloaded loop: the indices of the device-inner loops whose
+  /// views it captures.
+  std::vector<size_t> DeviceInners;
+  /// Offloaded: the allocation its code does (empty with --device-heap=off).
+  HeapUse Heap;
+  /// Offloaded with the CUDA backend: the code its kernel runs.
+  DeviceReach Reach;
+  /// Its launch is wrapped in the device heap's loop scope.
+  bool usesHeap() const { return !Heap.Routes.empty(); }
+};
+
+/// One loop as every stage left it (each base written by its own stage).
+struct LoopPlan : RecognisedLoop, LoopAnalysis, LoopPlacement {
+  LoopPlan(RecognisedLoop R, LoopAnalysis A, LoopPlacement P)
+      : RecognisedLoop(std::move(R)), LoopAnalysis(std::move(A)),
+        LoopPlacement(std::move(P)) {}
+};
+
+/// The plan of a nest: assembled once by planNest (plan/Planner.h), then
+/// only read.
+struct NestPlan {
+  std::vector<LoopPlan> Loops; ///< outermost first
+  std::vector<CalleeUse> Callees;
+  std::vector<ForeignAccess> Foreign;
+  bool InTemplate = false;
+  const clang::Stmt *Root = nullptr;
+  /// Set when the nest runs as one sweep over the cells of this loop.
+  std::optional<SweepForm> Sweep;
+  /// The declaration at namespace scope the nest's views and clones are
+  /// inserted before (plan/Placement.cpp).
+  const clang::Decl *InsertBefore = nullptr;
+
+  /// Every loop's heap routes (the emitter rewrites them in place).
+  std::vector<HeapRoute> heapRoutes() const;
+  /// User functions device code reaches that the emitter marks
+  /// __host__ __device__ (CUDA backend).
+  std::vector<const clang::FunctionDecl *> deviceFunctions() const;
+  /// Every loop's element address comparisons.
+  std::vector<const clang::Expr *> identities() const;
+  /// True when a loop of the nest is offloaded.
+  bool offloads() const;
+};
+
+/// What a view moves per element: the one count that the report, the
+/// remarks and the generated code's comments use. The gather fills every
+/// field of the view (a written field may be written in part, so it is
+/// gathered too); the scatter writes back the written fields, unless the
+/// loop variable is a copy (`for (P p : ps)`), which scatters nothing.
+struct ViewSize {
+  unsigned InFields = 0, OutFields = 0; ///< fields read, fields written
+  uint64_t GatherBytes = 0, ScatterBytes = 0;
+};
+ViewSize viewSize(const clang::ASTContext &Ctx, const LoopPlan &P);
+
+} // namespace soaview
+
+#endif
