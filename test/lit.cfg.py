@@ -87,6 +87,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%soaview_cuda_libs", "-L%s -lsoaview_rt -Xlinker -rpath=%s" % (lib_dir, lib_dir)))
 config.substitutions.append(("%soaview_objroot", config.soaview_obj_root))
+# clang-format of the LLVM soaview is built against (test/Format).
+config.substitutions.append(
+    ("%clang_format", os.path.join(config.llvm_tools_dir, "clang-format")))
 if os.path.exists(os.path.join(bin_dir, "soaview-sph-cuda")):
     config.available_features.add("sph-cuda")
 config.substitutions.append(("%check-diagnostics", "python3 " + os.path.join(config.soaview_src_root, "tools", "check-diagnostics.py")))

@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the whole soaview test suite: runtime unit tests
 # (ctest, plus the pool stress test under ThreadSanitizer) and the lit suite
-# (Sema, Rewrite, Exec), the fuzzer, and the lit suite again against LLVM 22.
-# Ends with one line "N passed, M failed".
+# (Sema, Rewrite, Exec), the fuzzer, and the lit suite again against the other
+# supported LLVM. Ends with one line "N passed, M failed".
+#   tools/run-tests.sh [--llvm 19|22]   (the LLVM to build against first;
+#                                        default 19, the other one second)
+# Every compiler and lit it runs are those of the build it tests
+# (tools/toolchain.sh).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build"
-bash "$root/tools/setup.sh" "$build" || { echo "0 passed, 1 failed"; exit 1; }
+first=19
+case "${1:-}" in
+  --llvm) first="${2:?--llvm needs a version}" ;;
+  --llvm=*) first="${1#--llvm=}" ;;
+  "") ;;
+  *) echo "usage: tools/run-tests.sh [--llvm 19|22]" >&2; exit 2 ;;
+esac
+case "$first" in 19) second=22 ;; 22) second=19 ;; *) echo "run-tests: LLVM $first is not supported (19 or 22)" >&2; exit 2 ;; esac
+build="$root/build"; [ "$first" = 19 ] || build="$root/build-llvm$first"
+other="$root/build"; [ "$second" = 19 ] || other="$root/build-llvm$second"
+bash "$root/tools/setup.sh" --llvm "$first" "$build" || { echo "0 passed, 1 failed"; exit 1; }
+eval "$(bash "$root/tools/toolchain.sh" "$build")" # llvm, cxx, lit
 
 passed=0; failed=0
 count() { if [ "$1" -eq 0 ]; then passed=$((passed + $2)); else failed=$((failed + ${3:-1})); fi; }
@@ -26,20 +40,19 @@ n=$(cd "$build" && ctest -N | sed -n 's/Total Tests: //p'); count $rc "${n:-1}"
 
 echo "== runtime pool stress test under ThreadSanitizer"
 tsan="$build/pool_test.tsan"
-clang++-19 -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
   "$root/test/Unit/pool_test.cpp" "$root/runtime/src/pool.cpp" -o "$tsan" &&
   TSAN_OPTIONS=halt_on_error=1 "$tsan"
 count $? 1
 
 echo "== device heap stress test under ThreadSanitizer (host threads)"
-clang++-19 -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
   "$root/test/Unit/heap_test.cpp" "$root/runtime/src/heap.cpp" \
   "$root/runtime/src/pool.cpp" -o "$build/heap_test.tsan" &&
   TSAN_OPTIONS=halt_on_error=1 "$build/heap_test.tsan"
 count $? 1
 
-echo "== lit suite"
-lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
+echo "== lit suite (LLVM $llvm)"
 coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"
 out=$(SOAVIEW_DIAG_COVERAGE="$coverage" python3 "$lit" -sv "$build/test" 2>&1); rc=$?
 echo "$out" | tail -n 30
@@ -50,11 +63,12 @@ python3 "$root/tools/check-diagnostics.py" coverage "$coverage"
 count $? 1
 
 echo "== lit suite with plugin and runtime built with ASan + UBSan"
-asan="$root/build-asan"
+asan="$root/build-asan"; [ "$llvm" = 19 ] || asan="$root/build-asan-llvm$llvm"
 if [ ! -f "$asan/build.ninja" ]; then
   launcher=(); command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++-19 -DSOAVIEW_SANITIZE=ON "${launcher[@]}" >/dev/null
+    -DSOAVIEW_LLVM_VERSION="$llvm" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DSOAVIEW_SANITIZE=ON "${launcher[@]}" >/dev/null
 fi
 if cmake --build "$asan" -- -j"$(nproc)" >/dev/null; then
   out=$(python3 "$lit" -s "$asan/test" 2>&1); rc=$?
@@ -66,21 +80,22 @@ fi
 
 echo "== differential fuzzing: 200 random programs, plain vs soaview"
 fuzz=$(python3 "$root/tools/soaview-fuzz.py" --count 200 --seed 20261121 \
-  --soaview "$build/bin/soaview-clang++" 2>&1); rc=$?
+  --plain "$cxx" --soaview "$build/bin/soaview-clang++" 2>&1); rc=$?
 echo "$fuzz" | tail -n 4
 count $rc 1
 
-echo "== LLVM 22: the plugin built against Debian's clang-22, the lit suite on it"
-# setup.sh --llvm 22 swaps in libomp-22-dev (Debian's libomp-N-dev packages
-# conflict); the last step swaps LLVM 19's back.
-if bash "$root/tools/setup.sh" --llvm 22 "$root/build-llvm22"; then
-  out=$(python3 "$lit" -s "$root/build-llvm22/test" 2>&1); rc=$?
+echo "== LLVM $second: the plugin built against Debian's clang-$second, the lit suite on it"
+# setup.sh --llvm N swaps in libomp-N-dev (Debian's libomp-N-dev packages
+# conflict); the last step swaps the first version's back.
+if bash "$root/tools/setup.sh" --llvm "$second" "$other"; then
+  other_lit=$(bash "$root/tools/toolchain.sh" "$other" | sed -n 's/^lit=//p')
+  out=$(python3 "$other_lit" -s "$other/test" 2>&1); rc=$?
   echo "$out" | tail -n 8
   count_lit "$out" $rc
 else
-  echo "LLVM 22 build failed"; count 1 1
+  echo "LLVM $second build failed"; count 1 1
 fi
-bash "$root/tools/setup.sh" "$build" >/dev/null || { echo "restoring LLVM 19 failed"; count 1 1; }
+bash "$root/tools/setup.sh" --llvm "$first" "$build" >/dev/null || { echo "restoring LLVM $first failed"; count 1 1; }
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -26,7 +26,7 @@ esac
 build="${1:-$default_build}"
 
 packages=(clang-$llvm libclang-$llvm-dev llvm-$llvm-dev libomp-$llvm-dev
-          llvm-$llvm-tools cmake ninja-build ccache python3)
+          llvm-$llvm-tools clang-format-$llvm cmake ninja-build ccache python3)
 # LLVM 22 moved the offload runtime (libomptarget) into its own package.
 [ "$llvm" -ge 20 ] && packages+=(liboffload-$llvm-dev)
 missing=()

@@ -41,11 +41,12 @@ using namespace clang;
 namespace {
 
 int usage() {
-  llvm::errs() << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
-                  "[--convert=always|profitable] [--backend=openmp|cuda] "
-                  "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] -- "
-                  "<compile flags>\n"
-                  "       soaview-translate --report FILE -- <compile flags>\n";
+  llvm::errs()
+      << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
+         "[--convert=always|profitable] [--backend=openmp|cuda] "
+         "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] -- "
+         "<compile flags>\n"
+         "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
 }
 
@@ -110,12 +111,13 @@ bool parseArgs(int argc, const char **argv, Args &A) {
   return A.Help || !A.File.empty();
 }
 
-/// The paper's Table 1, per converted loop (and template instantiation).
+/// [Radtke2025]'s Table 1, per converted loop (and template instantiation).
 void printReport(const soaview::PassResult &R) {
-  const char *H[] = {"loop", "element", "|in|", "gather B", "|out|",
-                     "scatter B", "hoist", "offload", "converted"};
-  llvm::outs() << llvm::format("%-32s %-14s %6s %9s %6s %9s %6s %8s  %s\n", H[0],
-                               H[1], H[2], H[3], H[4], H[5], H[6], H[7], H[8]);
+  const char *H[] = {"loop",      "element", "|in|",    "gather B", "|out|",
+                     "scatter B", "hoist",   "offload", "converted"};
+  llvm::outs() << llvm::format("%-32s %-14s %6s %9s %6s %9s %6s %8s  %s\n",
+                               H[0], H[1], H[2], H[3], H[4], H[5], H[6], H[7],
+                               H[8]);
   for (const soaview::ReportRow &Row : R.Report)
     llvm::outs() << llvm::format(
         "%-32s %-14s %6u %9llu %6u %9llu %6u %8s  %s\n", Row.Where.c_str(),
@@ -139,10 +141,13 @@ std::string mainOutput(const Args &A) {
   return A.OutDir + "/" + llvm::sys::path::filename(A.File).str();
 }
 
-/// Writes Text to Path, creating Path's directory.
+/// Writes Text to Path, creating Path's directory (none for a bare file
+/// name: the current directory).
 bool writeFile(StringRef Path, StringRef Text) {
-  if (std::error_code EC =
-          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path))) {
+  StringRef Dir = llvm::sys::path::parent_path(Path);
+  if (std::error_code EC = Dir.empty()
+                               ? std::error_code()
+                               : llvm::sys::fs::create_directories(Dir)) {
     llvm::errs() << "soaview-translate: cannot create the directory of " << Path
                  << ": " << EC.message() << "\n";
     return false;
@@ -188,7 +193,8 @@ std::vector<std::string> includeRoots(const Args &A) {
     StringRef F = A.Flags[I];
     if ((F == "-I" || F == "-iquote") && I + 1 < A.Flags.size())
       Roots.push_back(absolute(A.Flags[++I])); // -I DIR
-    else if ((F.consume_front("-iquote") || F.consume_front("-I")) && !F.empty())
+    else if ((F.consume_front("-iquote") || F.consume_front("-I")) &&
+             !F.empty())
       Roots.push_back(absolute(F)); // -IDIR
   }
   return Roots;
@@ -249,9 +255,10 @@ int writeTranslation(const soaview::PassResult &R, const Args &A) {
     return writeTree(R, A);
   for (auto &[Name, B] : R.Buffers)
     if (Name != R.MainFile) {
-      llvm::errs() << "soaview-translate: error: " << Name
-                   << " holds converted code too; write the rewritten headers "
-                      "with --output-dir DIR, or compile with soaview-clang++\n";
+      llvm::errs()
+          << "soaview-translate: error: " << Name
+          << " holds converted code too; write the rewritten headers "
+             "with --output-dir DIR, or compile with soaview-clang++\n";
       return 1;
     }
   auto Text = translated(R, mainFile(R, A));
@@ -271,8 +278,8 @@ int writeTranslation(const soaview::PassResult &R, const Args &A) {
 std::string runtimeInclude(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&runtimeInclude));
-  llvm::SmallString<256> Inc(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Inc(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Inc, "include");
   llvm::SmallString<256> Probe(Inc);
   llvm::sys::path::append(Probe, "soaview", "soaview.h");

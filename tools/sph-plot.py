@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""sph-plot: the paper-style figures from soaview-sph's CSV.
+"""sph-plot: figures in the style of [Radtke2025], section 7 (docs/references.md),
+from soaview-sph's CSV.
 
   /usr/bin/python3 tools/sph-plot.py RESULTS.csv OUTDIR [--title TEXT]
 

@@ -18,7 +18,7 @@
 struct Particle {
   double x[3], v[3], a[3];
   double mass, h, rho, p, u, du, cs;
-  double admin[18]; // 34 doubles = 272 bytes, as in the paper
+  double admin[18]; // 34 doubles = 272 bytes, as in [Radtke2025], section 2.2
 };
 static_assert(sizeof(Particle) == 272, "paper-sized particle");
 

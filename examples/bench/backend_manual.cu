@@ -1,6 +1,6 @@
 // The backend benchmark's hand-written limit (see backend_bench.h): the
 // loops of backend_bench.cpp written by hand in CUDA over structure-of-arrays
-// buffers, the paper's Listing 2 on a GPU: gather the fields into pinned host
+// buffers, [Radtke2025], Listing 2, on a GPU: gather the fields into pinned host
 // arrays, copy them to device arrays allocated once, one kernel (one thread
 // per element), copy the written field back, scatter. Buffers are allocated
 // on the first call and reused, as soaview's pool does.

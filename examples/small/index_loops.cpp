@@ -1,5 +1,5 @@
 // Index loops named by soa_conversion_target over T*, T[N] and
-// std::vector<T>, with a non-zero start (the paper's Listing 5 and variants).
+// std::vector<T>, with a non-zero start ([Radtke2025], Listing 5, and variants).
 #include "common.h"
 
 #include <vector>

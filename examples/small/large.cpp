@@ -1,5 +1,5 @@
 // A container far larger than any stack: the view's buffers come from the
-// runtime's heap pool, never from stack arrays (the paper's VLAs overflow).
+// runtime's heap pool, never from stack arrays ([Radtke2025], section 6.3: its VLAs overflow).
 // Usage: large SEED N
 #include "common.h"
 

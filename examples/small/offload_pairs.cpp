@@ -1,4 +1,4 @@
-// An offloaded pair loop (the paper's GPU experiment, section 7): the outer
+// An offloaded pair loop ([Radtke2025]'s GPU experiment, section 7.5): the outer
 // loop over a cell's local particles runs on the device; the inner view of
 // the active set is hoisted out of it, copied to the device once, and the
 // inner loop runs in the target region over the device buffers.

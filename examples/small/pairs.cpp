@@ -1,4 +1,4 @@
-// The paper's Listings 1 and 3: a density loop over pairs of particles held
+// [Radtke2025], Listings 1 and 3 (docs/references.md): a density loop over pairs of particles held
 // in two lists of pointers, the local set (one cell) and the active set (the
 // cell and its neighbours, so the two share particles). The physics lives in
 // free functions taking two particles. The inner view is hoisted out of the

@@ -1,4 +1,4 @@
-// Particles on the heap behind a list of pointers (the paper's scattered
+// Particles on the heap behind a list of pointers ([Radtke2025]'s scattered
 // storage). The kernel reads and writes through getters, setters, a nested
 // struct, a fixed-size array and a free function; writes are conditional.
 #include "common.h"

@@ -1,4 +1,4 @@
-// soaview-sph: the paper's SPH study (section 7), rerun on this machine.
+// soaview-sph: the SPH study of [Radtke2025], section 7 (docs/references.md), rerun on this machine.
 //
 // Builds a 2D particle system sorted into cells, then runs every kernel of
 // every build (plain clang++, soaview-clang++, the hand-written SoA limit,
@@ -265,7 +265,7 @@ struct System {
     ptr.resize(n);
     if (scatteredStorage) {
       // One heap allocation per particle, in random order, so that a cell's
-      // particles lie far apart (the paper's scattered storage).
+      // particles lie far apart ([Radtke2025]'s scattered storage).
       std::vector<long> order(n);
       for (long k = 0; k < n; ++k)
         order[k] = k;
@@ -481,7 +481,7 @@ int main(int argc, char **argv) {
                   failures += std::string(" ") + b->build + ": " + why + ";";
               }
               if (o.profile && b->profiled()) {
-                // Table 2 of the paper: the share of gather and scatter, and
+                // [Radtke2025], Table 2: the share of gather and scatter, and
                 // for the device builds of the copies and the kernel (the
                 // CUDA runtime then waits after each phase to time it, so
                 // the shares describe a run without overlap). Phase times

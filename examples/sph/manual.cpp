@@ -1,5 +1,5 @@
 // The limit soaview is measured against: the same kernels converted by hand
-// (the paper's Listing 2). Each kernel gathers the fields it uses into
+// ([Radtke2025], Listing 2). Each kernel gathers the fields it uses into
 // per-thread arrays that are reused across calls, loops over the arrays and
 // scatters the written fields back. The arithmetic is the same, in the same
 // order, as kernels.cpp, so strict builds match the plain build bit for bit.

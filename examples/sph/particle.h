@@ -1,5 +1,5 @@
 // The SPH particle and the smoothing kernel shared by every build of the
-// demonstrator (paper section 7; ../../docs/benchmarks.md).
+// demonstrator ([Radtke2025], section 7; ../../docs/benchmarks.md).
 //
 // One particle is one 272-byte struct, as in a real 2D SPH code; each kernel
 // touches only a few of its fields, which is what makes views pay.
@@ -41,7 +41,7 @@ struct Particle {
   double time_bin[4]; // administrative data no kernel touches
   char tag[16];
 };
-static_assert(sizeof(Particle) == 272, "the paper's particle is 272 bytes");
+static_assert(sizeof(Particle) == 272, "[Radtke2025]'s particle is 272 bytes");
 
 /// The pointer lists a kernel runs over: the cell's own particles (local)
 /// and those of the cell and its neighbours (active). Local is a subset of

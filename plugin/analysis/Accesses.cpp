@@ -181,7 +181,8 @@ bool Analyzer::addressStaysLocal(const Expr *Use, ParentMap &PM) {
   // Find the address or reference taken of the field, if any.
   const Expr *Cur = Use;
   while (true) {
-    const Stmt *P = parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
+    const Stmt *P =
+        parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
     if (!P)
       return true;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
@@ -274,7 +275,8 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
   auto Both = [&] { A.Read = A.Written = true; };
   const Expr *Cur = Use;
   while (true) {
-    const Stmt *P = parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
+    const Stmt *P =
+        parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
     if (!P)
       return A; // discarded
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {

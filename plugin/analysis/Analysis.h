@@ -1,4 +1,5 @@
-//===- Analysis.h - which fields an annotated loop reads and writes -*- C++ -*-===//
+//===- Analysis.h - which fields an annotated loop reads and writes -*- C++
+//-*-===//
 #ifndef SOAVIEW_ANALYSIS_H
 #define SOAVIEW_ANALYSIS_H
 

@@ -116,7 +116,8 @@ public:
       return Base::TraverseTypeOfExprTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
     });
   }
-  bool TraverseDecltypeType(clang::DecltypeType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+  bool
+  TraverseDecltypeType(clang::DecltypeType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
     return unevaluated([&] {
       return Base::TraverseDecltypeType(T SOAVIEW_TRAVERSE_TYPE_ARG);
     });
@@ -166,7 +167,8 @@ private:
   };
   /// The state of element()'s walk up from one use of the element.
   struct ElementWalk {
-    const clang::Expr *Cur; ///< the expression that is (a pointer to) the element
+    const clang::Expr
+        *Cur; ///< the expression that is (a pointer to) the element
     Kind K;
     Binding B;
     bool RootIsThis;
@@ -182,8 +184,7 @@ private:
   void enqueueCallees(const Collector &C);
   void element(const clang::Expr *Root, Kind K, Binding B, Env &E,
                clang::ParentMap &PM);
-  bool step(const clang::Stmt *P, ElementWalk &W, Env &E,
-            clang::ParentMap &PM);
+  bool step(const clang::Stmt *P, ElementWalk &W, Env &E, clang::ParentMap &PM);
   bool stepCast(const clang::ImplicitCastExpr *IC, ElementWalk &W);
   bool stepUnary(const clang::UnaryOperator *U, ElementWalk &W);
   bool stepField(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
@@ -254,8 +255,8 @@ private:
   int CurView = 0; ///< the view being followed, for "in the loop" notes
   bool Failed = false;
 
-  llvm::DenseSet<const clang::Expr *> Handled;           ///< view accesses
-  llvm::DenseSet<const clang::CallExpr *> BoundCalls;    ///< given an element
+  llvm::DenseSet<const clang::Expr *> Handled;             ///< view accesses
+  llvm::DenseSet<const clang::CallExpr *> BoundCalls;      ///< given an element
   llvm::DenseMap<const clang::Expr *, int> ExtraRootViews; ///< `buf[i]`
   std::set<const clang::ParmVarDecl *> LambdaParams;
   llvm::DenseSet<const clang::Expr *> BoundWholes;

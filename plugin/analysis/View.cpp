@@ -1,4 +1,5 @@
-//===- View.cpp - views: leaves, folding, declaration order ----------------===//
+//===- View.cpp - views: leaves, folding, declaration order
+//----------------===//
 #include "analysis/View.h"
 
 #include <algorithm>
@@ -20,7 +21,8 @@ std::string dotted(const FieldPath &P) {
 }
 
 static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
-  return Pre.size() <= P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
+  return Pre.size() <= P.size() &&
+         std::equal(Pre.begin(), Pre.end(), P.begin());
 }
 
 void ViewModel::normalise() {
@@ -57,8 +59,7 @@ void ViewModel::normalise() {
   Wholes.clear();
 }
 
-std::vector<std::pair<FieldPath, LeafAccess>>
-ViewModel::orderedLeaves() const {
+std::vector<std::pair<FieldPath, LeafAccess>> ViewModel::orderedLeaves() const {
   return inDeclarationOrder(Leaves);
 }
 

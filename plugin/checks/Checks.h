@@ -1,4 +1,5 @@
-//===- Checks.h - what may not be converted, hoisted or offloaded -*- C++ -*-===//
+//===- Checks.h - what may not be converted, hoisted or offloaded -*- C++
+//-*-===//
 //
 // Checks only: each reads what the earlier stages produced, reports a
 // located error (with a note saying how to write the loop instead) and

@@ -155,7 +155,8 @@ bool Checker::function(const ReachedFunction &R) {
       return refuseAt(R.CallLoc, {diag::err_cuda_no_definition, {Name}},
                       FD->getLocation(), diag::note_cuda_no_definition);
     for (const FunctionDecl *Decl : FD->redecls())
-      if (SM.getFileID(SM.getFileLoc(Decl->getLocation())) != SM.getMainFileID())
+      if (SM.getFileID(SM.getFileLoc(Decl->getLocation())) !=
+          SM.getMainFileID())
         return refuseAt(R.CallLoc, {diag::err_cuda_in_header, {Name}},
                         Decl->getLocation(), diag::note_cuda_in_header);
   }

@@ -1,4 +1,5 @@
-//===- CudaChecks.h - what a loop offloaded to CUDA may use ------*- C++ -*-===//
+//===- CudaChecks.h - what a loop offloaded to CUDA may use ------*- C++
+//-*-===//
 //
 // The CUDA backend turns an offloaded loop's body into a __device__ lambda
 // run by a grid-stride kernel (docs/offload.md). Beyond the rules of every

@@ -41,10 +41,9 @@ bool checkDeviceHeap(const NestPlan &Nest, const LoopPlan &P,
   for (const LoopPlan &L : Nest.Loops)
     for (auto &[Path, Access] : L.View.orderedLeaves())
       if (Access.Written && Path.back()->getType()->isPointerType())
-        return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
-                                                : L.Annotation->ForLoc,
-                      {diag::err_heap_escape, {dotted(Path)}},
-                      diag::note_heap_escape);
+        return Refuse(
+            Access.FirstUse.isValid() ? Access.FirstUse : L.Annotation->ForLoc,
+            {diag::err_heap_escape, {dotted(Path)}}, diag::note_heap_escape);
   return true;
 }
 

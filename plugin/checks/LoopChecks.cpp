@@ -16,8 +16,8 @@ using namespace clang;
 
 namespace soaview {
 
-bool checkHoistLevel(ASTContext &Ctx, const LoopAnnotation &A,
-                     const Stmt *Loop, DiagStore &Diags) {
+bool checkHoistLevel(ASTContext &Ctx, const LoopAnnotation &A, const Stmt *Loop,
+                     DiagStore &Diags) {
   const AttrUse *H = A.get(AttrKind::Hoist);
   if (!H)
     return true;
@@ -25,8 +25,8 @@ bool checkHoistLevel(ASTContext &Ctx, const LoopAnnotation &A,
   if ((uint64_t)H->Hoist <= Outer)
     return true;
   StoredDiag &D = Diags.report(
-      H->Range.getBegin(),
-      {diag::err_hoist_too_far, {std::to_string(H->Hoist), std::to_string(Outer)}});
+      H->Range.getBegin(), {diag::err_hoist_too_far,
+                            {std::to_string(H->Hoist), std::to_string(Outer)}});
   Diags.note(D, A.ForLoc, diag::note_hoist_too_far);
   return false;
 }
@@ -82,9 +82,9 @@ bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
   const Expr *W = findWrite(F.Body, Vars);
   if (!W)
     return true;
-  StoredDiag &D = Diags.report(
-      W->getExprLoc(),
-      {diag::err_loop_container_modified, {Root->getName().str()}});
+  StoredDiag &D =
+      Diags.report(W->getExprLoc(), {diag::err_loop_container_modified,
+                                     {Root->getName().str()}});
   Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
   return false;
 }
@@ -122,9 +122,9 @@ bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
     if (VD->isLocalVarDecl() &&
         !SM.isBeforeInTranslationUnit(VD->getLocation(),
                                       P.HoistTo->getBeginLoc())) {
-      StoredDiag &D = Diags.report(
-          P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
-          {diag::err_hoist_inner_decl, {VD->getName().str()}});
+      StoredDiag &D =
+          Diags.report(P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+                       {diag::err_hoist_inner_decl, {VD->getName().str()}});
       Diags.note(D, VD->getLocation(), diag::note_declared_here);
       Diags.note(D, P.HoistTo->getBeginLoc(), diag::note_hoist_built_before);
       return false;
@@ -144,9 +144,9 @@ bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   bool OK = true;
   for (const LoopPlan &P : Nest.Loops)
     if (P.View.Leaves.empty() && !Ctx.getLangOpts().OpenMPIsTargetDevice) {
-      StoredDiag &D = Diags.report(
-          P.Annotation->ForLoc,
-          {diag::warn_loop_no_fields, {qualifiedName(Ctx, P.View.ElementType)}});
+      StoredDiag &D = Diags.report(P.Annotation->ForLoc,
+                                   {diag::warn_loop_no_fields,
+                                    {qualifiedName(Ctx, P.View.ElementType)}});
       Diags.note(D, P.Annotation->ForLoc, diag::note_loop_no_fields);
       OK = false;
     }
@@ -165,9 +165,9 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   for (const LoopPlan &P : Nest.Loops) {
     const CXXRecordDecl *Elem = P.View.Element;
     if (!SM.isBeforeInTranslationUnit(Elem->getSourceRange().getEnd(), AtLoc)) {
-      StoredDiag &D = Diags.report(
-          P.Annotation->ForLoc,
-          {diag::err_place_element_late, {qualifiedName(Ctx, P.View.ElementType)}});
+      StoredDiag &D = Diags.report(P.Annotation->ForLoc,
+                                   {diag::err_place_element_late,
+                                    {qualifiedName(Ctx, P.View.ElementType)}});
       Diags.note(D, Elem->getLocation(), diag::note_defined_here);
       return false;
     }
@@ -187,7 +187,8 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
                                  Ctx.getLangOpts())
                      .isValid())
         continue;
-      StoredDiag &D = Diags.report(PD->getLocation(), diag::err_place_param_type);
+      StoredDiag &D =
+          Diags.report(PD->getLocation(), diag::err_place_param_type);
       Diags.note(D, PD->getLocation(), diag::note_place_param_type);
       return false;
     }

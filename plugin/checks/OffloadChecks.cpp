@@ -47,14 +47,16 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
                   diag::note_offload_nested);
   if (Nest.Loops.size() == 2) {
     const LoopPlan &In = Nest.Loops[1];
-    if (!In.HoistTo || !(In.HoistTo == P.Form.Loop ||
-                         !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
-                                                       In.HoistTo->getBeginLoc())))
+    if (!In.HoistTo ||
+        !(In.HoistTo == P.Form.Loop ||
+          !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
+                                        In.HoistTo->getBeginLoc())))
       return Refuse(In.Annotation->ForLoc, diag::err_offload_inner_view,
                     diag::note_offload_inner_view);
     for (auto &[Path, Acc] : In.View.orderedLeaves())
       if (Acc.Written)
-        return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse : In.Annotation->ForLoc,
+        return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse
+                                             : In.Annotation->ForLoc,
                       {diag::err_offload_inner_writes, {dotted(Path)}},
                       diag::note_offload_inner_writes);
     if (!DeviceForm(In))
@@ -80,8 +82,8 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
         : S(S), Loop(L), SM(SM) {}
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       const auto *V = dyn_cast<VarDecl>(E->getDecl());
-      if (V && SM.isBeforeInTranslationUnit(V->getLocation(),
-                                            Loop->getBeginLoc()))
+      if (V &&
+          SM.isBeforeInTranslationUnit(V->getLocation(), Loop->getBeginLoc()))
         S.insert(V);
       return true;
     }

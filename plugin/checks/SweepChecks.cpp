@@ -35,7 +35,8 @@ bool within(const SourceManager &SM, SourceLocation L, SourceRange R) {
 
 /// The first member expression in S naming a field of one of Records.
 const MemberExpr *
-fieldRead(const Stmt *S, const llvm::SmallPtrSetImpl<const RecordDecl *> &Records) {
+fieldRead(const Stmt *S,
+          const llvm::SmallPtrSetImpl<const RecordDecl *> &Records) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const llvm::SmallPtrSetImpl<const RecordDecl *> &Records;
     const MemberExpr *Found = nullptr;
@@ -60,6 +61,8 @@ fieldRead(const Stmt *S, const llvm::SmallPtrSetImpl<const RecordDecl *> &Record
 } // namespace
 
 bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
+  if (!Nest.Sweep)
+    return true;
   const SourceManager &SM = Ctx.getSourceManager();
   const SweepForm &S = *Nest.Sweep;
   const LoopPlan &L = Nest.Loops[0];
@@ -85,9 +88,10 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
     return !V->hasGlobalStorage() && within(SM, V->getLocation(), Declared);
   };
   if (const DeclRefExpr *U = findVarUse(L.Form.Body, InCellLoop, Skip))
-    return Refuse(U->getLocation(),
-                  {diag::err_sweep_cell_variable, {U->getDecl()->getNameAsString()}},
-                  diag::note_sweep_cell_variable);
+    return Refuse(
+        U->getLocation(),
+        {diag::err_sweep_cell_variable, {U->getDecl()->getNameAsString()}},
+        diag::note_sweep_cell_variable);
   // The declarations and the header run for every cell before any nest.
   llvm::SmallPtrSet<const RecordDecl *, 4> Elements;
   for (const LoopPlan &P : Nest.Loops)

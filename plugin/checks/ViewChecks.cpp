@@ -1,4 +1,5 @@
-//===- ViewChecks.cpp - what the views of a nest may not hold --------------===//
+//===- ViewChecks.cpp - what the views of a nest may not hold
+//--------------===//
 //
 // Checks of an analysed nest, before anything is planned: other uses of
 // element objects that conflict with a view, members of one anonymous union
@@ -38,7 +39,8 @@ bool checkForeign(const RecognisedNest &R, const AnalysedNest &A,
       if (!isElementOrBase(F.Record, R.Loops[View].Form.Element))
         continue;
       for (auto &[Path, Access] : A.Loops[View].View.orderedLeaves()) {
-        if (F.Field && std::find(Path.begin(), Path.end(), F.Field) == Path.end())
+        if (F.Field &&
+            std::find(Path.begin(), Path.end(), F.Field) == Path.end())
           continue;
         if (!Access.Written && !F.Write)
           continue;
@@ -116,11 +118,14 @@ bool checkAliasing(const RecognisedNest &R, const AnalysedNest &A,
         for (auto &[PathJ, AccessJ] : LeavesJ) {
           if (!overlaps(PathI, PathJ) || (!AccessI.Written && !AccessJ.Written))
             continue;
-          const RecognisedLoop &Writer = AccessI.Written ? R.Loops[I] : R.Loops[J];
-          const RecognisedLoop &Holder = AccessI.Written ? R.Loops[J] : R.Loops[I];
-          StoredDiag &D = Diags.report(
-              (AccessI.Written ? AccessI : AccessJ).FirstUse,
-              {diag::err_views_alias, {dotted(AccessI.Written ? PathI : PathJ)}});
+          const RecognisedLoop &Writer =
+              AccessI.Written ? R.Loops[I] : R.Loops[J];
+          const RecognisedLoop &Holder =
+              AccessI.Written ? R.Loops[J] : R.Loops[I];
+          StoredDiag &D =
+              Diags.report((AccessI.Written ? AccessI : AccessJ).FirstUse,
+                           {diag::err_views_alias,
+                            {dotted(AccessI.Written ? PathI : PathJ)}});
           Diags.note(D, Writer.Form.Loop->getBeginLoc(),
                      diag::note_views_alias_writer);
           Diags.note(D, Holder.Form.Loop->getBeginLoc(),

@@ -111,7 +111,10 @@ void covered(diag::Id Id) {
   if (!CoverageOn)
     return;
   const char *Dir = std::getenv("SOAVIEW_DIAG_COVERAGE");
-  std::string Path = std::string(Dir) + "/" + std::to_string(::getpid()) + ".txt";
+  if (!Dir)
+    return;
+  std::string Path =
+      std::string(Dir) + "/" + std::to_string(::getpid()) + ".txt";
   if (FILE *F = std::fopen(Path.c_str(), "a")) {
     std::fprintf(F, "%s\n", diagInfo(Id).Name);
     std::fclose(F);
@@ -140,9 +143,8 @@ static DiagnosticsEngine::Level levelOf(Severity S) {
   return DiagnosticsEngine::Error;
 }
 
-void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
-                       FileManager &FM, const OffsetMap &Map,
-                       const std::function<bool(StringRef)> &Rewritten,
+void DiagStore::replay(DiagnosticsEngine &DE, const Resolver &Resolve,
+                       const std::function<bool(StringRef)> &DropFixIts,
                        const std::vector<std::string> &Silenced) const {
   for (const StoredDiag &D : Diags) {
     Severity Level = D.Level;
@@ -158,12 +160,12 @@ void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
     covered(D.Id);
     unsigned ID = DE.getCustomDiagID(levelOf(Level), "%0");
     {
-      DiagnosticBuilder B = DE.Report(resolve(D.Loc, Target, FM, Map), ID);
+      DiagnosticBuilder B = DE.Report(Resolve(D.Loc), ID);
       B << D.Message;
       for (const StoredFixIt &F : D.FixIts) {
-        if (Rewritten && Rewritten(F.Begin.File))
+        if (DropFixIts && DropFixIts(F.Begin.File))
           continue;
-        SourceLocation Begin = resolve(F.Begin, Target, FM, Map);
+        SourceLocation Begin = Resolve(F.Begin);
         if (Begin.isValid())
           B << FixItHint::CreateReplacement(
               CharSourceRange::getCharRange(Begin,
@@ -174,7 +176,7 @@ void DiagStore::replay(DiagnosticsEngine &DE, SourceManager &Target,
     unsigned NoteID = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
     for (const StoredNote &N : D.Notes) {
       covered(N.Id);
-      DE.Report(resolve(N.Loc, Target, FM, Map), NoteID) << N.Message;
+      DE.Report(Resolve(N.Loc), NoteID) << N.Message;
     }
   }
 }

@@ -95,6 +95,8 @@ using OffsetMap = std::function<unsigned(llvm::StringRef File, unsigned)>;
 /// L in the compile of SM and FM (invalid when its file is not loaded).
 clang::SourceLocation resolve(const StoredLoc &L, clang::SourceManager &SM,
                               clang::FileManager &FM, const OffsetMap &Map);
+/// Where a compile reports a stored position.
+using Resolver = std::function<clang::SourceLocation(const StoredLoc &)>;
 
 /// True when Flag names a warning of the catalogue ("empty-view").
 bool isWarningFlag(llvm::StringRef Flag);
@@ -127,17 +129,13 @@ public:
 
   bool hasErrors() const;
   const std::vector<StoredDiag> &all() const { return Diags; }
-  /// Removes everything reported after the first N records (used when a loop
-  /// is refused and its partial findings must go).
-  size_t size() const { return Diags.size(); }
 
-  /// Emits everything through DE, mapping positions through Map. Warnings
-  /// follow -w, -Werror and Silenced (flags of the catalogue). Fix-its
-  /// into files for which Rewritten is true are dropped: their physical
-  /// lines differ from the user's file (the notes still say what to write).
-  void replay(clang::DiagnosticsEngine &DE, clang::SourceManager &Target,
-              clang::FileManager &FM, const OffsetMap &Map,
-              const std::function<bool(llvm::StringRef File)> &Rewritten = {},
+  /// Emits everything through DE at the positions Resolve gives. Warnings
+  /// follow -w, -Werror and Silenced (flags of the catalogue). Fix-its into
+  /// files for which DropFixIts is true are dropped: their physical lines
+  /// differ from the user's file (the notes still say what to write).
+  void replay(clang::DiagnosticsEngine &DE, const Resolver &Resolve,
+              const std::function<bool(llvm::StringRef File)> &DropFixIts = {},
               const std::vector<std::string> &Silenced = {}) const;
 
 private:

@@ -40,7 +40,8 @@ bool GeneratedCodeGuard::isGeneratedCodeError(DiagnosticsEngine::Level Level,
   // Parse-time errors only: lexer, parser, AST and Sema. Custom IDs are
   // soaview's own diagnostics; warnings the user turned into errors are
   // the user's.
-  if (ID < clang::diag::DIAG_START_LEX || ID >= clang::diag::DIAG_START_ANALYSIS)
+  if (ID < clang::diag::DIAG_START_LEX ||
+      ID >= clang::diag::DIAG_START_ANALYSIS)
     return false;
   return !compat::isBuiltinWarning(CI.getDiagnostics(), ID);
 }
@@ -71,8 +72,8 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   } else if (Where) {
     PresumedLoc PL = SM.getPresumedLoc(L);
     if (PL.isValid())
-      *Where = "at " + llvm::sys::path::filename(PL.getFilename()).str() +
-               ":" + std::to_string(PL.getLine()) + ":" +
+      *Where = "at " + llvm::sys::path::filename(PL.getFilename()).str() + ":" +
+               std::to_string(PL.getLine()) + ":" +
                std::to_string(PL.getColumn());
   }
   // Innermost converted loop containing the position; else, for generated
@@ -132,11 +133,12 @@ void GeneratedCodeGuard::flush() {
   // first converted loop.
   std::map<int, std::vector<const Finding *>> ByLoop;
   for (const Finding &F : Findings)
-    ByLoop[F.Loop >= 0 ? F.Loop : (R->Converted.empty() ? -1 : 0)].push_back(&F);
+    ByLoop[F.Loop >= 0 ? F.Loop : (R->Converted.empty() ? -1 : 0)].push_back(
+        &F);
   DiagnosticsEngine &DE = CI.getDiagnostics();
   auto Resolve = [&](const StoredLoc &L) {
-    return resolve(L, CI.getSourceManager(), CI.getFileManager(),
-                   [&](StringRef F, unsigned O) { return R->mapOffset(F, O); });
+    return R->userLocation(L, CI.getSourceManager(), CI.getFileManager(),
+                           !CI.getDiagnosticOpts().VerifyDiagnostics);
   };
   for (auto &[Loop, Fs] : ByLoop) {
     SourceLocation At =

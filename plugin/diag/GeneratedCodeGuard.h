@@ -1,4 +1,5 @@
-//===- GeneratedCodeGuard.h - errors in generated code are soaview's -*- C++ -*-===//
+//===- GeneratedCodeGuard.h - errors in generated code are soaview's -*- C++
+//-*-===//
 //
 // soaview's promise: a loop it reports as converted compiles. The first pass
 // parsed the user's code without errors, so a compiler error in the real

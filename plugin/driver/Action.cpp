@@ -28,10 +28,13 @@ public:
     }
     runFirstPass(Ctx, Collector, Opts, Result);
     if (Opts.ReportInFirstPass && Result.Diags)
-      Result.Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
-                           CI.getFileManager(),
-                           [](StringRef, unsigned O) { return O; }, {},
-                           Opts.SilencedWarnings);
+      Result.Diags->replay(
+          CI.getDiagnostics(),
+          [&](const StoredLoc &L) {
+            return resolve(L, CI.getSourceManager(), CI.getFileManager(),
+                           [](StringRef, unsigned Offset) { return Offset; });
+          },
+          {}, Opts.SilencedWarnings);
   }
 
 private:

@@ -25,6 +25,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
@@ -95,9 +96,10 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   std::vector<LoopInstance> Inner(N.begin() + 1, N.end());
   if (!Planning.CanOffload) {
     if (Opts.Remarks && Host)
-      Diags.report(N[0].A->ForLoc,
-                   {diag::remark_sweep_host,
-                    {"compile with -fopenmp (or the CUDA backend) to offload"}});
+      Diags.report(
+          N[0].A->ForLoc,
+          {diag::remark_sweep_host,
+           {"compile with -fopenmp (or the CUDA backend) to offload"}});
     return convertNest(Inner, std::nullopt);
   }
   std::optional<SweepForm> S = recogniseSweep(Ctx, N, Diags);
@@ -143,7 +145,8 @@ void FirstPass::decideSweep(RecognisedNest &R, const AnalysedNest &A) {
   if (!Why)
     return;
   if (Opts.Remarks && Host)
-    Diags.report(R.Sweep->Annotation->ForLoc, {diag::remark_sweep_host, {*Why}});
+    Diags.report(R.Sweep->Annotation->ForLoc,
+                 {diag::remark_sweep_host, {*Why}});
   R.Sweep.reset();
 }
 
@@ -259,7 +262,8 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
   for (const LoopPlan &P : Nest.Loops) {
     std::string Where;
     if (P.HoistLevels)
-      Where += "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
+      Where +=
+          "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
     if (P.Offload)
       Where += Em.backend().offloadedRemark();
     else if (P.Annotation->has(AttrKind::Offload))
@@ -294,11 +298,11 @@ bool profitabilityFromEnvironment() {
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R) {
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
-  FirstPass FP(Ctx, C, Opts, R);
-  FP.attributeProblems();
+  FirstPass Pass(Ctx, C, Opts, R);
+  Pass.attributeProblems();
   for (const std::vector<LoopInstance> &Nest : findNests(Ctx, C))
-    FP.convert(Nest);
-  FP.finish();
+    Pass.convert(Nest);
+  Pass.finish();
 }
 
 unsigned PassResult::mapOffset(StringRef File, unsigned Offset) const {
@@ -306,6 +310,20 @@ unsigned PassResult::mapOffset(StringRef File, unsigned Offset) const {
   if (It == Buffers.end())
     return Offset;
   return It->second->mapOffset(Offset);
+}
+
+SourceLocation PassResult::userLocation(const StoredLoc &L, SourceManager &SM,
+                                        FileManager &FM, bool AsWritten) const {
+  auto Rewritten = Buffers.find(L.File);
+  if (!AsWritten || !L.valid() || Rewritten == Buffers.end())
+    return resolve(L, SM, FM, [&](StringRef File, unsigned Offset) {
+      return mapOffset(File, Offset);
+    });
+  auto [Copy, New] = WrittenCopies.insert({L.File, FileID()});
+  if (New)
+    Copy->second = SM.createFileID(llvm::MemoryBuffer::getMemBufferCopy(
+        Rewritten->second->original(), L.File));
+  return SM.getLocForStartOfFile(Copy->second).getLocWithOffset(L.Offset);
 }
 
 } // namespace soaview

@@ -1,14 +1,22 @@
-//===- Options.h - what the first pass is asked and what it hands on -*- C++ -*-===//
+//===- Options.h - what the first pass is asked and what it hands on -*- C++
+//-*-===//
 #ifndef SOAVIEW_OPTIONS_H
 #define SOAVIEW_OPTIONS_H
 
 #include "diag/Diagnostics.h"
 #include "support/EditBuffer.h"
 
+#include "clang/Basic/SourceLocation.h"
+
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace clang {
+class FileManager;
+class SourceManager;
+} // namespace clang
 
 namespace soaview {
 
@@ -39,7 +47,7 @@ struct Options {
   std::vector<std::string> SilencedWarnings;
 };
 
-/// One converted loop, in the shape of the paper's Table 1.
+/// One converted loop, in the shape of [Radtke2025], Table 1.
 struct ReportRow {
   std::string Where, Element;
   unsigned InFields = 0, OutFields = 0;
@@ -66,7 +74,21 @@ struct PassResult {
   std::map<std::string, std::unique_ptr<EditBuffer>> Buffers;
   std::string MainFile;
   bool ParseFailed = false;
+  /// The offset in the text the real compile parses of the character at
+  /// Offset in File as written.
   unsigned mapOffset(llvm::StringRef File, unsigned Offset) const;
+  /// Where the real compile reports soaview's diagnostic at L: in the text
+  /// it parses (rewritten files included: -verify matches there), or, with
+  /// AsWritten, in a copy of a rewritten file as the user wrote it, so that
+  /// the excerpt under the diagnostic shows the user's code.
+  clang::SourceLocation userLocation(const StoredLoc &L,
+                                     clang::SourceManager &SM,
+                                     clang::FileManager &FM,
+                                     bool AsWritten) const;
+
+private:
+  /// The copies of rewritten files as written, made on first use.
+  mutable std::map<std::string, clang::FileID> WrittenCopies;
 };
 
 /// SOAVIEW_CONVERT=always in the environment turns the profitability rule

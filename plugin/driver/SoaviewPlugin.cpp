@@ -17,9 +17,9 @@
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
+#include "diag/GeneratedCodeGuard.h"
 #include "driver/Action.h"
 #include "frontend/Annotations.h"
-#include "diag/GeneratedCodeGuard.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -39,26 +39,37 @@ bool InFirstPass = false;
 
 /// Replays the first pass's diagnostics once the real parse is complete, so
 /// that every header a diagnostic points into is loaded.
+/// Diagnostics under -verify are matched against the text the compile
+/// parses; otherwise they show the user's code as written.
+bool asWritten(const CompilerInstance &CI) {
+  return !CI.getDiagnosticOpts().VerifyDiagnostics;
+}
+
 class ReplayConsumer : public ASTConsumer {
 public:
-  ReplayConsumer(CompilerInstance &CI, std::shared_ptr<PassResult> R,
-                 std::vector<std::string> Silenced)
-      : CI(CI), R(std::move(R)), Silenced(std::move(Silenced)) {}
+  ReplayConsumer(CompilerInstance &Compiler, std::shared_ptr<PassResult> Pass,
+                 std::vector<std::string> SilencedFlags)
+      : CI(Compiler), Pass(std::move(Pass)),
+        Silenced(std::move(SilencedFlags)) {}
   void HandleTranslationUnit(ASTContext &) override {
-    if (!R->Diags)
+    if (!Pass->Diags)
       return;
-    const PassResult &Res = *R;
-    R->Diags->replay(CI.getDiagnostics(), CI.getSourceManager(),
-                     CI.getFileManager(), [&](StringRef F, unsigned O) {
-                       return Res.mapOffset(F, O);
-                     },
-                     [&](StringRef F) { return Res.Buffers.count(F.str()) != 0; },
-                     Silenced);
+    bool AsWritten = asWritten(CI);
+    Pass->Diags->replay(
+        CI.getDiagnostics(),
+        [&](const StoredLoc &L) {
+          return Pass->userLocation(L, CI.getSourceManager(),
+                                    CI.getFileManager(), AsWritten);
+        },
+        [&](StringRef File) {
+          return !AsWritten && Pass->Buffers.count(File.str()) != 0;
+        },
+        Silenced);
   }
 
 private:
   CompilerInstance &CI;
-  std::shared_ptr<PassResult> R;
+  std::shared_ptr<PassResult> Pass;
   std::vector<std::string> Silenced;
 };
 
@@ -91,8 +102,8 @@ protected:
         Opts.BreakGeneratedCode = true;
       else if (S.consume_front("no-warn=")) {
         if (!isWarningFlag(S)) {
-          reportNow(D, {}, {diag::err_plugin_no_warn_flag,
-                            {S.str(), warningFlags()}});
+          reportNow(D, {},
+                    {diag::err_plugin_no_warn_flag, {S.str(), warningFlags()}});
           return false;
         }
         Opts.SilencedWarnings.push_back(S.str());
@@ -132,7 +143,8 @@ protected:
         SM.overrideFileContents(
             *FE, llvm::MemoryBuffer::getMemBufferCopy(Buf->result(), Name));
         if (Name == R->MainFile)
-          SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
+          SM.setMainFileID(
+              SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
       }
     if (!Opts.DumpPath.empty()) {
       std::error_code EC;
@@ -160,4 +172,5 @@ private:
 } // namespace soaview
 
 static FrontendPluginRegistry::Add<soaview::SoaviewAction>
-    X("soaview", "convert annotated loops to temporary structure-of-arrays views");
+    X("soaview",
+      "convert annotated loops to temporary structure-of-arrays views");

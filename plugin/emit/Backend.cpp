@@ -1,4 +1,5 @@
-//===- Backend.cpp - host, OpenMP target and CUDA emission -----------------===//
+//===- Backend.cpp - host, OpenMP target and CUDA emission
+//-----------------===//
 #include "emit/Backend.h"
 
 #include "emit/RuntimeNames.h"

@@ -60,7 +60,8 @@ public:
   /// kernel's loop, and the header of the loop over the local slots Slot
   /// (SweepPrefix: the sweep's name prefix; Prefix: the local loop's;
   /// Captures: the device buffers and index the kernel uses).
-  virtual void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
+  virtual void sweepLaunchPrologue(CodeWriter &W,
+                                   const std::string &SweepPrefix,
                                    const std::string &Prefix,
                                    const std::string &Captures) const {}
   virtual std::string sweepLaunchHeader(const std::string &SweepPrefix,

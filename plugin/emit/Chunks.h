@@ -1,4 +1,5 @@
-//===- Chunks.h - generated declarations at namespace scope ------*- C++ -*-===//
+//===- Chunks.h - generated declarations at namespace scope ------*- C++
+//-*-===//
 //
 // Views, specs and clones go at namespace scope, each in the namespace of
 // what it belongs to (the element's, the callee's), before the declaration
@@ -17,7 +18,7 @@
 namespace clang {
 class Decl;
 class DeclContext;
-}
+} // namespace clang
 
 namespace soaview {
 

@@ -29,7 +29,8 @@ bool CloneEmitter::cloneEdits(const NestPlan &Nest, const CalleeUse &U,
     const LoopPlan &Viewed = Nest.Loops[U.ParamViews[I]];
     TypeSourceInfo *TSI = FD->getParamDecl(I)->getTypeSourceInfo();
     CharSourceRange Type =
-        TSI ? recordTypeRange(TSI->getTypeLoc(), Viewed.View.Element, SM, Emit.Lang)
+        TSI ? recordTypeRange(TSI->getTypeLoc(), Viewed.View.Element, SM,
+                              Emit.Lang)
             : CharSourceRange();
     if (Type.isInvalid()) { // checkPlacement refuses this first
       Emit.Diags.report(FD->getParamDecl(I)->getLocation(),
@@ -75,8 +76,8 @@ bool CloneEmitter::clone(const NestPlan &Nest, const CalleeUse &U,
   TextEdits Unqualified = Edits;
   Emit.Source.unqualify(FD, Unqualified);
   SourceLocation BodyBegin = FD->getBody()->getBeginLoc();
-  CharSourceRange Signature = CharSourceRange::getCharRange(
-      FD->getSourceRange().getBegin(), BodyBegin);
+  CharSourceRange Signature =
+      CharSourceRange::getCharRange(FD->getSourceRange().getBegin(), BodyBegin);
   TextEdits SignatureEdits;
   for (auto &E : Unqualified)
     if (SM.isBeforeInTranslationUnit(E.first.getBegin(), BodyBegin))
@@ -96,7 +97,8 @@ bool CloneEmitter::clone(const NestPlan &Nest, const CalleeUse &U,
     Early.add(namespaceOf(FD),
               Open + Emit.Source.withEdits(Range, Unqualified) + Close);
   else
-    Late.push_back({End, "\n" + Open + Emit.Source.withEdits(Range, Edits) + Close});
+    Late.push_back(
+        {End, "\n" + Open + Emit.Source.withEdits(Range, Edits) + Close});
   return true;
 }
 
@@ -121,7 +123,8 @@ void CloneEmitter::lookup(const NestPlan &Nest, const CalleeUse &U,
                                " } } // soaview: found by the view's lookup\n");
     else if (!Emit.Target.plainViewsNamespace() &&
              ElementNS != namespaceOf(FD) &&
-             !isa<TranslationUnitDecl>(ElementNS) && Done.insert(ElementNS).second)
+             !isa<TranslationUnitDecl>(ElementNS) &&
+             Done.insert(ElementNS).second)
       Decls.add(ElementNS, Using + " // soaview: found by the view's lookup\n");
   }
 }

@@ -1,4 +1,5 @@
-//===- Clones.h - callees rewritten for the views ----------------*- C++ -*-===//
+//===- Clones.h - callees rewritten for the views ----------------*- C++
+//-*-===//
 //
 // A function the loop passes elements to gets a clone per binding of its
 // parameters to views: the same code with the element types replaced by
@@ -25,7 +26,8 @@ public:
 
   /// A definition to insert at a location (a clone defined after its
   /// callee).
-  using LateDefinitions = std::vector<std::pair<clang::SourceLocation, std::string>>;
+  using LateDefinitions =
+      std::vector<std::pair<clang::SourceLocation, std::string>>;
 
   /// The clones of Nest's callees, for generated code at At: declarations
   /// into Decls, definitions of callees defined before At into Early, the

@@ -1,4 +1,5 @@
-//===- CodeWriter.h - how generated code is written --------------*- C++ -*-===//
+//===- CodeWriter.h - how generated code is written --------------*- C++
+//-*-===//
 //
 // All code soaview generates is written through these two tools, so that
 // the source shows the shape of what it writes:
@@ -56,8 +57,14 @@ public:
   CodeWriter &spread(llvm::StringRef First, llvm::ArrayRef<std::string> Rest,
                      llvm::StringRef Joint, llvm::StringRef End);
   /// One level in (or out) for the lines that follow.
-  CodeWriter &in() { Indent += 2; return *this; }
-  CodeWriter &out() { Indent -= 2; return *this; }
+  CodeWriter &in() {
+    Indent += 2;
+    return *this;
+  }
+  CodeWriter &out() {
+    Indent -= 2;
+    return *this;
+  }
 
   const std::string &str() const { return Text; }
   std::string take() { return std::move(Text); }

@@ -1,4 +1,5 @@
-//===- Emit.h - generate the view code for planned nests ---------*- C++ -*-===//
+//===- Emit.h - generate the view code for planned nests ---------*- C++
+//-*-===//
 //
 // Turns NestPlans into text edits: per loop a view and its spec in the
 // element's namespace (emit/Views.cpp), clones of the functions the loops

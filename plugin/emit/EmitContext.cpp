@@ -44,7 +44,8 @@ Msg EmitContext::remark(const LoopPlan &P, const std::string &Where) const {
   ViewSize S = viewSize(Ast, P);
   return {diag::remark_converted,
           {qualifiedName(Ast, P.View.ElementType), In, Out,
-           std::to_string(S.GatherBytes), std::to_string(S.ScatterBytes), Where}};
+           std::to_string(S.GatherBytes), std::to_string(S.ScatterBytes),
+           Where}};
 }
 
 void EmitContext::identityEdits(CharSourceRange R,
@@ -57,7 +58,8 @@ void EmitContext::identityEdits(CharSourceRange R,
     CharSourceRange ER = CharSourceRange::getCharRange(
         Begin,
         Lexer::getLocForEndOfToken(SM.getFileLoc(E->getEndLoc()), 0, SM, Lang));
-    Edits.push_back({ER, std::string(rt::Identity) + "(" + Source.text(ER) + ")"});
+    Edits.push_back(
+        {ER, std::string(rt::Identity) + "(" + Source.text(ER) + ")"});
   }
 }
 

@@ -1,4 +1,5 @@
-//===- EmitContext.h - what every part of emission shares --------*- C++ -*-===//
+//===- EmitContext.h - what every part of emission shares --------*- C++
+//-*-===//
 //
 // The services the emitters share (emit/Emit.h is the entry point): the
 // rewritten files, the backend, and how generated code names things and
@@ -23,7 +24,7 @@
 namespace clang {
 class ASTContext;
 class SourceManager;
-}
+} // namespace clang
 
 namespace soaview {
 

@@ -24,20 +24,24 @@ static void routeEdits(const EmitContext &Emit, const HeapRoute &H,
   };
   if (const auto *CE = dyn_cast<CallExpr>(H.E)) {
     const Expr *Callee = CE->getCallee()->IgnoreImplicit();
-    Edits.push_back({Range(At(Callee->getBeginLoc()), EndOf(Callee->getEndLoc())),
-                     std::string(rt::HeapNamespace) +
-                         CE->getDirectCallee()->getName().str()});
+    Edits.push_back(
+        {Range(At(Callee->getBeginLoc()), EndOf(Callee->getEndLoc())),
+         std::string(rt::HeapNamespace) +
+             CE->getDirectCallee()->getName().str()});
   } else if (const auto *NE = dyn_cast<CXXNewExpr>(H.E)) {
     if (NE->getNumPlacementArgs()) { // new (std::nothrow) T
       const Expr *First = NE->getPlacementArg(0);
       const Expr *Last = NE->getPlacementArg(NE->getNumPlacementArgs() - 1);
-      Edits.push_back({Range(At(First->getBeginLoc()), EndOf(Last->getEndLoc())),
-                       rt::HeapOnDevice});
+      Edits.push_back(
+          {Range(At(First->getBeginLoc()), EndOf(Last->getEndLoc())),
+           rt::HeapOnDevice});
       return;
     }
     SourceLocation New = At(NE->getBeginLoc());
     if (NE->isGlobalNew()) // `::new`: the keyword is the next token
-      New = Lexer::findNextToken(New, SM, Emit.Lang)->getLocation();
+      if (std::optional<Token> Keyword =
+              Lexer::findNextToken(New, SM, Emit.Lang))
+        New = Keyword->getLocation();
     SourceLocation After = EndOf(New);
     Edits.push_back({Range(After, After),
                      fill(" (${OnDevice})", {{"OnDevice", rt::HeapOnDevice}})});

@@ -35,7 +35,8 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
           ? fill("${ElementOf}<decltype(${P}range)>",
                  {{"ElementOf", rt::ElementOf}, {"P", Emit.Names.prefix(P)}})
           : fill("${TargetElement}<decltype(${Target})>",
-                 {{"TargetElement", rt::TargetElement}, {"Target", F.TargetName}});
+                 {{"TargetElement", rt::TargetElement},
+                  {"Target", F.TargetName}});
   return fill("decltype(${Selector}((${Element} *)nullptr))",
               {{"Selector", Emit.Names.selector(P)}, {"Element", Element}});
 }
@@ -61,43 +62,48 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
   std::string Prefix = Emit.Names.prefix(P);
   std::string Where = Emit.Source.where(P.Annotation->ForLoc);
   if (P.HoistTo)
-    W.line(fill("{ // soaview: hoisted ${N} level(s) out of the loop at ${Where}",
-                {{"N", std::to_string(P.HoistLevels)}, {"Where", Where}}));
+    W.line(
+        fill("{ // soaview: hoisted ${N} level(s) out of the loop at ${Where}",
+             {{"N", std::to_string(P.HoistLevels)}, {"Where", Where}}));
   else
     W.line("{ // soaview: " + Emit.remark(P).text() +
            (P.Offload ? Emit.Target.offloadedComment() : "") +
            (P.DeviceInner ? "; on the device in the offloaded loop" : ""));
   W.in();
-  std::string Site = fill("static ${Site} ${P}site(\"${Where}\");",
-                          {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}});
+  std::string Site =
+      fill("static ${Site} ${P}site(\"${Where}\");",
+           {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}});
   if (F.Kind == LoopFormKind::Range) {
     const auto *RF = cast<CXXForRangeStmt>(F.Loop);
-    W.line(fill("auto &&${P}range = ${Range};",
-                {{"P", Prefix}, {"Range", Emit.Source.exprText(RF->getRangeInit())}}));
+    W.line(fill(
+        "auto &&${P}range = ${Range};",
+        {{"P", Prefix}, {"Range", Emit.Source.exprText(RF->getRangeInit())}}));
     W.line(Site);
     W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
                 {{"Frame", Frame}, {"P", Prefix}}));
     return;
   }
-  W.line(fill("const ${Index} ${P}lo = ${Lo};",
-              {{"Index", Emit.Types.name(F.IndexVar->getType().getUnqualifiedType())},
-               {"P", Prefix},
-               {"Lo", Emit.Source.exprText(F.Lo)}}));
+  W.line(fill(
+      "const ${Index} ${P}lo = ${Lo};",
+      {{"Index", Emit.Types.name(F.IndexVar->getType().getUnqualifiedType())},
+       {"P", Prefix},
+       {"Lo", Emit.Source.exprText(F.Lo)}}));
   W.line(Site);
-  W.line(fill("${Frame} ${P}frame(${P}site, ${Span}(${Target}, ${P}lo, ${Hi}));",
-              {{"Frame", Frame},
-               {"P", Prefix},
-               {"Span", rt::IndexSpanOf},
-               {"Target", F.TargetName},
-               {"Hi", Emit.Source.exprText(F.Hi)}}));
+  W.line(
+      fill("${Frame} ${P}frame(${P}site, ${Span}(${Target}, ${P}lo, ${Hi}));",
+           {{"Frame", Frame},
+            {"P", Prefix},
+            {"Span", rt::IndexSpanOf},
+            {"Target", F.TargetName},
+            {"Hi", Emit.Source.exprText(F.Hi)}}));
 }
 
 std::string LoopEmitter::elementDecls(const LoopPlan &P,
                                       const std::string &ViewInit) const {
   const LoopForm &F = P.Form;
   std::string Prefix = Emit.Names.prefix(P);
-  std::string View = fill(" auto ${P}view = ${Init};",
-                          {{"P", Prefix}, {"Init", ViewInit}});
+  std::string View =
+      fill(" auto ${P}view = ${Init};", {{"P", Prefix}, {"Init", ViewInit}});
   if (F.Kind == LoopFormKind::Range)
     return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
                        {{"Const", F.VarIsConst ? "const " : ""},
@@ -105,15 +111,15 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
                         {"Var", F.LoopVar->getName()},
                         {"Address", F.VarIsPointer ? "&" : ""},
                         {"P", Prefix}});
-  std::string Alias =
-      F.ShadowedUses.empty()
-          ? ""
-          : fill(" auto &${P}target = ${Target};",
-                 {{"P", Prefix}, {"Target", F.TargetName}});
-  return View + fill(" ${Shadow}<decltype(${P}view)> ${Target}{${P}view};",
-                     {{"Shadow", rt::IndexShadow},
-                      {"P", Prefix},
-                      {"Target", F.TargetName}}) +
+  std::string Alias = F.ShadowedUses.empty()
+                          ? ""
+                          : fill(" auto &${P}target = ${Target};",
+                                 {{"P", Prefix}, {"Target", F.TargetName}});
+  return View +
+         fill(" ${Shadow}<decltype(${P}view)> ${Target}{${P}view};",
+              {{"Shadow", rt::IndexShadow},
+               {"P", Prefix},
+               {"Target", F.TargetName}}) +
          Alias;
 }
 
@@ -132,11 +138,13 @@ LoopEmitter::LoopText LoopEmitter::deviceLoop(const NestPlan &Nest,
   if (!Scope.empty()) // before the device frame: ends after it
     W.line(Scope);
   W.line(fill("using ${P}spec = ${Spec};", {{"P", Prefix}, {"Spec", Spec}}));
-  W.line(fill("${Namespace}${DeviceFrame}<${P}spec> ${P}device(${P}site, ${P}frame);",
-              {{"Namespace", Emit.Target.deviceNamespace()},
-               {"DeviceFrame", rt::DeviceFrame},
-               {"P", Prefix}}));
-  W.line(fill("const auto ${P}buffers = ${P}device.buffers();", {{"P", Prefix}}));
+  W.line(fill(
+      "${Namespace}${DeviceFrame}<${P}spec> ${P}device(${P}site, ${P}frame);",
+      {{"Namespace", Emit.Target.deviceNamespace()},
+       {"DeviceFrame", rt::DeviceFrame},
+       {"P", Prefix}}));
+  W.line(
+      fill("const auto ${P}buffers = ${P}device.buffers();", {{"P", Prefix}}));
   W.line(fill("const std::size_t ${P}n = ${P}device.size();", {{"P", Prefix}}));
   LoopText T;
   std::string Slot = Prefix + (F.Kind == LoopFormKind::Range ? "i" : "k");
@@ -154,9 +162,13 @@ LoopEmitter::LoopText LoopEmitter::deviceLoop(const NestPlan &Nest,
   T.Prologue = W.take();
   std::string Index;
   if (F.Kind == LoopFormKind::Index) {
-    std::string Type = Emit.Types.name(F.IndexVar->getType().getUnqualifiedType());
+    std::string Type =
+        Emit.Types.name(F.IndexVar->getType().getUnqualifiedType());
     Index = fill(" const ${T} ${I} = static_cast<${T}>(${P}lo + ${K});",
-                 {{"T", Type}, {"I", F.IndexVar->getName()}, {"P", Prefix}, {"K", Slot}});
+                 {{"T", Type},
+                  {"I", F.IndexVar->getName()},
+                  {"P", Prefix},
+                  {"K", Slot}});
   }
   T.BodyDecls = Index + elementDecls(P, fill("${P}spec::at(${P}buffers, ${K})",
                                              {{"P", Prefix}, {"K", Slot}}));
@@ -173,11 +185,13 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
     T.Header = fill("${P}frame.each([&](std::size_t ${P}slot) "
                     "__attribute__((always_inline))",
                     {{"P", Prefix}});
-    T.BodyDecls = elementDecls(P, fill("${P}frame.at_slot(${P}slot)", {{"P", Prefix}}));
+    T.BodyDecls =
+        elementDecls(P, fill("${P}frame.at_slot(${P}slot)", {{"P", Prefix}}));
     T.LambdaBody = true;
   } else if (F.Kind == LoopFormKind::Range) {
-    T.Header = fill("(std::size_t ${P}i = 0; ${P}i < ${P}frame.size(); ++${P}i)",
-                    {{"P", Prefix}});
+    T.Header =
+        fill("(std::size_t ${P}i = 0; ${P}i < ${P}frame.size(); ++${P}i)",
+             {{"P", Prefix}});
     T.BodyDecls = elementDecls(P, fill("${P}frame.at(${P}i)", {{"P", Prefix}}));
   } else {
     T.BodyDecls = elementDecls(
@@ -209,7 +223,8 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
                         F.VarIsPointer && Scatter && P.View.writes() &&
                         !hasRuntimeLoop(F.Body, Emit.Ast) &&
                         bodyFitsLambda(F.Body);
-  LoopText T = Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
+  LoopText T =
+      Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
   CodeWriter W;
   prologue(W, P, Frame);
   T.Prologue = W.take() + T.Prologue;
@@ -228,17 +243,21 @@ void LoopEmitter::placeHeader(const LoopPlan &P, const LoopText &T,
   if (!T.Header.empty()) {
     unsigned RParenEnd = Emit.Source.offset(SourceText::rparen(F)) + 1;
     if (T.LambdaBody)
-      Buffer.replace(Emit.Source.offset(For), RParenEnd, T.Header, AfterPrologue);
+      Buffer.replace(Emit.Source.offset(For), RParenEnd, T.Header,
+                     AfterPrologue);
     else
       Buffer.replace(Emit.Source.offset(Emit.Source.lparen(For)), RParenEnd,
                      T.Header);
   }
-  SourceLocation PrologueAt = P.HoistTo ? Emit.SM.getFileLoc(P.HoistTo->getBeginLoc()) : For;
-  Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue, opensAt(P.HoistLevels));
+  SourceLocation PrologueAt =
+      P.HoistTo ? Emit.SM.getFileLoc(P.HoistTo->getBeginLoc()) : For;
+  Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue,
+                opensAt(P.HoistLevels));
   std::string Prefix = Emit.Names.prefix(P);
   for (const DeclRefExpr *U : F.ShadowedUses) {
     unsigned Begin = Emit.Source.offset(Emit.SM.getFileLoc(U->getLocation()));
-    Buffer.replace(Begin, Begin + (unsigned)F.TargetName.size(), Prefix + "target");
+    Buffer.replace(Begin, Begin + (unsigned)F.TargetName.size(),
+                   Prefix + "target");
   }
 }
 
@@ -270,8 +289,8 @@ void LoopEmitter::openBody(const LoopForm &F, const std::string &Decls,
     return Emit.SM.getPresumedLineNumber(Emit.SM.getFileLoc(L));
   };
   if (const auto *CS = dyn_cast<CompoundStmt>(Body)) {
-    SourceLocation Next = CS->body_empty() ? CS->getRBracLoc()
-                                           : CS->body_front()->getBeginLoc();
+    SourceLocation Next =
+        CS->body_empty() ? CS->getRBracLoc() : CS->body_front()->getBeginLoc();
     bool OwnLine = Line(Next) != Line(CS->getLBracLoc());
     Buffer.insert(Emit.Source.offset(CS->getLBracLoc()) + 1,
                   Decls + (OwnLine ? "" : "\n"));
@@ -291,10 +310,12 @@ void LoopEmitter::bodyEdits(const LoopPlan &P, EditBuffer &Buffer) const {
   const Stmt *Body = P.Form.Body;
   SourceLocation BodyEnd = Emit.Source.afterStmt(Body);
   TextEdits Edits;
-  Emit.identityEdits(CharSourceRange::getCharRange(Body->getBeginLoc(), BodyEnd),
-                     P.Identities, Edits);
+  Emit.identityEdits(
+      CharSourceRange::getCharRange(Body->getBeginLoc(), BodyEnd), P.Identities,
+      Edits);
   for (auto &[R, Text] : Edits) {
-    Buffer.insert(SM.getFileOffset(R.getBegin()), std::string(rt::Identity) + "(");
+    Buffer.insert(SM.getFileOffset(R.getBegin()),
+                  std::string(rt::Identity) + "(");
     Buffer.insert(SM.getFileOffset(R.getEnd()), ")");
   }
   for (const VarDecl *V : P.View.Aliases) {

@@ -1,4 +1,5 @@
-//===- Loops.h - the rewrite of one annotated loop ---------------*- C++ -*-===//
+//===- Loops.h - the rewrite of one annotated loop ---------------*- C++
+//-*-===//
 //
 // An annotated loop becomes: a block opening before the loop (or before the
 // loop its view is hoisted out of) with the loop's range, its site and the
@@ -35,7 +36,8 @@ public:
   /// The declarations opening the body: the element's view from ViewInit,
   /// named as the loop variable (range loops) or as the target (index
   /// loops).
-  std::string elementDecls(const LoopPlan &P, const std::string &ViewInit) const;
+  std::string elementDecls(const LoopPlan &P,
+                           const std::string &ViewInit) const;
   /// The declarations Decls at the top of the loop's body (braces added
   /// around a body that is not a compound statement).
   void openBody(const LoopForm &F, const std::string &Decls,
@@ -55,12 +57,15 @@ private:
     bool LambdaBody = false;
   };
   LoopText loopText(const NestPlan &Nest, const LoopPlan &P) const;
-  void prologue(CodeWriter &W, const LoopPlan &P, const std::string &Frame) const;
+  void prologue(CodeWriter &W, const LoopPlan &P,
+                const std::string &Frame) const;
   LoopText deviceLoop(const NestPlan &Nest, const LoopPlan &P,
                       const std::string &Spec) const;
   LoopText hostLoop(const LoopPlan &P, bool EachSlot) const;
-  void placeHeader(const LoopPlan &P, const LoopText &T, EditBuffer &Buffer) const;
-  void placeBody(const LoopPlan &P, const LoopText &T, EditBuffer &Buffer) const;
+  void placeHeader(const LoopPlan &P, const LoopText &T,
+                   EditBuffer &Buffer) const;
+  void placeBody(const LoopPlan &P, const LoopText &T,
+                 EditBuffer &Buffer) const;
 
   EmitContext &Emit;
   const HeapRouter &Heap;

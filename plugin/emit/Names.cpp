@@ -6,8 +6,8 @@
 #include "frontend/Annotations.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Basic/CharInfo.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,7 +28,8 @@ std::string sanitize(StringRef S) {
   return R;
 }
 
-FreshNames::FreshNames(std::vector<std::string> Names) : Taken(std::move(Names)) {
+FreshNames::FreshNames(std::vector<std::string> Names)
+    : Taken(std::move(Names)) {
   std::sort(Taken.begin(), Taken.end());
 }
 

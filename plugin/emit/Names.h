@@ -1,4 +1,5 @@
-//===- Names.h - the names generated code declares ---------------*- C++ -*-===//
+//===- Names.h - the names generated code declares ---------------*- C++
+//-*-===//
 //
 // Generated names (docs/generated-code.md, "Names"). None is reserved (no
 // double underscore, no leading underscore); each is made unique against
@@ -21,7 +22,7 @@
 namespace clang {
 class ASTContext;
 class Decl;
-}
+} // namespace clang
 
 namespace soaview {
 

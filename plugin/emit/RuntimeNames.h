@@ -38,7 +38,8 @@ inline constexpr const char *RunCursor = "::soaview::run_cursor";
 // device heap, and the scope around a loop that allocates.
 inline constexpr const char *HeapNamespace = "::soaview::heap::";
 inline constexpr const char *HeapOnDevice = "::soaview::heap::on_device";
-inline constexpr const char *HeapDeleteObject = "::soaview::heap::delete_object";
+inline constexpr const char *HeapDeleteObject =
+    "::soaview::heap::delete_object";
 inline constexpr const char *HeapDeleteArray = "::soaview::heap::delete_array";
 inline constexpr const char *HeapLoopScope = "::soaview::heap::loop_scope";
 } // namespace rt

@@ -58,10 +58,10 @@ std::string SourceText::where(SourceLocation L) const {
 
 void SourceText::unqualify(const FunctionDecl *FD, TextEdits &Edits) const {
   if (FD->getQualifierLoc())
-    Edits.push_back({CharSourceRange::getCharRange(
-                         FD->getQualifierLoc().getBeginLoc(),
-                         FD->getNameInfo().getBeginLoc()),
-                     ""});
+    Edits.push_back(
+        {CharSourceRange::getCharRange(FD->getQualifierLoc().getBeginLoc(),
+                                       FD->getNameInfo().getBeginLoc()),
+         ""});
 }
 
 SourceLocation SourceText::afterStmt(const Stmt *S) const {
@@ -82,7 +82,8 @@ SourceLocation SourceText::rparen(const LoopForm &F) {
 }
 
 SourceLocation SourceText::lparen(SourceLocation ForLoc) const {
-  return Lexer::findNextToken(ForLoc, SM, Lang)->getLocation();
+  std::optional<Token> Paren = Lexer::findNextToken(ForLoc, SM, Lang);
+  return Paren ? Paren->getLocation() : ForLoc;
 }
 
 bool SourceText::inside(SourceLocation L, CharSourceRange R) const {

@@ -1,4 +1,5 @@
-//===- SourceText.h - the user's text as generated code copies it -*- C++ -*-===//
+//===- SourceText.h - the user's text as generated code copies it -*- C++
+//-*-===//
 //
 // Generated code copies user code (loop headers, callees into clones,
 // member functions into views) and edits the copies: the text of a range,
@@ -52,9 +53,7 @@ public:
   clang::SourceLocation lparen(clang::SourceLocation ForLoc) const;
   /// True when L lies in [R.begin, R.end).
   bool inside(clang::SourceLocation L, clang::CharSourceRange R) const;
-  unsigned offset(clang::SourceLocation L) const {
-    return SM.getFileOffset(L);
-  }
+  unsigned offset(clang::SourceLocation L) const { return SM.getFileOffset(L); }
 
 private:
   const clang::SourceManager &SM;

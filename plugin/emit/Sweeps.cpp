@@ -15,7 +15,8 @@ const LoopPlan *innerOf(const NestPlan &Nest) {
   return Nest.Loops.size() > 1 ? &Nest.Loops[1] : nullptr;
 }
 std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
-  return Emit.Source.exprText(cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
+  return Emit.Source.exprText(
+      cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
 }
 } // namespace
 
@@ -25,8 +26,9 @@ std::string SweepEmitter::recording(const NestPlan &Nest) const {
   const LoopPlan *Inner = innerOf(Nest);
   const SourceManager &SM = Emit.SM;
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
-  std::string Header = Emit.Source.text(CharSourceRange::getCharRange(
-      SM.getFileLoc(S.Loop->getBeginLoc()), SM.getFileLoc(S.Body->getBeginLoc())));
+  std::string Header = Emit.Source.text(
+      CharSourceRange::getCharRange(SM.getFileLoc(S.Loop->getBeginLoc()),
+                                    SM.getFileLoc(S.Body->getBeginLoc())));
   std::string Decls;
   for (const DeclStmt *DS : S.Decls)
     Decls += " " + Emit.Source.text(CharSourceRange::getTokenRange(
@@ -40,7 +42,8 @@ std::string SweepEmitter::recording(const NestPlan &Nest) const {
                     {"Range", rangeText(Emit, *Inner)},
                     {"S", Sweep},
                     {"Local", Local}})
-            : fill(" ${S}sweep.cell(${Local});", {{"S", Sweep}, {"Local", Local}});
+            : fill(" ${S}sweep.cell(${Local});",
+                   {{"S", Sweep}, {"Local", Local}});
   return Header + "{" + Decls + Record + " }";
 }
 
@@ -62,7 +65,8 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
   std::string Scope = Heap.loopScope(L, Sweep);
   if (!Scope.empty()) // before the sweep: ends after it
     W.line(Scope);
-  W.line(fill("${Namespace}${Sweep}<${Local}, ${Inner}${NoScatter}> ${S}sweep(${S}site);",
+  W.line(fill("${Namespace}${Sweep}<${Local}, ${Inner}${NoScatter}> "
+              "${S}sweep(${S}site);",
               {{"Namespace", Emit.Target.deviceNamespace()},
                {"Sweep", rt::Sweep},
                {"Local", Loops.specType(L)},
@@ -71,7 +75,8 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
                {"S", Sweep}}));
   W.line(recording(Nest));
   W.line(Sweep + "sweep.start();");
-  W.line(fill("using ${P}spec = ${Spec};", {{"P", Prefix}, {"Spec", Loops.specType(L)}}));
+  W.line(fill("using ${P}spec = ${Spec};",
+              {{"P", Prefix}, {"Spec", Loops.specType(L)}}));
   W.line(fill("const auto ${P}buffers = ${S}sweep.local_buffers();",
               {{"P", Prefix}, {"S", Sweep}}));
   std::string Captures = Prefix + "buffers";
@@ -85,7 +90,8 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
                 {{"Index", rt::SweepIndex}, {"S", Sweep}}));
     Captures += ", " + InnerPrefix + "buffers, " + Sweep + "index";
   }
-  if (!Emit.Target.bodyIsKernelLambda()) // a kernel's lambda runs over the sweep's size
+  if (!Emit.Target.bodyIsKernelLambda()) // a kernel's lambda runs over the
+                                         // sweep's size
     W.line(fill("const std::size_t ${P}n = ${S}sweep.size();",
                 {{"P", Prefix}, {"S", Sweep}}));
   Emit.Target.sweepLaunchPrologue(W, Sweep, Prefix, Captures);
@@ -99,15 +105,17 @@ void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
   std::string InnerPrefix = Emit.Names.prefix(Inner);
   Loops.commentAttribute(*Inner.Annotation, Buffer);
   const auto *RF = cast<CXXForRangeStmt>(Inner.Form.Loop);
-  Buffer.replace(Emit.Source.offset(Emit.Source.lparen(Inner.Annotation->ForLoc)),
-                 Emit.Source.offset(RF->getRParenLoc()) + 1,
-                 fill("(${Cursor} ${I}k(${S}index, ${S}cell); ${I}k.more(); "
-                      "${I}k.next())",
-                      {{"Cursor", rt::RunCursor}, {"I", InnerPrefix}, {"S", Sweep}}));
-  Loops.openBody(Inner.Form,
-                 Loops.elementDecls(Inner, fill("${I}spec::at(${I}buffers, ${I}k.index())",
-                                                {{"I", InnerPrefix}})),
-                 Buffer);
+  Buffer.replace(
+      Emit.Source.offset(Emit.Source.lparen(Inner.Annotation->ForLoc)),
+      Emit.Source.offset(RF->getRParenLoc()) + 1,
+      fill("(${Cursor} ${I}k(${S}index, ${S}cell); ${I}k.more(); "
+           "${I}k.next())",
+           {{"Cursor", rt::RunCursor}, {"I", InnerPrefix}, {"S", Sweep}}));
+  Loops.openBody(
+      Inner.Form,
+      Loops.elementDecls(Inner, fill("${I}spec::at(${I}buffers, ${I}k.index())",
+                                     {{"I", InnerPrefix}})),
+      Buffer);
   Loops.bodyEdits(Inner, Buffer);
 }
 
@@ -138,17 +146,19 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
       Inner ? fill(" const std::size_t ${S}cell = ${S}index.cell_of[${K}];",
                    {{"S", Sweep}, {"K", Slot}})
             : "";
-  Loops.openBody(L.Form,
-                 Cell + Loops.elementDecls(L, fill("${P}spec::at(${P}buffers, ${K})",
-                                                   {{"P", Prefix}, {"K", Slot}})),
-                 *Buffer);
+  Loops.openBody(
+      L.Form,
+      Cell + Loops.elementDecls(L, fill("${P}spec::at(${P}buffers, ${K})",
+                                        {{"P", Prefix}, {"K", Slot}})),
+      *Buffer);
   if (Emit.Target.bodyIsKernelLambda())
     Loops.continueEdits(L, *Buffer);
   Loops.bodyEdits(L, *Buffer);
   if (Inner)
     innerLoop(Nest, *Buffer);
   Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(S.Loop)),
-                 std::string(Emit.Target.bodyIsKernelLambda() ? ");" : "") + " }");
+                 std::string(Emit.Target.bodyIsKernelLambda() ? ");" : "") +
+                     " }");
   return true;
 }
 

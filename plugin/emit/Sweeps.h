@@ -1,4 +1,5 @@
-//===- Sweeps.h - a nest swept over all cells at once ------------*- C++ -*-===//
+//===- Sweeps.h - a nest swept over all cells at once ------------*- C++
+//-*-===//
 //
 // The rewrite of a sweep (docs/offload.md, "Sweeps"; runtime in
 // soaview/sweep.h). For

@@ -1,4 +1,5 @@
-//===- TypeNames.h - how generated code names a type -------------*- C++ -*-===//
+//===- TypeNames.h - how generated code names a type -------------*- C++
+//-*-===//
 //
 // Generated code sits outside the user's classes and namespaces, so it names
 // types fully qualified, and never through sugar it may not name: a private

@@ -170,10 +170,11 @@ void ViewEmitter::forwarders(CodeWriter &W, const LoopPlan &P,
       Forward("static constexpr auto ${Name} = ${Class}::${Name};");
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
       if (MD->isStatic())
-        W.line(fill("template <class... A> static ${Mark}decltype(auto) "
-                    "${Name}(A &&...a) { return ${Class}::${Name}"
-                    "(static_cast<A &&>(a)...); }",
-                    {{"Mark", Emit.deviceMark(P)}, {"Name", Name}, {"Class", Class}}));
+        W.line(fill(
+            "template <class... A> static ${Mark}decltype(auto) "
+            "${Name}(A &&...a) { return ${Class}::${Name}"
+            "(static_cast<A &&>(a)...); }",
+            {{"Mark", Emit.deviceMark(P)}, {"Name", Name}, {"Class", Class}}));
     } else if ((isa<TypeDecl>(D) && !isa<CXXRecordDecl>(D)) ||
                (isa<CXXRecordDecl>(D) && D != RD)) {
       Forward("using ${Name} = ${Class}::${Name};");
@@ -197,8 +198,9 @@ void ViewEmitter::templateArguments(CodeWriter &W, const RecordDecl *RD) const {
       continue;
     std::string Name = Param->getName().str();
     if (Args[I].getKind() == TemplateArgument::Type)
-      W.line(fill("using ${Name} = ${Type};",
-                  {{"Name", Name}, {"Type", Emit.Types.name(Args[I].getAsType())}}));
+      W.line(fill(
+          "using ${Name} = ${Type};",
+          {{"Name", Name}, {"Type", Emit.Types.name(Args[I].getAsType())}}));
     else if (Args[I].getKind() == TemplateArgument::Integral)
       W.line(fill("static constexpr ${Type} ${Name} = ${Value};",
                   {{"Type", Emit.Types.name(Args[I].getIntegralType())},
@@ -229,10 +231,9 @@ void ViewEmitter::proxyMembers(CodeWriter &W, const NestPlan &Nest,
         List += (C ? ", " : "") + Buffer + "[" + std::to_string(C) + "][i]";
       Parts.Inits.push_back(Name + "{" + List + "}");
     } else if (T->isArrayType() && Emit.Target.copiesArrays(Emit.onDevice(P))) {
-      Parts.Copies.push_back(fill("${Copy}(${Name}, ${Buffer}[i]);",
-                                  {{"Copy", rt::CopyArray},
-                                   {"Name", Name},
-                                   {"Buffer", Buffer}}));
+      Parts.Copies.push_back(
+          fill("${Copy}(${Name}, ${Buffer}[i]);",
+               {{"Copy", rt::CopyArray}, {"Name", Name}, {"Buffer", Buffer}}));
     } else if (T->isArrayType()) {
       Parts.Copies.push_back(
           fill("std::memcpy(&${Name}, &${Buffer}[i], sizeof ${Name});",
@@ -268,10 +269,9 @@ void ViewEmitter::outSlots(CodeWriter &W, const LoopPlan &P,
       for (unsigned C = 0; C < Components; ++C) {
         std::string K = std::to_string(C);
         Slot(Emit.Types.name(Elem), Name + "_" + K, Buffer + "[" + K + "]");
-        Parts.WriteBack.push_back(fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",
-                                       {{"Slot", Name + "_" + K},
-                                        {"Member", Member},
-                                        {"K", K}}));
+        Parts.WriteBack.push_back(
+            fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",
+                 {{"Slot", Name + "_" + K}, {"Member", Member}, {"K", K}}));
       }
       continue;
     }
@@ -281,9 +281,9 @@ void ViewEmitter::outSlots(CodeWriter &W, const LoopPlan &P,
           fill("if (${Slot}.p) ${Copy}(*${Slot}.p, ${Member});",
                {{"Slot", Name}, {"Copy", rt::CopyArray}, {"Member", Member}}));
     else if (FieldType->isArrayType())
-      Parts.WriteBack.push_back(
-          fill("if (${Slot}.p) std::memcpy(${Slot}.p, &${Member}, sizeof ${Member});",
-               {{"Slot", Name}, {"Member", Member}}));
+      Parts.WriteBack.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
+                                     "&${Member}, sizeof ${Member});",
+                                     {{"Slot", Name}, {"Member", Member}}));
     else
       Parts.WriteBack.push_back(fill("if (${Slot}.p) *${Slot}.p = ${Member};",
                                      {{"Slot", Name}, {"Member", Member}}));
@@ -299,35 +299,39 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const LoopPlan &P,
                         const ProxyNode &N, const std::string &Name,
                         StringRef Tail) const {
   std::string Mark = Emit.deviceMark(P);
-  W.block("struct " + Name, [&](CodeWriter &Body) {
-    forwarders(Body, P, N);
-    ProxyParts Parts;
-    proxyMembers(Body, Nest, P, N, Parts);
-    if (!N.Field)
-      outSlots(Body, P, Parts);
-    Body.constructor(
-        "template <class S> " + Mark + Name + "(const S &s, std::size_t i)",
-        Parts.Inits, [&](CodeWriter &Ctor) {
-          for (const std::string &S : Parts.Copies)
-            Ctor.line(S);
-          Ctor.line("(void)s, (void)i;");
+  W.block(
+      "struct " + Name,
+      [&](CodeWriter &Body) {
+        forwarders(Body, P, N);
+        ProxyParts Parts;
+        proxyMembers(Body, Nest, P, N, Parts);
+        if (!N.Field)
+          outSlots(Body, P, Parts);
+        Body.constructor("template <class S> " + Mark + Name +
+                             "(const S &s, std::size_t i)",
+                         Parts.Inits, [&](CodeWriter &Ctor) {
+                           for (const std::string &S : Parts.Copies)
+                             Ctor.line(S);
+                           Ctor.line("(void)s, (void)i;");
+                         });
+        if (!Parts.WriteBack.empty())
+          Body.block(Mark + "~" + Name + "()", [&](CodeWriter &Dtor) {
+            for (const std::string &S : Parts.WriteBack)
+              Dtor.line(S);
+          });
+        auto Methods = P.View.Methods.find(N.Path);
+        if (Methods == P.View.Methods.end())
+          return;
+        std::vector<const CXXMethodDecl *> Sorted(Methods->second.begin(),
+                                                  Methods->second.end());
+        llvm::sort(Sorted, [&](auto *A, auto *B) {
+          return Emit.SM.isBeforeInTranslationUnit(A->getBeginLoc(),
+                                                   B->getBeginLoc());
         });
-    if (!Parts.WriteBack.empty())
-      Body.block(Mark + "~" + Name + "()", [&](CodeWriter &Dtor) {
-        for (const std::string &S : Parts.WriteBack)
-          Dtor.line(S);
-      });
-    auto Methods = P.View.Methods.find(N.Path);
-    if (Methods == P.View.Methods.end())
-      return;
-    std::vector<const CXXMethodDecl *> Sorted(Methods->second.begin(),
-                                              Methods->second.end());
-    llvm::sort(Sorted, [&](auto *A, auto *B) {
-      return Emit.SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
-    });
-    for (const CXXMethodDecl *MD : Sorted)
-      Body.raw(methodText(Nest, P, MD, Name));
-  }, Tail);
+        for (const CXXMethodDecl *MD : Sorted)
+          Body.raw(methodText(Nest, P, MD, Name));
+      },
+      Tail);
 }
 
 /// The proxy tree of P's view: one node per field on the way to each leaf,
@@ -379,14 +383,15 @@ std::string ViewEmitter::accessPath(const LoopPlan &P, const FieldPath &Path,
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
     std::string Tag = View + "_tag_" + bufferName(Sub);
     std::string Field =
-        Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) + "::" +
-        F->getName().str();
+        Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
+        "::" + F->getName().str();
     std::string Member = Emit.Names.memberFunction();
     if (Tags.find(Tag + " {") == std::string::npos)
-      Tags += fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
-                   "noexcept; };\n"
-                   "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
-                   {{"Tag", Tag}, {"Member", Member}, {"View", View}, {"Field", Field}});
+      Tags += fill(
+          "struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+          "noexcept; };\n"
+          "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+          {{"Tag", Tag}, {"Member", Member}, {"View", View}, {"Field", Field}});
     Access = "(" + Access + ".*" + Member + "(" + Tag + "{}))";
   }
   return Access;
@@ -406,8 +411,9 @@ ViewEmitter::specBuffers(const LoopPlan &P) const {
       }
       continue;
     }
-    Buffers.push_back({bufferName(Path), Emit.Types.name(Path.back()->getType()),
-                       A.Written, dotted(Path)});
+    Buffers.push_back({bufferName(Path),
+                       Emit.Types.name(Path.back()->getType()), A.Written,
+                       dotted(Path)});
   }
   return Buffers;
 }
@@ -415,22 +421,26 @@ ViewEmitter::specBuffers(const LoopPlan &P) const {
 /// The soa struct (one buffer per field, per component of a split array),
 /// its size and how an arena is carved into it.
 void ViewEmitter::specLayout(CodeWriter &W, const LoopPlan &P) const {
-  W.block("struct soa", [&](CodeWriter &Soa) {
-    for (auto &[Path, A] : P.View.orderedLeaves()) {
-      QualType Elem;
-      if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem))
-        Soa.line(fill("${Type} *${Name}[${N}]; // one buffer per component",
-                      {{"Type", Emit.Types.name(Elem)},
-                       {"Name", bufferName(Path)},
-                       {"N", std::to_string(N)}}));
-      else
-        Soa.line(Emit.Types.declare(
-                     Emit.Ast.getPointerType(Path.back()->getType()),
-                     bufferName(Path)) +
-                 ";");
-    }
-    Soa.line("const void *const *soaview_address;");
-  }, ";");
+  W.block(
+      "struct soa",
+      [&](CodeWriter &Soa) {
+        for (auto &[Path, A] : P.View.orderedLeaves()) {
+          QualType Elem;
+          if (unsigned N =
+                  splitComponents(Emit.Ast, Path.back()->getType(), Elem))
+            Soa.line(fill("${Type} *${Name}[${N}]; // one buffer per component",
+                          {{"Type", Emit.Types.name(Elem)},
+                           {"Name", bufferName(Path)},
+                           {"N", std::to_string(N)}}));
+          else
+            Soa.line(Emit.Types.declare(
+                         Emit.Ast.getPointerType(Path.back()->getType()),
+                         bufferName(Path)) +
+                     ";");
+        }
+        Soa.line("const void *const *soaview_address;");
+      },
+      ";");
   std::vector<SpecBuffer> Buffers = specBuffers(P);
   W.block("static std::size_t bytes_for(std::size_t n)", [&](CodeWriter &F) {
     std::vector<std::string> Terms;
@@ -491,14 +501,15 @@ void ViewEmitter::specCopies(CodeWriter &W, const LoopPlan &P,
   };
   W.block("static void gather(soa &s, std::size_t i, const element &e)",
           Copies(true));
-  W.block("template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
-          [&](CodeWriter &F) {
-            for (const SpecBuffer &B : specBuffers(P))
-              F.line(fill("f(h.${Name}, d.${Name}, sizeof(${Type}), ${Written});",
-                          {{"Name", B.Name},
-                           {"Type", B.Type},
-                           {"Written", B.Written ? "true" : "false"}}));
-          });
+  W.block(
+      "template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
+      [&](CodeWriter &F) {
+        for (const SpecBuffer &B : specBuffers(P))
+          F.line(fill("f(h.${Name}, d.${Name}, sizeof(${Type}), ${Written});",
+                      {{"Name", B.Name},
+                       {"Type", B.Type},
+                       {"Written", B.Written ? "true" : "false"}}));
+      });
   W.block("static void scatter(const soa &s, std::size_t i, element &e)",
           Copies(false));
   W.line(fill("static ${Mark}view at(const soa &s, std::size_t i) { return "
@@ -513,30 +524,35 @@ void ViewEmitter::specCopies(CodeWriter &W, const LoopPlan &P,
 void ViewEmitter::spec(CodeWriter &W, const LoopPlan &P, bool Swept,
                        std::string &Tags) const {
   std::string View = Emit.Names.view(P);
-  W.line(fill("// soaview: buffers of the view of '${Element}' at ${Where}",
-              {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
-               {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
-  W.block("struct " + View + "_spec", [&](CodeWriter &S) {
-    S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
-    S.line("using view = " + View + ";");
-    S.line(std::string("static constexpr bool writes = ") +
-           (P.View.writes() ? "true" : "false") + ";");
-    specLayout(S, P);
-    if (Swept)
-      S.block("template <class F> static void fields(soa &s, F &&f)",
-              [&](CodeWriter &F) {
-                for (const SpecBuffer &B : specBuffers(P))
-                  F.line(fill("f(s.${Name}, \"${Field}\");",
-                              {{"Name", B.Name}, {"Field", B.Field}}));
-              });
-    specCopies(S, P, Tags);
-  }, ";");
+  W.line(fill(
+      "// soaview: buffers of the view of '${Element}' at ${Where}",
+      {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
+       {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
+  W.block(
+      "struct " + View + "_spec",
+      [&](CodeWriter &S) {
+        S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
+        S.line("using view = " + View + ";");
+        S.line(std::string("static constexpr bool writes = ") +
+               (P.View.writes() ? "true" : "false") + ";");
+        specLayout(S, P);
+        if (Swept)
+          S.block("template <class F> static void fields(soa &s, F &&f)",
+                  [&](CodeWriter &F) {
+                    for (const SpecBuffer &B : specBuffers(P))
+                      F.line(fill("f(s.${Name}, \"${Field}\");",
+                                  {{"Name", B.Name}, {"Field", B.Field}}));
+                  });
+        specCopies(S, P, Tags);
+      },
+      ";");
 }
 
-//--- Both, in the element's namespace ------------------------------------------
+//--- Both, in the element's namespace
+//------------------------------------------
 
-void ViewEmitter::emit(const NestPlan &Nest, const LoopPlan &P,
-                       Chunks &Forward, Chunks &Main) {
+void ViewEmitter::emit(const NestPlan &Nest, const LoopPlan &P, Chunks &Forward,
+                       Chunks &Main) {
   std::string View = Emit.Names.view(P);
   if (!DoneViews.insert(View).second)
     return;
@@ -559,9 +575,10 @@ void ViewEmitter::emit(const NestPlan &Nest, const LoopPlan &P,
   CodeWriter Spec;
   spec(Spec, P, Nest.Sweep.has_value(), Tags);
   CodeWriter Body;
-  Body.line(fill("// soaview: view of '${Element}' for the loop at ${Where}",
-                 {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
-                  {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
+  Body.line(fill(
+      "// soaview: view of '${Element}' for the loop at ${Where}",
+      {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
+       {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
   proxy(Body, Nest, P, proxyTree(P), View, ";");
   if (!Tags.empty())
     Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "
@@ -579,9 +596,9 @@ void ViewEmitter::emit(const NestPlan &Nest, const LoopPlan &P,
                    {"Element", Emit.Types.name(P.View.ElementType)}});
   // The proxy and the spec's at() run where the loop runs.
   bool Device = Emit.onDevice(P);
-  Main.add(ElementNS, Open + "\n" + Tags + Emit.Target.declareTargetBegin(Device) +
-                          Body.take() + Spec.take() +
-                          Emit.Target.declareTargetEnd(Device) +
+  Main.add(ElementNS, Open + "\n" + Tags +
+                          Emit.Target.declareTargetBegin(Device) + Body.take() +
+                          Spec.take() + Emit.Target.declareTargetEnd(Device) +
                           "} // namespace\n" + Select + "} // namespace " +
                           GeneratedNames::GenNamespace + "\n");
 }

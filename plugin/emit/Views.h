@@ -1,4 +1,5 @@
-//===- Views.h - the proxy view and the spec of a loop -----------*- C++ -*-===//
+//===- Views.h - the proxy view and the spec of a loop -----------*- C++
+//-*-===//
 //
 // One proxy per view: the values of one element's fields for one iteration
 // (written back by its destructor), copies of the member functions the loop
@@ -53,7 +54,7 @@ private:
   /// What the proxy's constructor and destructor do besides declaring.
   struct ProxyParts {
     std::vector<std::string> Inits;
-    std::vector<std::string> Copies;   ///< statements of the constructor
+    std::vector<std::string> Copies;    ///< statements of the constructor
     std::vector<std::string> WriteBack; ///< statements of the destructor
   };
 

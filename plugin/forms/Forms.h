@@ -1,4 +1,5 @@
-//===- Forms.h - what recognition hands on: the shapes of a nest -*- C++ -*-===//
+//===- Forms.h - what recognition hands on: the shapes of a nest -*- C++
+//-*-===//
 //
 // The product of the first stage after the loop finder: each annotated
 // loop's recognised shape (LoopForm), where its view is built (hoisting), and

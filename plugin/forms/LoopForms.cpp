@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "forms/LoopForms.h"
 
-#include "frontend/Annotations.h"
 #include "diag/Diagnostics.h"
+#include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -104,8 +104,8 @@ static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
   if (!V || V == Own)
     return false;
   for (const DynTypedNode &DS : Ctx.getParents(*V))
-    for (const DynTypedNode &FP : Ctx.getParents(DS)) {
-      const auto *FS = FP.get<ForStmt>();
+    for (const DynTypedNode &ForParent : Ctx.getParents(DS)) {
+      const auto *FS = ForParent.get<ForStmt>();
       if (FS && FS->getInit() == DS.get<Stmt>() && hasTarget(FS, Name, All))
         return true;
     }
@@ -146,8 +146,7 @@ class Recogniser {
 public:
   Recogniser(ASTContext &Ctx, const LoopAnnotation &A,
              const AnnotationCollector &All, DiagStore &Diags)
-      : Ctx(Ctx), All(All), Diags(Diags),
-        Target(A.get(AttrKind::Target)) {}
+      : Ctx(Ctx), All(All), Diags(Diags), Target(A.get(AttrKind::Target)) {}
 
   std::optional<LoopForm> run(const Stmt *Loop, const FunctionDecl *Fn) {
     F.Loop = Loop;
@@ -212,9 +211,9 @@ bool Recogniser::range(const CXXForRangeStmt *RF) {
 
 /// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`).
 bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
-  QualType VT = F.LoopVar->getType();
-  QualType Elem = VT.getNonReferenceType();
-  F.VarIsCopy = !VT->isReferenceType() && !VT->isPointerType();
+  QualType VarType = F.LoopVar->getType();
+  QualType Elem = VarType.getNonReferenceType();
+  F.VarIsCopy = !VarType->isReferenceType() && !VarType->isPointerType();
   if (Elem->isPointerType()) {
     F.VarIsPointer = true;
     Elem = Elem->getPointeeType();
@@ -227,10 +226,10 @@ bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
     return fail(V, Msg(diag::err_form_not_structs), V,
                 Msg(diag::note_form_not_structs,
                     {qualifiedName(Ctx, F.LoopVar->getType())}));
-  if (F.VarIsPointer && !VT->isPointerType())
-    return fail(V, Msg(diag::err_form_pointer_reference), V,
-                Msg(diag::note_form_pointer_reference,
-                    {F.LoopVar->getName().str()}));
+  if (F.VarIsPointer && !VarType->isPointerType())
+    return fail(
+        V, Msg(diag::err_form_pointer_reference), V,
+        Msg(diag::note_form_pointer_reference, {F.LoopVar->getName().str()}));
   return true;
 }
 
@@ -244,13 +243,14 @@ bool Recogniser::index(const ForStmt *FS) {
     return false;
   // Target: every use must be exactly `name[i]`.
   F.TargetName = Target->Target;
-  UseFinder UF(F.TargetName);
-  UF.TraverseStmt(const_cast<Stmt *>(F.Body));
-  if (UF.Uses.empty())
+  UseFinder Uses(F.TargetName);
+  Uses.TraverseStmt(const_cast<Stmt *>(F.Body));
+  if (Uses.Uses.empty())
     return fail(Target->Range.getBegin(),
                 {diag::err_form_target_unknown, {F.TargetName}},
                 FS->getForLoc(), Msg(diag::note_form_target_unknown));
-  return targetDecl(FS, UF.Uses) && targetElement() && targetUses(FS, UF.Uses);
+  return targetDecl(FS, Uses.Uses) && targetElement() &&
+         targetUses(FS, Uses.Uses);
 }
 
 /// `for (i = lo; i < n; ++i)`: init, condition, increment, pure bounds.
@@ -258,10 +258,11 @@ bool Recogniser::indexHeader(const ForStmt *FS) {
   if (!indexInit(FS))
     return false;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(strip(FS->getCond()));
-  if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), F.IndexVar))
-    return expectIndexForm(FS->getCond() ? FS->getCond()->getBeginLoc()
-                                         : FS->getForLoc(),
-                           FS->getForLoc(), "the condition must be 'index < bound'");
+  if (!Cond || Cond->getOpcode() != BO_LT ||
+      !refersTo(Cond->getLHS(), F.IndexVar))
+    return expectIndexForm(
+        FS->getCond() ? FS->getCond()->getBeginLoc() : FS->getForLoc(),
+        FS->getForLoc(), "the condition must be 'index < bound'");
   F.Hi = Cond->getRHS();
   if (!indexIncrement(FS))
     return false;
@@ -304,7 +305,8 @@ bool Recogniser::indexIncrement(const ForStmt *FS) {
     IncOK = U->isIncrementOp() && refersTo(U->getSubExpr(), F.IndexVar);
   if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(strip(Inc))) {
     Expr::EvalResult R;
-    IncOK = B->getOpcode() == BO_AddAssign && refersTo(B->getLHS(), F.IndexVar) &&
+    IncOK = B->getOpcode() == BO_AddAssign &&
+            refersTo(B->getLHS(), F.IndexVar) &&
             B->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
   }
   if (!IncOK)
@@ -327,8 +329,8 @@ bool Recogniser::indexInvariant(const ForStmt *FS) {
         S.insert(E->getDecl());
       return true;
     }
-  } BV(Invariant);
-  BV.TraverseStmt(const_cast<Expr *>(F.Hi));
+  } BoundVars(Invariant);
+  BoundVars.TraverseStmt(const_cast<Expr *>(F.Hi));
   if (const Expr *Written = findWrite(F.Body, Invariant))
     return fail(Written->getExprLoc(), Msg(diag::err_form_index_modified),
                 FS->getForLoc(), Msg(diag::note_form_index_modified));
@@ -358,21 +360,23 @@ bool Recogniser::targetDecl(const ForStmt *FS,
 
 /// The target's element type: T*, T[N] or std::vector<T> with T a struct.
 bool Recogniser::targetElement() {
-  QualType TT = cast<ValueDecl>(F.Target)->getType().getNonReferenceType();
+  QualType TargetType =
+      cast<ValueDecl>(F.Target)->getType().getNonReferenceType();
   QualType Elem;
-  if (TT->isPointerType())
-    Elem = TT->getPointeeType();
-  else if (TT->isConstantArrayType())
-    Elem = Ctx.getAsConstantArrayType(TT)->getElementType();
+  if (TargetType->isPointerType())
+    Elem = TargetType->getPointeeType();
+  else if (TargetType->isConstantArrayType())
+    Elem = Ctx.getAsConstantArrayType(TargetType)->getElementType();
   else if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-               TT->getAsCXXRecordDecl()))
+               TargetType->getAsCXXRecordDecl()))
     if (CT->getQualifiedNameAsString() == "std::vector")
       Elem = CT->getTemplateArgs()[0].getAsType();
   if (Elem.isNull() || !recordOf(Elem) || recordOf(Elem)->isUnion())
     return fail(Target->Range.getBegin(),
                 {diag::err_form_target_not_structs, {F.TargetName}},
                 F.Target->getLocation(),
-                Msg(diag::note_form_target_not_structs, {qualifiedName(Ctx, TT)}));
+                Msg(diag::note_form_target_not_structs,
+                    {qualifiedName(Ctx, TargetType)}));
   F.ElementType = Elem.getUnqualifiedType();
   F.Element = recordOf(Elem);
   F.VarIsConst = Elem.isConstQualified();
@@ -434,7 +438,8 @@ RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
   return L;
 }
 
-const Stmt *nestRoot(ASTContext &Ctx, const std::vector<RecognisedLoop> &Loops) {
+const Stmt *nestRoot(ASTContext &Ctx,
+                     const std::vector<RecognisedLoop> &Loops) {
   SourceManager &SM = Ctx.getSourceManager();
   const Stmt *Root = nullptr;
   for (const RecognisedLoop &L : Loops)

@@ -21,12 +21,10 @@ struct LoopAnnotation;
 /// returns nullopt when the shape is not one soaview converts. All is the
 /// translation unit's annotations: an index loop's target may also be
 /// indexed by another annotated loop over it (the N-body nest).
-std::optional<LoopForm> recogniseLoop(clang::ASTContext &Ctx,
-                                      const clang::Stmt *Loop,
-                                      const clang::FunctionDecl *Fn,
-                                      const LoopAnnotation &A,
-                                      const AnnotationCollector &All,
-                                      DiagStore &Diags);
+std::optional<LoopForm>
+recogniseLoop(clang::ASTContext &Ctx, const clang::Stmt *Loop,
+              const clang::FunctionDecl *Fn, const LoopAnnotation &A,
+              const AnnotationCollector &All, DiagStore &Diags);
 
 /// The recognised loop of instance I with form F: where its view is built
 /// (soa_conversion_hoist, checked) and whether it is in a template

@@ -1,4 +1,5 @@
-//===- SweepForm.cpp - a loop over cells swept whole -----------------------===//
+//===- SweepForm.cpp - a loop over cells swept whole
+//-----------------------===//
 #include "forms/SweepForm.h"
 
 #include "diag/Diagnostics.h"
@@ -49,7 +50,8 @@ bool bodyUsesOuterElement(const std::vector<LoopInstance> &N) {
   std::vector<const Stmt *> Ranges;
   for (size_t I = 2; I < N.size(); ++I)
     if (const auto *R = dyn_cast<CXXForRangeStmt>(N[I].Loop))
-      Ranges.push_back(R->getRangeInit()); // evaluated when the cell is recorded
+      Ranges.push_back(
+          R->getRangeInit()); // evaluated when the cell is recorded
   return findVarUse(
       loopBody(N[1].Loop),
       [&](const VarDecl *V) { return llvm::is_contained(Vars, V); }, Ranges);
@@ -74,9 +76,11 @@ std::optional<SweepForm> recogniseSweep(ASTContext &Ctx,
                                         DiagStore &Diags) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LoopAnnotation &A = *N[0].A;
-  auto Refuse = [&](SourceLocation L, const char *Why) -> std::optional<SweepForm> {
+  auto Refuse = [&](SourceLocation L,
+                    const char *Why) -> std::optional<SweepForm> {
     StoredDiag &D = Diags.report(L, {diag::err_sweep_shape, {Why}});
-    Diags.note(D, A.get(AttrKind::Offload)->Range.getBegin(), diag::note_sweep_shape);
+    Diags.note(D, A.get(AttrKind::Offload)->Range.getBegin(),
+               diag::note_sweep_shape);
     return std::nullopt;
   };
   SweepForm S;
@@ -86,8 +90,9 @@ std::optional<SweepForm> recogniseSweep(ASTContext &Ctx,
   const FunctionDecl *Fn = N[0].Fn;
   if (Fn->getTemplateInstantiationPattern() || Fn->isTemplateInstantiation() ||
       Fn->isDependentContext())
-    return Refuse(A.ForLoc, "it is in a template (write the sweep in a function "
-                            "that is not a template)");
+    return Refuse(A.ForLoc,
+                  "it is in a template (write the sweep in a function "
+                  "that is not a template)");
   if (A.has(AttrKind::Hoist) || A.has(AttrKind::Target))
     return Refuse(A.ForLoc, "a cell loop takes no hoist or target attribute");
   if (S.Loop->getBeginLoc().isMacroID() || S.Body->getBeginLoc().isMacroID() ||

@@ -7,8 +7,8 @@
 #ifndef SOAVIEW_SWEEPFORM_H
 #define SOAVIEW_SWEEPFORM_H
 
-#include "frontend/LoopFinder.h"
 #include "forms/Forms.h"
+#include "frontend/LoopFinder.h"
 
 #include <optional>
 #include <vector>

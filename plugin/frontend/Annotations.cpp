@@ -55,12 +55,10 @@ AnnotationCollector::~AnnotationCollector() { ActiveCollector = Previous; }
 AnnotationCollector *AnnotationCollector::active() { return ActiveCollector; }
 
 void AnnotationCollector::record(AttrUse Use, const Stmt *,
-                                 SourceLocation ForLoc,
-                                 SourceRange Brackets) {
+                                 SourceLocation ForLoc, SourceRange Brackets) {
   LoopAnnotation &L = Loops[ForLoc];
   L.ForLoc = ForLoc;
-  if (L.Written.isInvalid() ||
-      Brackets.getBegin() < L.Written.getBegin())
+  if (L.Written.isInvalid() || Brackets.getBegin() < L.Written.getBegin())
     L.Written.setBegin(Brackets.getBegin());
   if (L.Written.getEnd().isInvalid() || L.Written.getEnd() < Brackets.getEnd())
     L.Written.setEnd(Brackets.getEnd());
@@ -104,11 +102,11 @@ SourceLocation forLocOf(const Stmt *S) {
 
 class SoaAttrInfo : public ParsedAttrInfo {
 public:
-  SoaAttrInfo(soaview::AttrKind K, ArrayRef<Spelling> Sp, unsigned MaxArgs)
+  SoaAttrInfo(soaview::AttrKind K, ArrayRef<Spelling> Given, unsigned MaxArgs)
       : Kind(K), MaxArgs(MaxArgs) {
     OptArgs = 15; // arity is checked here, with a better message
     IsStmt = 1;
-    Spellings = Sp;
+    Spellings = Given;
   }
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
@@ -152,7 +150,8 @@ public:
     }
     if (Kind == AttrKind::Target || Kind == AttrKind::Hoist) {
       if (A.getNumArgs() != 1) {
-        C->problem(A.getLoc(), {diag::err_attr_arg_count, {Name, "one argument"}},
+        C->problem(A.getLoc(),
+                   {diag::err_attr_arg_count, {Name, "one argument"}},
                    Msg(Kind == AttrKind::Target ? diag::note_attr_target_arg
                                                 : diag::note_attr_hoist_arg));
         return false;
@@ -230,8 +229,8 @@ ParsedAttrInfoRegistry::Add<TargetInfo> R2("soa_conversion_target", "");
 ParsedAttrInfoRegistry::Add<HoistInfo> R3("soa_conversion_hoist", "");
 ParsedAttrInfoRegistry::Add<OffloadInfo> R4("soa_conversion_offload_compute",
                                             "");
-ParsedAttrInfoRegistry::Add<OffloadAltInfo>
-    R5("soa_conversion_compute_offload", "");
+ParsedAttrInfoRegistry::Add<OffloadAltInfo> R5("soa_conversion_compute_offload",
+                                               "");
 
 } // namespace
 

@@ -1,4 +1,5 @@
-//===- Annotations.h - the soa_conversion attributes -------------*- C++ -*-===//
+//===- Annotations.h - the soa_conversion attributes -------------*- C++
+//-*-===//
 //
 // Registers [[clang::soa_conversion]], soa_conversion_target("name"),
 // soa_conversion_hoist(n) and soa_conversion_offload_compute (also spelled
@@ -12,9 +13,9 @@
 #ifndef SOAVIEW_ANNOTATIONS_H
 #define SOAVIEW_ANNOTATIONS_H
 
+#include "diag/Diagnostics.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
-#include "diag/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -36,7 +37,8 @@ struct AttrUse {
   clang::SourceRange Range; ///< [[ ... ]] contents of this attribute
   std::string Target;       ///< soa_conversion_target
   int64_t Hoist = 0;        ///< soa_conversion_hoist
-  bool Always = false;      ///< soa_conversion("always"): skip the profitability rule
+  bool Always =
+      false; ///< soa_conversion("always"): skip the profitability rule
 };
 
 /// Everything written on one loop. Keyed by the loop's `for` location, which

@@ -23,14 +23,23 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) { return within(FD, [&] {
-      return RecursiveASTVisitor::TraverseFunctionDecl(FD); }); }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) { return within(FD, [&] {
-      return RecursiveASTVisitor::TraverseCXXMethodDecl(FD); }); }
-  bool TraverseCXXConstructorDecl(CXXConstructorDecl *FD) { return within(FD, [&] {
-      return RecursiveASTVisitor::TraverseCXXConstructorDecl(FD); }); }
-  bool TraverseCXXDestructorDecl(CXXDestructorDecl *FD) { return within(FD, [&] {
-      return RecursiveASTVisitor::TraverseCXXDestructorDecl(FD); }); }
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    return within(
+        FD, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    return within(
+        FD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(FD); });
+  }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *FD) {
+    return within(FD, [&] {
+      return RecursiveASTVisitor::TraverseCXXConstructorDecl(FD);
+    });
+  }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *FD) {
+    return within(
+        FD, [&] { return RecursiveASTVisitor::TraverseCXXDestructorDecl(FD); });
+  }
 
   bool VisitForStmt(ForStmt *S) { return found(S, S->getForLoc()); }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {

@@ -56,8 +56,7 @@ bool markedForDevice(ASTContext &Ctx, const FunctionDecl *FD) {
     while (J < Before.size() && isAsciiIdentifierContinue(Before[J]))
       ++J;
     StringRef Word = Before.slice(I, J);
-    if (Word == "__device__" ||
-        Ctx.Idents.get(Word).hadMacroDefinition())
+    if (Word == "__device__" || Ctx.Idents.get(Word).hadMacroDefinition())
       return true;
     I = J;
   }
@@ -70,11 +69,13 @@ namespace {
 
 /// The C allocation functions soaview routes (and realloc, which it
 /// refuses): declared in a system header, at global scope or in std.
-std::optional<StringRef> cAllocation(const SourceManager &SM, const FunctionDecl *FD) {
+std::optional<StringRef> cAllocation(const SourceManager &SM,
+                                     const FunctionDecl *FD) {
   if (!FD->getIdentifier() ||
       !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
     return std::nullopt;
-  const DeclContext *DC = FD->getDeclContext()->getRedeclContext(); // past extern "C"
+  const DeclContext *DC =
+      FD->getDeclContext()->getRedeclContext(); // past extern "C"
   if (!DC->isTranslationUnit() && !DC->isStdNamespace())
     return std::nullopt;
   StringRef N = FD->getName();
@@ -125,7 +126,8 @@ private:
       Unroutable = {{L, std::move(M)}};
   }
   void unroutable(SourceLocation L, std::string What, std::string Why) {
-    cannotRoute(L, {diag::err_heap_unroutable, {std::move(What), std::move(Why)}});
+    cannotRoute(L,
+                {diag::err_heap_unroutable, {std::move(What), std::move(Why)}});
   }
   bool inMacro(const Expr *E) {
     return E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID();
@@ -188,9 +190,11 @@ bool HeapWalk::VisitCallExpr(CallExpr *E) {
       return true;
     }
     if (*C == "realloc")
-      cannotRoute(E->getExprLoc(), {diag::err_heap_realloc, {FD->getNameAsString()}});
+      cannotRoute(E->getExprLoc(),
+                  {diag::err_heap_realloc, {FD->getNameAsString()}});
     else if (inMacro(E))
-      unroutable(E->getExprLoc(), "'" + C->str() + "'", "it is written inside a macro");
+      unroutable(E->getExprLoc(), "'" + C->str() + "'",
+                 "it is written inside a macro");
     else {
       Routes.push_back({E});
       Allocates |= *C != "free";
@@ -224,7 +228,8 @@ bool HeapWalk::VisitCXXNewExpr(CXXNewExpr *E) {
                    T.getAsString() + "'");
   else if (E->isArray() && Ctx.getBaseElementType(T).isDestructedType())
     unroutable(E->getBeginLoc(), What,
-               "the elements of type '" + T.getAsString() + "' have a destructor");
+               "the elements of type '" + T.getAsString() +
+                   "' have a destructor");
   else if (inMacro(E))
     unroutable(E->getBeginLoc(), What, "it is written inside a macro");
   else {
@@ -250,11 +255,13 @@ bool HeapWalk::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
                    T.getAsString() + "'");
   else if (E->isArrayForm() && T.isDestructedType())
     unroutable(E->getBeginLoc(), What,
-               "the elements of type '" + T.getAsString() + "' have a destructor");
+               "the elements of type '" + T.getAsString() +
+                   "' have a destructor");
   else if (RD && RD->hasDefinition() && RD->isPolymorphic())
     unroutable(E->getBeginLoc(), What,
-               "'" + T.getAsString() + "' is polymorphic (the object may be "
-               "a different class's)");
+               "'" + T.getAsString() +
+                   "' is polymorphic (the object may be "
+                   "a different class's)");
   else if (inMacro(E))
     unroutable(E->getBeginLoc(), What, "it is written inside a macro");
   else
@@ -413,7 +420,9 @@ void Reacher::body() {
          const std::set<const NamedDecl *> &Targets)
         : Base(R.Ctx, R.Routed), R(R), Skip(Skip), Targets(Targets) {}
     /// Static locals of the loop body itself are compiled into the kernel.
-    bool ownStatic(const VarDecl *V) const { return R.inLoop(V->getLocation()); }
+    bool ownStatic(const VarDecl *V) const {
+      return R.inLoop(V->getLocation());
+    }
     bool TraverseStmt(Stmt *S) {
       for (const Expr *E : Skip)
         if (S == E)

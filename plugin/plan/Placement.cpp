@@ -16,7 +16,8 @@ const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
   const Decl *D = P.Form.Function;
   if (P.InTemplate) {
     // Views of instantiations go before the declaration that instantiates.
-    SourceLocation POI = SM.getFileLoc(P.Form.Function->getPointOfInstantiation());
+    SourceLocation POI =
+        SM.getFileLoc(P.Form.Function->getPointOfInstantiation());
     const Decl *Best = nullptr;
     std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
       for (const Decl *C : DC->decls()) {
@@ -26,9 +27,9 @@ const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
         if (R.isInvalid())
           continue;
         SourceLocation B = SM.getFileLoc(R.getBegin()),
-                       En = SM.getFileLoc(R.getEnd());
+                       End = SM.getFileLoc(R.getEnd());
         if (SM.isBeforeInTranslationUnit(POI, B) ||
-            SM.isBeforeInTranslationUnit(En, POI))
+            SM.isBeforeInTranslationUnit(End, POI))
           continue;
         if (isa<NamespaceDecl>(C) || isa<LinkageSpecDecl>(C)) {
           Walk(cast<DeclContext>(C));
@@ -43,7 +44,8 @@ const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
     Walk(Ctx.getTranslationUnitDecl());
     if (Best && !isa<NamespaceDecl>(Best) && !isa<LinkageSpecDecl>(Best))
       return Best;
-    if (const FunctionDecl *Pat = P.Form.Function->getTemplateInstantiationPattern())
+    if (const FunctionDecl *Pat =
+            P.Form.Function->getTemplateInstantiationPattern())
       D = Pat;
   }
   if (const auto *FD = dyn_cast<FunctionDecl>(D))

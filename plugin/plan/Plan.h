@@ -1,4 +1,5 @@
-//===- Plan.h - the plan of a nest: what checks and emission read -*- C++ -*-===//
+//===- Plan.h - the plan of a nest: what checks and emission read -*- C++
+//-*-===//
 //
 // Planning's product and the read-only plan it assembles. Planning decides
 // where each loop runs (host, device), whether a nest over cells is swept,

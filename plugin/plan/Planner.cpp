@@ -27,12 +27,14 @@ namespace {
 /// Which loops run on the device: offloaded loops (when the compile can
 /// offload), the local loop of a swept nest, and the inner loop of an
 /// offloaded nest.
-std::vector<LoopPlacement> placeLoops(const RecognisedNest &R, bool CanOffload) {
+std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
+                                      bool CanOffload) {
   std::vector<LoopPlacement> Places(R.Loops.size());
   for (size_t I = 0; I < R.Loops.size(); ++I) {
     const LoopAnnotation &A = *R.Loops[I].Annotation;
     Places[I].Offload = A.has(AttrKind::Offload) && CanOffload;
-    Places[I].OffloadAttr = Places[I].Offload ? A.get(AttrKind::Offload) : nullptr;
+    Places[I].OffloadAttr =
+        Places[I].Offload ? A.get(AttrKind::Offload) : nullptr;
   }
   if (R.Sweep && CanOffload) { // the sweep offloads the cell's nest
     Places[0].Offload = true;

@@ -101,8 +101,8 @@ std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
 const Stmt *typeOperandParent(ASTContext &Ctx, const Expr *E) {
   const Stmt *Cur = E;
   while (true) {
-    DynTypedNodeList Ps = Ctx.getParents(*Cur);
-    const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
     if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
       return P;
     Cur = P;
@@ -148,8 +148,9 @@ public:
     if (!MD || !MD->getParent()->isInStdNamespace() || !MD->getIdentifier())
       return false;
     static const llvm::StringSet<> Accessors = {
-        "front", "back", "at", "data", "begin", "end", "rbegin", "rend", "find",
-        "lower_bound", "upper_bound", "equal_range", "count", "size", "empty"};
+        "front",       "back",        "at",    "data", "begin",
+        "end",         "rbegin",      "rend",  "find", "lower_bound",
+        "upper_bound", "equal_range", "count", "size", "empty"};
     return Accessors.contains(MD->getName());
   }
 
@@ -214,9 +215,9 @@ private:
 
 const Expr *findWrite(const Stmt *S,
                       llvm::SmallPtrSetImpl<const ValueDecl *> &Vars) {
-  WriteFinder WF(Vars);
-  WF.TraverseStmt(const_cast<Stmt *>(S));
-  return WF.Found;
+  WriteFinder Finder(Vars);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Found;
 }
 
 LoopJumps findLoopJumps(const Stmt *Body) {
@@ -306,16 +307,17 @@ bool hasRuntimeLoop(const Stmt *Body, const ASTContext &Ctx) {
     bool VisitDoStmt(DoStmt *) { return !(Found = true); }
     bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
       const Expr *R = S->getRangeInit();
-      Found = !R || R->isTypeDependent() ||
-              !isa<ConstantArrayType>(R->getType()->getUnqualifiedDesugaredType());
+      Found =
+          !R || R->isTypeDependent() ||
+          !isa<ConstantArrayType>(R->getType()->getUnqualifiedDesugaredType());
       return !Found;
     }
     bool VisitForStmt(ForStmt *S) {
       const auto *C = dyn_cast_or_null<BinaryOperator>(
           S->getCond() ? S->getCond()->IgnoreParenImpCasts() : nullptr);
-      Found = !C || !C->isComparisonOp() ||
-              !(isConstantInt(C->getLHS(), Ctx) ||
-                isConstantInt(C->getRHS(), Ctx));
+      Found =
+          !C || !C->isComparisonOp() ||
+          !(isConstantInt(C->getLHS(), Ctx) || isConstantInt(C->getRHS(), Ctx));
       return !Found;
     }
   } F(Ctx);
@@ -344,8 +346,7 @@ CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
     if (TL.getType()->getAsRecordDecl() &&
         TL.getType()->getAsRecordDecl()->getCanonicalDecl() ==
             Record->getCanonicalDecl()) {
-      if (TL.getType()->getAs<AutoType>() ||
-          TL.getType()->getAs<DeducedType>())
+      if (TL.getType()->getAs<AutoType>() || TL.getType()->getAs<DeducedType>())
         return {};
       SourceRange R = TL.getSourceRange();
       if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
@@ -399,7 +400,8 @@ findVarUses(const Stmt *S, llvm::function_ref<bool(const VarDecl *)> Which) {
 
 const CXXRecordDecl *classWithDestructor(const ASTContext &Ctx, QualType T) {
   const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
-  return RD && RD->hasDefinition() && !RD->hasTrivialDestructor() ? RD : nullptr;
+  return RD && RD->hasDefinition() && !RD->hasTrivialDestructor() ? RD
+                                                                  : nullptr;
 }
 
 } // namespace soaview

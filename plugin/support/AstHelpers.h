@@ -73,8 +73,9 @@ const clang::Stmt *typeOperandParent(clang::ASTContext &Ctx,
 
 /// The first expression in S that may modify one of Vars (assignment,
 /// increment, address taken, non-const reference or member call), or null.
-const clang::Expr *findWrite(const clang::Stmt *S,
-                             llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
+const clang::Expr *
+findWrite(const clang::Stmt *S,
+          llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
 
 /// The first reference in S to a variable that Which accepts, outside the
 /// subtrees Skip, or null.

@@ -76,7 +76,8 @@ inline std::unique_ptr<clang::CompilerInstance>
 nestedInstance(std::shared_ptr<clang::CompilerInvocation> Inv,
                std::shared_ptr<clang::PCHContainerOperations> PCH) {
 #if LLVM_VERSION_MAJOR >= 22
-  return std::make_unique<clang::CompilerInstance>(std::move(Inv), std::move(PCH));
+  return std::make_unique<clang::CompilerInstance>(std::move(Inv),
+                                                   std::move(PCH));
 #else
   auto CI = std::make_unique<clang::CompilerInstance>(std::move(PCH));
   CI->setInvocation(std::move(Inv));
@@ -88,8 +89,9 @@ nestedInstance(std::shared_ptr<clang::CompilerInvocation> Inv,
 inline std::string fullyQualifiedName(clang::QualType T,
                                       const clang::ASTContext &Ctx,
                                       const clang::PrintingPolicy &Policy) {
-  std::string S = clang::TypeName::getFullyQualifiedName(T, Ctx, Policy,
-                                                         /*WithGlobalNsPrefix=*/true);
+  std::string S =
+      clang::TypeName::getFullyQualifiedName(T, Ctx, Policy,
+                                             /*WithGlobalNsPrefix=*/true);
 #if LLVM_VERSION_MAJOR >= 22
   const auto *TT = T->getAs<clang::TagType>();
   if (!TT || T.hasLocalQualifiers() || llvm::StringRef(S).starts_with("::"))
@@ -100,7 +102,8 @@ inline std::string fullyQualifiedName(clang::QualType T,
     const auto *NS = llvm::dyn_cast<clang::NamespaceDecl>(DC);
     if (DC->isTransparentContext() && !NS)
       continue;
-    if (!(NS && !NS->isAnonymousNamespace()) && !llvm::isa<clang::RecordDecl>(DC))
+    if (!(NS && !NS->isAnonymousNamespace()) &&
+        !llvm::isa<clang::RecordDecl>(DC))
       return S;
   }
   return "::" + S;

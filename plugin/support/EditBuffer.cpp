@@ -44,14 +44,13 @@ const std::string &EditBuffer::result() {
     return Result;
   std::vector<Edit> Sorted = Edits;
   // Seq makes the order total: std::sort is stable here.
-  std::sort(Sorted.begin(), Sorted.end(),
-                   [](const Edit &A, const Edit &B) {
-                     if (A.Begin != B.Begin)
-                       return A.Begin < B.Begin;
-                     if (A.Priority != B.Priority)
-                       return A.Priority < B.Priority;
-                     return A.Seq < B.Seq;
-                   });
+  std::sort(Sorted.begin(), Sorted.end(), [](const Edit &A, const Edit &B) {
+    if (A.Begin != B.Begin)
+      return A.Begin < B.Begin;
+    if (A.Priority != B.Priority)
+      return A.Priority < B.Priority;
+    return A.Seq < B.Seq;
+  });
   Result.clear();
   Anchors.clear();
   unsigned Pos = 0;

@@ -22,10 +22,10 @@ public:
   EditBuffer(std::string PresumedName, llvm::StringRef Original)
       : Name(std::move(PresumedName)), Text(Original.str()) {}
 
-  /// Replaces [Begin, End) by Replacement. Insertions at the same offset keep
-  /// the order in which they were added. Returns false on overlap.
-  /// Insertions at one offset are ordered by Priority (lower first), then by
-  /// the order they were added.
+  /// Replaces [Begin, End) by Replacement; returns false (and counts a
+  /// conflict) when the range overlaps an earlier edit's. Edits at one
+  /// offset (insertions, and a replacement starting there) apply in order
+  /// of Priority, lowest first, then in the order they were added.
   bool replace(unsigned Begin, unsigned End, std::string Replacement,
                int Priority = 0);
   bool insert(unsigned At, std::string S, int Priority = 0) {

@@ -1,4 +1,5 @@
-//===- heap.cpp - the device heap's host side -------------------------------===//
+//===- heap.cpp - the device heap's host side
+//-------------------------------===//
 //
 // Its size (SOAVIEW_DEVICE_HEAP) and the report of allocations that failed
 // on the device. The allocator itself is header-only (soaview/heap.h): it
@@ -59,7 +60,8 @@ bool report(const site &s, const state &snapshot, std::size_t heap_bytes) {
                "allocation(s) returned null, the largest request %llu bytes "
                "(heap %zu bytes; set SOAVIEW_DEVICE_HEAP or "
                "soaview::heap::set_bytes)\n",
-               s.where(), snapshot.failures, snapshot.fail_bytes_max, heap_bytes);
+               s.where(), snapshot.failures, snapshot.fail_bytes_max,
+               heap_bytes);
   return true;
 }
 
@@ -67,15 +69,17 @@ unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
                               std::size_t &zero, void (*release)(void *, int),
                               int device) {
   if (!mem) {
-    std::fprintf(stderr, "soaview: cannot allocate a device heap of %zu bytes\n",
-                 bytes);
+    std::fprintf(
+        stderr, "soaview: cannot allocate a device heap of %zu bytes\n", bytes);
     throw std::bad_alloc();
   }
   auto at = plan((unsigned long long)(std::uintptr_t)mem, bytes, st, zero);
   if (!at) {
     release(mem, device);
-    std::fprintf(stderr, "soaview: a device heap of %zu bytes holds no slab "
-                         "(at least 1 MiB)\n", bytes);
+    std::fprintf(stderr,
+                 "soaview: a device heap of %zu bytes holds no slab "
+                 "(at least 1 MiB)\n",
+                 bytes);
     throw std::bad_alloc();
   }
   return at;

@@ -1,4 +1,5 @@
-//===- pool.cpp - buffer pools of the soaview runtime -----------------------===//
+//===- pool.cpp - buffer pools of the soaview runtime
+//-----------------------===//
 //
 // Buffers are cached per (memory backend, device, site, thread, nesting
 // depth). The hot path touches only thread_local state: no lock, no atomic
@@ -174,8 +175,8 @@ struct StatsPrinter {
         if (!s.calls)
           continue;
         char mem[32];
-        std::snprintf(mem, sizeof mem, t.device >= 0 && t.b != &host_backend
-                                           ? "%s:%d" : "%s",
+        std::snprintf(mem, sizeof mem,
+                      t.device >= 0 && t.b != &host_backend ? "%s:%d" : "%s",
                       t.b->name, t.device);
         std::fprintf(stderr, "soaview: %-32s %-8s %10zu %10zu %10zu %14zu\n",
                      r.names[i], mem, s.calls, s.hits, s.misses, s.peak_bytes);
@@ -252,9 +253,13 @@ void release_on(const backend &b, int device, const site &s) noexcept {
   }
 }
 
-bool profiling() noexcept { return want_profile.load(std::memory_order_relaxed); }
+bool profiling() noexcept {
+  return want_profile.load(std::memory_order_relaxed);
+}
 
-void set_profiling(bool on) noexcept { want_profile.store(on, std::memory_order_relaxed); }
+void set_profiling(bool on) noexcept {
+  want_profile.store(on, std::memory_order_relaxed);
+}
 
 void phase_totals(std::uint64_t (&ns)[phase_count]) noexcept {
   for (int p = 0; p < phase_count; ++p) {

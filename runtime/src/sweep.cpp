@@ -1,4 +1,5 @@
-//===- sweep.cpp - slots, index and runs of a sweep over cells -------------===//
+//===- sweep.cpp - slots, index and runs of a sweep over cells
+//-------------===//
 //
 // soaview/sweep.h describes what is built. Cost: one pass over the local
 // lists (their slot table is rebuilt only when they changed since the last
@@ -23,8 +24,8 @@ namespace {
 constexpr std::size_t kMaxSlots = std::numeric_limits<std::uint32_t>::max() - 1;
 
 /// Offsets of ranges: off[c] = sum of n over ranges before c.
-std::size_t offsets(const std::vector<sweep_range> &r, std::vector<std::uint32_t> &off,
-                    const site &s) {
+std::size_t offsets(const std::vector<sweep_range> &r,
+                    std::vector<std::uint32_t> &off, const site &s) {
   off.resize(r.size() + 1);
   std::size_t total = 0;
   for (std::size_t c = 0; c < r.size(); ++c) {

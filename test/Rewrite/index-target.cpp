@@ -1,4 +1,4 @@
-// An index loop over T* (the paper's Listing 5): the target is shadowed by
+// An index loop over T* ([Radtke2025], Listing 5): the target is shadowed by
 // the view of the current element; the header stays as written.
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s
 struct Data {

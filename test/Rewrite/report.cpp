@@ -1,4 +1,4 @@
-// soaview-translate --report: the paper's Table 1 per converted loop.
+// soaview-translate --report: [Radtke2025], Table 1, per converted loop.
 // RUN: %soaview-translate --report %examples/small/pairs.cpp -- -std=c++17 | FileCheck %s
 // CHECK: loop element |in| gather B |out| scatter B hoist offload
 // CHECK-NEXT: pairs.cpp:47:3 Particle 4 40 2 16 0 no

@@ -1,6 +1,9 @@
 // soaview-translate writes a converted file that a plain compiler builds.
 // RUN: %soaview-translate %s -o %t.cpp -- -std=c++17
 // RUN: FileCheck %s < %t.cpp
+// An output name without a directory part is written in the current one.
+// RUN: rm -rf %t.dir && mkdir %t.dir && cd %t.dir && %soaview-translate %s -o out.cpp -- -std=c++17
+// RUN: FileCheck %s < %t.dir/out.cpp
 // RUN: %clangxx -O1 -isystem %S/../../runtime/include %t.cpp -o %t.exe -L%soaview_libdir -lsoaview_rt -Wl,-rpath,%soaview_libdir
 // RUN: %t.exe | FileCheck %s --check-prefix=EXE
 // RUN: not %soaview-translate %S/../Sema/refusals.cpp -o %t.bad -- -std=c++17 2>&1 | FileCheck %s --check-prefix=BAD

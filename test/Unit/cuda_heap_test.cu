@@ -135,17 +135,20 @@ int main() {
     std::fprintf(stderr, "cuda_heap_test: no CUDA device\n");
     return 1;
   }
-  static soaview::site loop("cuda_heap_test:blocks"), over("cuda_heap_test:too_much");
+  static soaview::site loop("cuda_heap_test:blocks"),
+      over("cuda_heap_test:too_much");
   {
     soaview::heap::cuda_heap heap(512 << 20);
     heap.bind();
     unsigned *bad = counter(), *nulls = counter();
     const unsigned threads = 20000;
-    blocks<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads, 8, bad, nulls);
-    objects<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads, bad);
+    blocks<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads, 8,
+                                                                   bad, nulls);
+    objects<<<(threads + 255) / 256, 256, 0, cudaStreamPerThread>>>(threads,
+                                                                    bad);
     for (int round = 0; round < 4; ++round) // slabs emptied and taken again
-      held<<<(100000 + 255) / 256, 256, 0, cudaStreamPerThread>>>(100000 - 37 * round, bad,
-                                                                   nulls);
+      held<<<(100000 + 255) / 256, 256, 0, cudaStreamPerThread>>>(
+          100000 - 37 * round, bad, nulls);
     CHECK(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
     CHECK(value(bad) == 0);
     CHECK(value(nulls) == 0);
@@ -158,12 +161,8 @@ int main() {
     too_much<<<4, 256, 0, cudaStreamPerThread>>>(1000, nulls);
     CHECK(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
     CHECK(value(nulls) > 900);
-    CHECK(small.check(over)); // prints the report naming the loop
+    CHECK(small.check(over));  // prints the report naming the loop
     CHECK(!small.check(over)); // the record was cleared
   }
-  if (Failures)
-    std::fprintf(stderr, "%d failure(s)\n", Failures);
-  else
-    std::printf("cuda_heap_test: all checks passed\n");
-  return Failures != 0;
+  return checksDone("cuda_heap_test");
 }

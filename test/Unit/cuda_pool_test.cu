@@ -151,9 +151,5 @@ int main() {
     }
     CHECK(threw);
   }
-  if (Failures)
-    std::fprintf(stderr, "%d failure(s)\n", Failures);
-  else
-    std::printf("cuda_pool_test: all checks passed\n");
-  return Failures != 0;
+  return checksDone("cuda_pool_test");
 }

@@ -28,7 +28,8 @@ struct host_heap {
   explicit host_heap(std::size_t bytes) : mem(std::malloc(bytes)) {
     hp::state st;
     std::size_t zero = 0;
-    auto at = hp::plan((unsigned long long)(std::uintptr_t)mem, bytes, st, zero);
+    auto at =
+        hp::plan((unsigned long long)(std::uintptr_t)mem, bytes, st, zero);
     CHECK(at != 0);
     std::memset((void *)(std::uintptr_t)at, 0, zero);
     auto [counts, count_bytes] = hp::closed_counts(st);
@@ -180,7 +181,8 @@ static void stress() {
     }
     CHECK(st >= 1 && st <= hp::kLastSmall + 1 && H.h->slab_used[s] == 0);
     bool current = false;
-    for (std::uint32_t l = 0; st <= hp::kClasses && l < hp::lanes_of(H.h, st - 1); ++l)
+    for (std::uint32_t l = 0;
+         st <= hp::kClasses && l < hp::lanes_of(H.h, st - 1); ++l)
       current |= hp::hinted(hp::hint_of(H.h, st - 1, l)) == s;
     CHECK(current);
   }
@@ -193,9 +195,5 @@ int main() {
   empty_slabs_change_class();
   size_setting();
   stress();
-  if (Failures)
-    std::fprintf(stderr, "%d failure(s)\n", Failures);
-  else
-    std::printf("heap_test: all checks passed\n");
-  return Failures != 0;
+  return checksDone("heap_test");
 }

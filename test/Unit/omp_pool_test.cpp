@@ -63,7 +63,8 @@ int main() {
     ts.emplace_back([t] {
       static soaview::site st("omp_pool_test:threads");
       for (int k = 0; k < 20; ++k)
-        if (roundTrip(st, 100 + t, 0.5) != (100 + t) * 1.0 + (99.0 + t) * (100 + t) / 2)
+        if (roundTrip(st, 100 + t, 0.5) !=
+            (100 + t) * 1.0 + (99.0 + t) * (100 + t) / 2)
           std::abort();
     });
   for (auto &t : ts)
@@ -77,7 +78,8 @@ int main() {
     ps.emplace_back([t, &bad] {
       for (int k = 0; k < 300; ++k) {
         std::size_t bytes = 4096 * (1 + (t * 7 + k * 13) % 64);
-        auto *p = static_cast<unsigned char *>(soaview::omp::pinned.allocate(bytes, 0));
+        auto *p = static_cast<unsigned char *>(
+            soaview::omp::pinned.allocate(bytes, 0));
         if (!p) {
           ++bad[t];
           continue;
@@ -94,9 +96,5 @@ int main() {
   for (int b : bad)
     pinnedFailures += b;
   CHECK(pinnedFailures == 0);
-  if (Failures)
-    std::fprintf(stderr, "%d failure(s)\n", Failures);
-  else
-    std::printf("omp_pool_test: all checks passed\n");
-  return Failures != 0;
+  return checksDone("omp_pool_test");
 }

@@ -28,7 +28,8 @@ static void alignment_and_reuse() {
   }
 }
 
-static void nesting_gets_distinct_buffers(int depth, std::vector<void *> &seen) {
+static void nesting_gets_distinct_buffers(int depth,
+                                          std::vector<void *> &seen) {
   static soaview::site s("pool_test:nesting");
   soaview::lease l(s, 256);
   for (void *p : seen)
@@ -44,8 +45,8 @@ static void duplicates() {
   const void *distinct[] = {&a, &b, &c};
   std::vector<std::size_t> remap(3);
   std::vector<char> scratch(soaview::rt::scratch_bytes(3));
-  CHECK(soaview::rt::find_duplicates(distinct, 3, remap.data(), scratch.data()) ==
-        nullptr);
+  CHECK(soaview::rt::find_duplicates(distinct, 3, remap.data(),
+                                     scratch.data()) == nullptr);
   const void *dup[] = {&b, &a, &b, &c, &a};
   remap.resize(5);
   scratch.resize(soaview::rt::scratch_bytes(5));
@@ -168,7 +169,8 @@ static void copy_runs() {
     };
     std::vector<Run> runs;
     auto record = [&](const void *hp, void *dp, std::size_t b) {
-      runs.push_back({static_cast<const char *>(hp), static_cast<char *>(dp), b});
+      runs.push_back(
+          {static_cast<const char *>(hp), static_cast<char *>(dp), b});
     };
     auto covers = [&](const void *p, std::size_t b) {
       for (const Run &r : runs)
@@ -200,12 +202,19 @@ static void copy_runs() {
 // The spec contract (soaview/spec.h): frames accept what meets it and
 // reject, with one static_assert, what does not.
 namespace spec_contract {
-struct E { double x; };
-struct V { double x; };
+struct E {
+  double x;
+};
+struct V {
+  double x;
+};
 struct Good {
   using element = E;
   using view = V;
-  struct soa { double *x; const void *const *soaview_address; };
+  struct soa {
+    double *x;
+    const void *const *soaview_address;
+  };
   static constexpr bool writes = false;
   static std::size_t bytes_for(std::size_t) { return 0; }
   static void carve(soa &, soaview::arena &, std::size_t) {}
@@ -216,7 +225,9 @@ struct Good {
 struct NoScatter { // scatter missing
   using element = E;
   using view = V;
-  struct soa { double *x; };
+  struct soa {
+    double *x;
+  };
   static constexpr bool writes = false;
   static std::size_t bytes_for(std::size_t) { return 0; }
   static void carve(soa &, soaview::arena &, std::size_t) {}
@@ -240,9 +251,5 @@ int main() {
   duplicates();
   frame_with_duplicates();
   stress();
-  if (Failures)
-    std::fprintf(stderr, "%d failure(s)\n", Failures);
-  else
-    std::printf("pool_test: all checks passed\n");
-  return Failures != 0;
+  return checksDone("pool_test");
 }

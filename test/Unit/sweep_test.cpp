@@ -55,8 +55,12 @@ struct LSpec {
   static void gather(soa &s, std::size_t i, const element &e) {
     s.x[i] = e.x, s.y[i] = e.y, s.out[i] = e.out;
   }
-  static void scatter(const soa &s, std::size_t i, element &e) { e.out = s.out[i]; }
-  static view at(const soa &s, std::size_t i) { return {s.x[i], s.y[i], s.out[i]}; }
+  static void scatter(const soa &s, std::size_t i, element &e) {
+    e.out = s.out[i];
+  }
+  static view at(const soa &s, std::size_t i) {
+    return {s.x[i], s.y[i], s.out[i]};
+  }
 };
 
 struct ISpec {
@@ -78,16 +82,18 @@ struct ISpec {
     f(s.x, "x");
     f(s.m, "m");
   }
-  static void gather(soa &s, std::size_t i, const element &e) { s.x[i] = e.x, s.m[i] = e.m; }
+  static void gather(soa &s, std::size_t i, const element &e) {
+    s.x[i] = e.x, s.m[i] = e.m;
+  }
   static void scatter(const soa &, std::size_t, element &) {}
   static view at(const soa &s, std::size_t i) { return {s.x[i], s.m[i]}; }
 };
 
 /// The sweep's host side with what the test looks at.
 struct probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
-  using sweep_host::sweep_host;
   using sweep_host::block_bytes;
   using sweep_host::index_bytes;
+  using sweep_host::sweep_host;
   bool shares() const { return isoa_.x == lsoa_.x; }
   /// The device kernel's work, on the host: every local slot walks its
   /// cell's runs of inner slots.
@@ -121,7 +127,8 @@ struct Ring {
   std::vector<List> local, inner;
   Ring(int cells, int per, bool withGhost) : elems(std::size_t(cells) * per) {
     for (std::size_t k = 0; k < elems.size(); ++k)
-      elems[k] = E{0.1 * double(k % 7), 0.01 * double(k), 1.0 + 0.5 * double(k % 3), 0.0, 0};
+      elems[k] = E{0.1 * double(k % 7), 0.01 * double(k),
+                   1.0 + 0.5 * double(k % 3), 0.0, 0};
     local.resize(cells);
     inner.resize(cells);
     for (int c = 0; c < cells; ++c)
@@ -164,10 +171,12 @@ void sweepRing(bool withGhost) {
   } // scatters
   CHECK(shared == !withGhost);
   // Shared: the inner view carves only m; otherwise x and m for every slot.
-  const std::size_t inner = withGhost ? ISpec::bytes_for(slots)
-                                      : soaview::arena::round_up(sizeof(double) * slots);
+  const std::size_t inner =
+      withGhost ? ISpec::bytes_for(slots)
+                : soaview::arena::round_up(sizeof(double) * slots);
   CHECK(bytes == LSpec::bytes_for(n) + index + inner);
-  CHECK(std::memcmp(swept.outs().data(), plain.outs().data(), n * sizeof(double)) == 0);
+  CHECK(std::memcmp(swept.outs().data(), plain.outs().data(),
+                    n * sizeof(double)) == 0);
 }
 
 } // namespace
@@ -178,9 +187,5 @@ int main() {
   // Specs without fields(): nothing shared (the spec contract's minimum).
   static_assert(soaview::rt::has_fields<LSpec>::value);
   static_assert(!soaview::rt::has_fields<soaview::rt::any_field>::value);
-  if (Failures)
-    std::fprintf(stderr, "sweep_test: %d check(s) failed\n", Failures);
-  else
-    std::printf("sweep_test: ok\n");
-  return Failures ? 1 : 0;
+  return checksDone("sweep_test");
 }

@@ -141,7 +141,7 @@ echo "== SPH: all kernels, CPU builds (no offload) on $(nproc) threads"
   --csv "$out/sph_cpu.csv" > "$out/sph_cpu.txt" 2>&1; tail -3 "$out/sph_cpu.txt"
 fi
 if want heap; then
-echo "== device heap: soaview vs CUDA device malloc vs bump (seed 002's AD, ACD, P; AWD)"
+echo "== device heap: soaview vs CUDA device malloc vs bump ([Vinkler2015]'s AD, ACD, P; AWD)"
 "$bundle/bin/soaview-heap-bench" --runs 5 > "$out/heap.csv" 2> "$out/heap.err"
 cat "$out/heap.csv"; tail -3 "$out/heap.err"
 fi

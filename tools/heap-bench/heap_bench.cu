@@ -1,6 +1,7 @@
 // soaview-heap-bench: the device heap (soaview/heap_cuda.h) against CUDA's
 // device malloc and a bump allocator (one atomic add, never frees: the
-// lower bound), on the synthetic tests of seed 002:
+// lower bound), on the synthetic tests of [Vinkler2015], section 6
+// (docs/references.md):
 //   AD   every thread allocates a block, then frees it;
 //   ACD  alloc cycle dealloc: every thread allocates 10 blocks, holding them
 //        all (a word written in each), then frees them all;
@@ -27,7 +28,7 @@ namespace {
 
 enum class Alloc { soaview, cuda, bump };
 enum class Test { AD, ACD, AWD, P };
-constexpr int kCycles = 10; // ACD's blocks per thread (seed 002)
+constexpr int kCycles = 10; // ACD's blocks per thread ([Vinkler2015])
 
 struct bump_state {
   unsigned long long base, offset, limit;
@@ -41,7 +42,8 @@ __device__ void *do_alloc(Alloc a, soaview::heap::state *h, bump_state *b,
   case Alloc::cuda:
     return ::malloc(n);
   case Alloc::bump: {
-    unsigned long long at = atomicAdd(&b->offset, (unsigned long long)((n + 15) & ~15ull));
+    unsigned long long at =
+        atomicAdd(&b->offset, (unsigned long long)((n + 15) & ~15ull));
     return at + n <= b->limit ? (void *)(b->base + at) : nullptr;
   }
   }
@@ -55,8 +57,8 @@ __device__ void do_free(Alloc a, soaview::heap::state *h, void *p) {
 }
 
 __global__ void kernel(Test t, Alloc a, soaview::heap::state *h, bump_state *b,
-                       unsigned threads, std::size_t n, unsigned long long *fails,
-                       unsigned long long *sink) {
+                       unsigned threads, std::size_t n,
+                       unsigned long long *fails, unsigned long long *sink) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= threads)
     return;
@@ -123,10 +125,12 @@ __global__ void hold(soaview::heap::state *h, void **held, unsigned threads,
   held[i] = p;
   if (p) {
     atomicAdd(&sums[0], (unsigned long long)want);
-    atomicAdd(&sums[1], (unsigned long long)soaview::heap::usable_size_in(h, p));
+    atomicAdd(&sums[1],
+              (unsigned long long)soaview::heap::usable_size_in(h, p));
   }
 }
-__global__ void release(soaview::heap::state *h, void **held, unsigned threads) {
+__global__ void release(soaview::heap::state *h, void **held,
+                        unsigned threads) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < threads)
     soaview::heap::free_in(h, held[i]);
@@ -134,7 +138,8 @@ __global__ void release(soaview::heap::state *h, void **held, unsigned threads) 
 
 void check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
-    std::fprintf(stderr, "soaview-heap-bench: %s: %s\n", what, cudaGetErrorString(e));
+    std::fprintf(stderr, "soaview-heap-bench: %s: %s\n", what,
+                 cudaGetErrorString(e));
     std::exit(1);
   }
 }
@@ -152,17 +157,23 @@ std::vector<unsigned long> list_of(const char *s) {
 }
 
 const char *name(Alloc a) {
-  return a == Alloc::soaview ? "soaview" : a == Alloc::cuda ? "cuda-malloc" : "bump";
+  return a == Alloc::soaview ? "soaview"
+         : a == Alloc::cuda  ? "cuda-malloc"
+                             : "bump";
 }
 const char *name(Test t) {
-  return t == Test::AD ? "AD" : t == Test::ACD ? "ACD" : t == Test::AWD ? "AWD" : "P";
+  return t == Test::AD    ? "AD"
+         : t == Test::ACD ? "ACD"
+         : t == Test::AWD ? "AWD"
+                          : "P";
 }
 
 void usage() {
   std::printf(
       "soaview-heap-bench: device allocation inside CUDA kernels\n"
       "  soaview's device heap vs CUDA's device malloc vs a bump allocator\n"
-      "  (one atomic add, no free: the lower bound), on seed 002's tests:\n"
+      "  (one atomic add, no free: the lower bound), on [Vinkler2015]'s "
+      "tests:\n"
       "    AD   allocate a block, then free it (every thread)\n"
       "    ACD  alloc cycle dealloc: allocate 10 blocks, holding them all\n"
       "         (a word written in each), then free them all\n"
@@ -175,7 +186,8 @@ void usage() {
       "  --sizes 16,64,256,1024,4096,8192   block bytes\n"
       "  --heap-gib G            each allocator's memory (default 10)\n"
       "  --runs R                median of R timed launches (default 5)\n"
-      "  --slow-ms M             time CUDA malloc once above M ms, skip larger\n"
+      "  --slow-ms M             time CUDA malloc once above M ms, skip "
+      "larger\n"
       "                          thread counts of that test and size (2000)\n"
       "prints CSV: test,allocator,threads,bytes,median_us,failures\n"
       "then fragmentation of soaview's heap after each P point.\n");
@@ -215,7 +227,8 @@ int main(int argc, char **argv) {
     else if (a == "--tests") {
       tests.clear();
       std::string v = std::string(next()) + ",";
-      for (std::size_t at = 0, c; (c = v.find(',', at)) != std::string::npos; at = c + 1) {
+      for (std::size_t at = 0, c; (c = v.find(',', at)) != std::string::npos;
+           at = c + 1) {
         std::string t = v.substr(at, c - at);
         if (t == "AD")
           tests.push_back(Test::AD);
@@ -226,18 +239,21 @@ int main(int argc, char **argv) {
         else if (t == "P")
           tests.push_back(Test::P);
         else {
-          std::fprintf(stderr, "soaview-heap-bench: unknown test '%s'\n", t.c_str());
+          std::fprintf(stderr, "soaview-heap-bench: unknown test '%s'\n",
+                       t.c_str());
           return 2;
         }
       }
     } else {
-      std::fprintf(stderr, "soaview-heap-bench: unknown option '%s'\n", a.c_str());
+      std::fprintf(stderr, "soaview-heap-bench: unknown option '%s'\n",
+                   a.c_str());
       usage();
       return 2;
     }
   }
   const std::size_t heap_bytes = (std::size_t)(gib * (1ull << 30));
-  check(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap_bytes), "CUDA heap size");
+  check(cudaDeviceSetLimit(cudaLimitMallocHeapSize, heap_bytes),
+        "CUDA heap size");
   soaview::heap::cuda_heap heap(heap_bytes);
   bump_state *bump;
   void *bump_mem;
@@ -265,12 +281,14 @@ int main(int argc, char **argv) {
           std::vector<float> us;
           unsigned long long failed = 0;
           for (int r = 0; r <= runs; ++r) {
-            bump_state bs = {(unsigned long long)(std::uintptr_t)bump_mem, 0, heap_bytes};
-            check(cudaMemcpy(bump, &bs, sizeof bs, cudaMemcpyHostToDevice), "bump reset");
+            bump_state bs = {(unsigned long long)(std::uintptr_t)bump_mem, 0,
+                             heap_bytes};
+            check(cudaMemcpy(bump, &bs, sizeof bs, cudaMemcpyHostToDevice),
+                  "bump reset");
             check(cudaMemset(fails, 0, 8), "counter reset");
             cudaEventRecord(e0);
-            kernel<<<(unsigned)((th + 255) / 256), 256>>>(t, a, heap.get(), bump,
-                                                        (unsigned)th, n, fails, sink);
+            kernel<<<(unsigned)((th + 255) / 256), 256>>>(
+                t, a, heap.get(), bump, (unsigned)th, n, fails, sink);
             cudaEventRecord(e1);
             check(cudaEventSynchronize(e1), "kernel");
             float ms;
@@ -279,10 +297,12 @@ int main(int argc, char **argv) {
               us.push_back(ms * 1000);
             if (ms > slow_ms) {
               slow[(int)t][n] = true;
-              check(cudaMemcpy(&failed, fails, 8, cudaMemcpyDeviceToHost), "failures");
+              check(cudaMemcpy(&failed, fails, 8, cudaMemcpyDeviceToHost),
+                    "failures");
               break;
             }
-            check(cudaMemcpy(&failed, fails, 8, cudaMemcpyDeviceToHost), "failures");
+            check(cudaMemcpy(&failed, fails, 8, cudaMemcpyDeviceToHost),
+                  "failures");
           }
           std::sort(us.begin(), us.end());
           std::printf("%s,%s,%lu,%lu,%.1f,%llu\n", name(t), name(a), th, n,
@@ -300,22 +320,26 @@ int main(int argc, char **argv) {
   check(cudaMalloc(&held, th * sizeof(void *)), "held");
   for (unsigned long n : sizes) {
     check(cudaMemset(sums, 0, 16), "sums");
-    hold<<<(unsigned)((th + 255) / 256), 256>>>(heap.get(), held, (unsigned)th, n, sums);
+    hold<<<(unsigned)((th + 255) / 256), 256>>>(heap.get(), held, (unsigned)th,
+                                                n, sums);
     check(cudaDeviceSynchronize(), "hold");
     unsigned long long sm[2];
     check(cudaMemcpy(sm, sums, 16, cudaMemcpyDeviceToHost), "sums");
     soaview::heap::state st;
-    check(cudaMemcpy(&st, heap.get(), sizeof st, cudaMemcpyDeviceToHost), "state");
+    check(cudaMemcpy(&st, heap.get(), sizeof st, cudaMemcpyDeviceToHost),
+          "state");
     std::vector<std::uint32_t> states(st.slabs);
-    check(cudaMemcpy(states.data(), st.slab_state, 4 * st.slabs, cudaMemcpyDeviceToHost),
+    check(cudaMemcpy(states.data(), st.slab_state, 4 * st.slabs,
+                     cudaMemcpyDeviceToHost),
           "slab states");
     unsigned long long slab_bytes = 0;
     for (auto s : states)
       if (s != soaview::heap::kFree)
         slab_bytes += soaview::heap::kSlabBytes;
-    std::printf("# fragmentation,%lu,%lu,%.3f,%.3f\n", th, n, 1 - (double)sm[0] / sm[1],
-                1 - (double)sm[1] / slab_bytes);
-    release<<<(unsigned)((th + 255) / 256), 256>>>(heap.get(), held, (unsigned)th);
+    std::printf("# fragmentation,%lu,%lu,%.3f,%.3f\n", th, n,
+                1 - (double)sm[0] / sm[1], 1 - (double)sm[1] / slab_bytes);
+    release<<<(unsigned)((th + 255) / 256), 256>>>(heap.get(), held,
+                                                   (unsigned)th);
     check(cudaDeviceSynchronize(), "release");
   }
   return 0;

@@ -1,4 +1,5 @@
-//===- soaview/cuda.h - CUDA device memory and launches for soaview -*- C++ -*-===//
+//===- soaview/cuda.h - CUDA device memory and launches for soaview -*- C++
+//-*-===//
 //
 // The CUDA backend of the soaview runtime, included by the CUDA source that
 // `soaview-translate --backend=cuda` writes (compile it with nvcc and the
@@ -75,7 +76,8 @@ inline const rt::backend backend = {"cuda", allocate, deallocate};
 inline void *allocate_pinned(std::size_t bytes, int) {
   void *p = nullptr;
   if (cudaError_t e = cudaMallocHost(&p, bytes); e != cudaSuccess) {
-    std::fprintf(stderr, "soaview: cudaMallocHost: %s\n", cudaGetErrorString(e));
+    std::fprintf(stderr, "soaview: cudaMallocHost: %s\n",
+                 cudaGetErrorString(e));
     cudaGetLastError();
     return nullptr;
   }
@@ -140,12 +142,12 @@ void launch_and_copy_back(const site &s, int device, std::size_t n,
     t0 = t1;
   }
   cudaError_t e = cudaSuccess;
-  rt::copy_runs<Spec>(host, dev, n, true,
-                      [&](const void *h, void *d, std::size_t bytes) {
-    if (e == cudaSuccess)
-      e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
-                          cudaMemcpyDeviceToHost, cudaStreamPerThread);
-  });
+  rt::copy_runs<Spec>(
+      host, dev, n, true, [&](const void *h, void *d, std::size_t bytes) {
+        if (e == cudaSuccess)
+          e = cudaMemcpyAsync(const_cast<void *>(h), d, bytes,
+                              cudaMemcpyDeviceToHost, cudaStreamPerThread);
+      });
   check(e, s, "copy from the device");
   check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
   if (t0)
@@ -169,15 +171,15 @@ public:
       rt::refuse_repeats_on_device(s); // the lease is released on the way out
     dev_ = host_;
     arena a(lease_.data());
-    Spec::carve(dev_, a, n_); // same order and sizes as the host carve
+    Spec::carve(dev_, a, n_);       // same order and sizes as the host carve
     dev_.soaview_address = nullptr; // identities are not offloaded
     cudaError_t e = cudaSuccess;
-    rt::copy_runs<Spec>(host_, dev_, n_, false,
-                        [&](const void *h, void *d, std::size_t bytes) {
-      if (e == cudaSuccess)
-        e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
-                            cudaStreamPerThread);
-    });
+    rt::copy_runs<Spec>(
+        host_, dev_, n_, false, [&](const void *h, void *d, std::size_t bytes) {
+          if (e == cudaSuccess)
+            e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
+                                cudaStreamPerThread);
+        });
     if (e != cudaSuccess)
       fail(s, "copy to the device", e);
     if (t0) { // profiling times each phase on its own
@@ -243,8 +245,8 @@ public:
   /// Runs body(i) for every local slot i in one kernel, copies the written
   /// fields back and waits for the thread's stream.
   template <class Body> void launch(const Body &body) {
-    launch_and_copy_back<LSpec>(this->site_, device_, this->n_, this->lsoa_, dl_,
-                                body);
+    launch_and_copy_back<LSpec>(this->site_, device_, this->n_, this->lsoa_,
+                                dl_, body);
   }
 
   /// Device buffers and index, captured by value by the kernel's lambda.

@@ -1,4 +1,5 @@
-//===- soaview/frame.h - one invocation of a converted loop ------*- C++ -*-===//
+//===- soaview/frame.h - one invocation of a converted loop ------*- C++
+//-*-===//
 //
 // Ranges and index spans the frames are built from, the frame (gather,
 // views, scatter) and the coalesced device copies of a frame's buffers.
@@ -21,7 +22,8 @@
 
 namespace soaview {
 
-//===-- ranges --------------------------------------------------------------===//
+//===-- ranges
+//--------------------------------------------------------------===//
 
 namespace rt {
 /// begin(r) and end(r) as a range-for statement finds them: the members
@@ -54,8 +56,8 @@ using range_value_t =
 /// The struct type a range iterates: Particle for vector<Particle>,
 /// list<Particle*>, Particle[8], ...
 template <class R>
-using element_of_t = std::remove_cv_t<std::remove_pointer_t<
-    std::remove_cv_t<range_value_t<R>>>>;
+using element_of_t =
+    std::remove_cv_t<std::remove_pointer_t<std::remove_cv_t<range_value_t<R>>>>;
 
 template <class R>
 inline constexpr bool yields_pointers_v =
@@ -130,7 +132,8 @@ template <class V> struct index_shadow {
   }
 };
 
-//===-- frames --------------------------------------------------------------===//
+//===-- frames
+//--------------------------------------------------------------===//
 
 /// One invocation of a converted loop: leases buffers, gathers the view's
 /// fields, hands out views, scatters the written fields back on destruction
@@ -167,8 +170,9 @@ public:
     }
     if constexpr (kScatters && yields_pointers_v<Range>) {
       auto *remap = a.take<std::size_t>(n_);
-      remap_ = rt::find_duplicates(reinterpret_cast<const void *const *>(elems_),
-                                   n_, remap, a.take_bytes(rt::scratch_bytes(n_)));
+      remap_ =
+          rt::find_duplicates(reinterpret_cast<const void *const *>(elems_), n_,
+                              remap, a.take_bytes(rt::scratch_bytes(n_)));
     }
     if (t0)
       rt::record(site_, rt::gather, rt::now_ns() - t0);
@@ -217,8 +221,7 @@ public:
 
 private:
   template <class Range> static std::size_t bytes_for(std::size_t n) {
-    std::size_t b = arena::round_up(n * sizeof(element *)) +
-                    Spec::bytes_for(n);
+    std::size_t b = arena::round_up(n * sizeof(element *)) + Spec::bytes_for(n);
     if constexpr (kScatters && yields_pointers_v<Range>)
       b += arena::round_up(n * sizeof(std::size_t)) +
            arena::round_up(rt::scratch_bytes(n));
@@ -257,32 +260,32 @@ void copy_runs(const typename Spec::soa &host, const typename Spec::soa &dev,
     h0 = h_end = nullptr;
     gap = 0;
   };
-  Spec::pairs(host, dev, [&](const void *hv, void *dv, std::size_t elem,
-                             bool written) {
-    const char *h = static_cast<const char *>(hv);
-    char *d = static_cast<char *>(dv);
-    std::size_t bytes = elem * n;
-    if (!bytes)
-      return;
-    bool take = written || !written_only;
-    bool adjacent = h0 && h == h_end + gap && d == d0 + (h - h0);
-    if (!adjacent)
-      flush();
-    if (!take) {
-      if (h0)
-        gap += arena::round_up(bytes);
-      return;
-    }
-    if (h0 && gap <= kCopyGap) {
-      h_end = h + bytes; // the gap goes along
-    } else {
-      flush();
-      h0 = h;
-      d0 = d;
-      h_end = h + bytes;
-    }
-    gap = arena::round_up(bytes) - bytes; // padding up to the next buffer
-  });
+  Spec::pairs(
+      host, dev, [&](const void *hv, void *dv, std::size_t elem, bool written) {
+        const char *h = static_cast<const char *>(hv);
+        char *d = static_cast<char *>(dv);
+        std::size_t bytes = elem * n;
+        if (!bytes)
+          return;
+        bool take = written || !written_only;
+        bool adjacent = h0 && h == h_end + gap && d == d0 + (h - h0);
+        if (!adjacent)
+          flush();
+        if (!take) {
+          if (h0)
+            gap += arena::round_up(bytes);
+          return;
+        }
+        if (h0 && gap <= kCopyGap) {
+          h_end = h + bytes; // the gap goes along
+        } else {
+          flush();
+          h0 = h;
+          d0 = d;
+          h_end = h + bytes;
+        }
+        gap = arena::round_up(bytes) - bytes; // padding up to the next buffer
+      });
   flush();
 }
 

@@ -1,4 +1,4 @@
-//===- soaview/heap.h - the device heap: malloc and free in offloaded code -*- C++ -*-===//
+//===- soaview/heap.h - malloc and free in offloaded code -----*- C++ -*-===//
 //
 // One heap, allocated once from the host, from which code running on the
 // device (CUDA kernels, OpenMP target regions, or host threads when
@@ -86,30 +86,35 @@ inline constexpr std::uint32_t kClosed = 0x80808080u;
 /// The heap's state, at the start of its device allocation; the slab states,
 /// counts and bitmaps follow it, then (slab aligned) the slabs.
 struct state {
-  unsigned long long data;   ///< device address of slab 0
-  std::uint32_t slabs;       ///< number of slabs
-  std::uint32_t lanes;       ///< lanes of the small classes: one per 32 slabs
-  std::uint32_t max_lanes;   ///< lanes of the largest: one per 8 slabs
-  unsigned long long failures;          ///< allocations that returned null
-  unsigned long long fail_bytes_max;    ///< the largest failed request
-  std::uint32_t *slab_state;  ///< kFree, class + 1, kRunHead | n, kRunPart
-  std::uint32_t *slab_used;   ///< blocks reserved in the slab
-  std::uint32_t *bitmap;      ///< kWordsPerSlab words per slab
-  std::uint32_t *hint; ///< per class, max_lanes words: last slab used + 1 (0: none)
+  unsigned long long data;     ///< device address of slab 0
+  std::uint32_t slabs;         ///< number of slabs
+  std::uint32_t lanes;         ///< lanes of the small classes: one per 32 slabs
+  std::uint32_t max_lanes;     ///< lanes of the largest: one per 8 slabs
+  unsigned long long failures; ///< allocations that returned null
+  unsigned long long fail_bytes_max; ///< the largest failed request
+  std::uint32_t *slab_state; ///< kFree, class + 1, kRunHead | n, kRunPart
+  std::uint32_t *slab_used;  ///< blocks reserved in the slab
+  std::uint32_t *bitmap;     ///< kWordsPerSlab words per slab
+  std::uint32_t
+      *hint; ///< per class, max_lanes words: last slab used + 1 (0: none)
 };
 
 inline constexpr std::uint32_t lanes_for(std::size_t slabs) {
-  return (std::uint32_t)(slabs / 32 < 1 ? 1 : slabs / 32 > kLanes ? kLanes : slabs / 32);
+  return (std::uint32_t)(slabs / 32 < 1        ? 1
+                         : slabs / 32 > kLanes ? kLanes
+                                               : slabs / 32);
 }
 inline constexpr std::uint32_t max_lanes_for(std::size_t slabs) {
   return (std::uint32_t)(slabs / 8 < lanes_for(slabs) ? lanes_for(slabs)
-                         : slabs / 8 > kMaxLanes ? kMaxLanes : slabs / 8);
+                         : slabs / 8 > kMaxLanes      ? kMaxLanes
+                                                      : slabs / 8);
 }
 /// Bytes of state for a heap of `slabs` slabs (what precedes the slabs).
 inline constexpr std::size_t state_bytes(std::size_t slabs) {
   return (((sizeof(state) + 63) / 64 * 64 + slabs * 4 * (2 + kWordsPerSlab) +
            std::size_t(4) * kClasses * max_lanes_for(slabs)) +
-          kSlabBytes - 1) / kSlabBytes * kSlabBytes;
+          kSlabBytes - 1) /
+         kSlabBytes * kSlabBytes;
 }
 
 /// Records a failed request of `bytes` bytes (count, largest request).
@@ -136,7 +141,8 @@ SOAVIEW_HEAP_FN std::uint32_t lanes_of(const state *h, unsigned c) {
 }
 /// The hint of class c for the calling thread's lane, l (prim::lane() modulo
 /// lanes_of): the last slab the lane took blocks of the class from.
-SOAVIEW_HEAP_FN std::uint32_t *hint_of(const state *h, unsigned c, std::uint32_t l) {
+SOAVIEW_HEAP_FN std::uint32_t *hint_of(const state *h, unsigned c,
+                                       std::uint32_t l) {
   return h->hint + (std::size_t)c * h->max_lanes + l;
 }
 /// The slab a hint names (slabs or more when none), and naming one.
@@ -151,7 +157,8 @@ SOAVIEW_HEAP_FN std::uint32_t lane_of(const state *h, unsigned c) {
   return prim::lane() % lanes_of(h, c);
 }
 /// Where lane l of class c starts looking for a slab.
-SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c, std::uint32_t l) {
+SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c,
+                                         std::uint32_t l) {
   return (std::uint32_t)((unsigned long long)l * h->slabs / lanes_of(h, c));
 }
 
@@ -212,8 +219,8 @@ SOAVIEW_HEAP_FN std::uint32_t reserve(state *h, std::uint32_t s, unsigned c,
 /// c), with up to `want` blocks reserved there (`got`). A thread that loses
 /// the race for a free slab joins the winner's class when it is its own
 /// (threads of a warp would otherwise take one slab each).
-SOAVIEW_HEAP_FN bool try_slab(state *h, std::uint32_t s, unsigned c, std::uint32_t want,
-                              std::uint32_t &got) {
+SOAVIEW_HEAP_FN bool try_slab(state *h, std::uint32_t s, unsigned c,
+                              std::uint32_t want, std::uint32_t &got) {
   std::uint32_t st = prim::load(&h->slab_state[s]);
   if (st == kFree) {
     st = prim::cas(&h->slab_state[s], kFree, c + 1);
@@ -232,10 +239,13 @@ inline constexpr std::uint32_t kNear = 8, kProbes = 8;
 /// together), then kProbes slabs spread over the heap (a linear scan alone
 /// would pile lanes whose slabs are taken onto their neighbours' slabs,
 /// as in linear probing), then every slab once.
-SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from,
-                                        std::uint32_t want, std::uint32_t &got) {
+SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c,
+                                        std::uint32_t from, std::uint32_t want,
+                                        std::uint32_t &got) {
   const std::uint32_t n = h->slabs;
-  auto at = [&](std::uint32_t i) { return from + i < n ? from + i : from + i - n; };
+  auto at = [&](std::uint32_t i) {
+    return from + i < n ? from + i : from + i - n;
+  };
   for (std::uint32_t i = 0; i < kNear && i < n; ++i)
     if (try_slab(h, at(i), c, want, got))
       return at(i);
@@ -253,7 +263,8 @@ SOAVIEW_HEAP_FN std::uint32_t find_slab(state *h, unsigned c, std::uint32_t from
 }
 
 /// A run of k free slabs, claimed; slabs if none.
-SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k, std::uint32_t from) {
+SOAVIEW_HEAP_FN std::uint32_t take_run(state *h, std::uint32_t k,
+                                       std::uint32_t from) {
   const std::uint32_t n = h->slabs;
   if (k == 0 || k > n)
     return n;
@@ -306,7 +317,8 @@ SOAVIEW_HEAP_FN void *allocate_one(state *h, unsigned c, std::size_t bytes) {
 /// allocates it from (kept open: allocate-free cycles would close and reopen
 /// it each time; large classes, spread over many lanes, would hold a slab
 /// per lane).
-SOAVIEW_HEAP_FN void release_blocks(state *h, std::uint32_t s, unsigned c, std::uint32_t k) {
+SOAVIEW_HEAP_FN void release_blocks(state *h, std::uint32_t s, unsigned c,
+                                    std::uint32_t k) {
   if (prim::fetch_sub(&h->slab_used[s], k) == k &&
       (c > kLastSmall || hinted(hint_of(h, c, lane_of(h, c))) != s) &&
       prim::cas(&h->slab_used[s], 0, kClosed) == 0)
@@ -341,8 +353,9 @@ SOAVIEW_HEAP_FN unsigned nth_bit(std::uint32_t m, unsigned n) {
 /// round is `index` (the index-th bit claimed). The group's threads look at
 /// as many bitmap words at once, from `w`; the first whose word has free
 /// bits claims what is still needed there with one atomic or.
-SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c, std::uint32_t got,
-                                  unsigned group, unsigned rank, unsigned index,
+SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c,
+                                  std::uint32_t got, unsigned group,
+                                  unsigned rank, unsigned index,
                                   std::uint32_t w) {
   const std::uint32_t n = blocks_per_slab(c);
   const std::uint32_t words = n >= 32 ? n / 32 : 1;
@@ -369,7 +382,8 @@ SOAVIEW_HEAP_FN void *claim_group(state *h, std::uint32_t s, unsigned c, std::ui
     at = prim::shuffle(group, look, claimant); // it may have bits left
     const unsigned k = prim::popcount(taken);
     if (index >= done && index < done + k)
-      mine = block_at(h, s, c, (std::size_t)at * 32 + nth_bit(taken, index - done));
+      mine = block_at(h, s, c,
+                      (std::size_t)at * 32 + nth_bit(taken, index - done));
     done += k;
   }
   return mine;
@@ -383,7 +397,8 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
   const unsigned rank = prim::popcount(group & ((1u << me) - 1)),
                  size = prim::popcount(group);
   const std::uint32_t l = prim::shuffle(group, lane_of(h, c), leader);
-  const std::uint32_t word = prim::shuffle(group, prim::thread_hash() >> 8, leader);
+  const std::uint32_t word =
+      prim::shuffle(group, prim::thread_hash() >> 8, leader);
   std::uint32_t *hint = hint_of(h, c, l);
   void *mine = nullptr;
   for (std::uint32_t base = 0; base < size;) {
@@ -392,7 +407,8 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
       s = hinted(hint);
       got = s < h->slabs ? reserve(h, s, c, size - base) : 0;
       if (!got) {
-        s = find_slab(h, c, s < h->slabs ? s : lane_start(h, c, l), size - base, got);
+        s = find_slab(h, c, s < h->slabs ? s : lane_start(h, c, l), size - base,
+                      got);
         if (s < h->slabs)
           set_hint(hint, s);
       }
@@ -413,16 +429,19 @@ SOAVIEW_HEAP_FN void *allocate_group(state *h, unsigned c, std::size_t bytes) {
 
 /// The calling warp's threads freeing blocks of slabs (not runs): one
 /// clear per bitmap word, one subtraction per slab.
-SOAVIEW_HEAP_FN void free_group(state *h, std::uint32_t s, unsigned c, std::size_t block) {
+SOAVIEW_HEAP_FN void free_group(state *h, std::uint32_t s, unsigned c,
+                                std::size_t block) {
   const unsigned active = prim::active_mask(), me = prim::warp_lane_id();
   std::uint32_t *word = &h->bitmap[(std::size_t)s * kWordsPerSlab + block / 32];
   const unsigned same_word = prim::match_any(active, (unsigned long long)word);
   const std::uint32_t bits = prim::reduce_or(same_word, 1u << (block % 32));
-  prim::sync_group(same_word); // each thread's writes to its block before the clear
+  prim::sync_group(
+      same_word); // each thread's writes to its block before the clear
   if (me == prim::ctz32(same_word))
     prim::clear_release(word, bits);
   const unsigned same_slab = prim::match_any(active, s);
-  prim::sync_group(same_slab); // every bit of the slab cleared before its count drops
+  prim::sync_group(
+      same_slab); // every bit of the slab cleared before its count drops
   if (me == prim::ctz32(same_slab)) {
     prim::fence();
     release_blocks(h, s, c, prim::popcount(same_slab));
@@ -492,7 +511,8 @@ SOAVIEW_HEAP_FN std::size_t usable_size_in(const state *h, const void *p) {
 /// Returns 0 when `bytes` holds no slab.
 inline unsigned long long plan(unsigned long long base, std::size_t bytes,
                                state &st, std::size_t &zero) {
-  const unsigned long long at = (base + kSlabBytes - 1) / kSlabBytes * kSlabBytes;
+  const unsigned long long at =
+      (base + kSlabBytes - 1) / kSlabBytes * kSlabBytes;
   if (base + bytes < at + 2 * kSlabBytes)
     return 0;
   const std::size_t usable = (std::size_t)(base + bytes - at);
@@ -517,8 +537,10 @@ inline unsigned long long plan(unsigned long long base, std::size_t bytes,
 
 /// The counts of a planned heap, to be filled with bytes 0x80 (kClosed)
 /// after the zeroing: where they start and how many bytes.
-inline std::pair<unsigned long long, std::size_t> closed_counts(const state &st) {
-  return {(unsigned long long)(std::uintptr_t)st.slab_used, 4 * (std::size_t)st.slabs};
+inline std::pair<unsigned long long, std::size_t>
+closed_counts(const state &st) {
+  return {(unsigned long long)(std::uintptr_t)st.slab_used,
+          4 * (std::size_t)st.slabs};
 }
 
 /// Heap size from SOAVIEW_DEVICE_HEAP (bytes, or with a K, M or G suffix),

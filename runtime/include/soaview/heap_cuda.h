@@ -1,4 +1,5 @@
-//===- soaview/heap_cuda.h - the device heap on a CUDA device -----*- C++ -*-===//
+//===- soaview/heap_cuda.h - the device heap on a CUDA device -----*- C++
+//-*-===//
 //
 // Device code allocates with soaview::heap::malloc / free / calloc /
 // aligned_alloc and creates objects with create / destroy (create_array /
@@ -122,9 +123,11 @@ public:
   /// loop) and clears the record; returns whether any failed.
   bool check(const site &s, cudaStream_t stream = cudaStreamPerThread) const {
     state st;
-    cuda::check(cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
-                s, "reading the device heap's state");
-    cuda::check(cudaStreamSynchronize(stream), s, "reading the device heap's state");
+    cuda::check(
+        cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
+        s, "reading the device heap's state");
+    cuda::check(cudaStreamSynchronize(stream), s,
+                "reading the device heap's state");
     if (!report(s, st, bytes_))
       return false;
     unsigned long long zero[2] = {0, 0};
@@ -138,7 +141,8 @@ private:
   /// A CUDA call outside any loop: message, then soaview::cuda::error.
   static void must(cudaError_t e, const char *what) {
     if (e != cudaSuccess) {
-      std::fprintf(stderr, "soaview: %s failed: %s\n", what, cudaGetErrorString(e));
+      std::fprintf(stderr, "soaview: %s failed: %s\n", what,
+                   cudaGetErrorString(e));
       throw cuda::error(std::string("soaview: ") + what + ": " +
                         cudaGetErrorString(e));
     }

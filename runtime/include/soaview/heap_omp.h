@@ -1,4 +1,5 @@
-//===- soaview/heap_omp.h - the device heap on an OpenMP device ----*- C++ -*-===//
+//===- soaview/heap_omp.h - the device heap on an OpenMP device ----*- C++
+//-*-===//
 //
 // The device heap of soaview/heap.h for code offloaded with OpenMP target
 // regions: allocation that soaview routes there (soaview/heap_route.h) and
@@ -72,7 +73,8 @@ public:
     auto [counts, count_bytes] = closed_counts(st);
     std::memset(image.data() + (counts - at), 0x80, count_bytes);
     std::memcpy(image.data(), &st, sizeof st);
-    copy(state_, image.data(), zero, device_, "writing the device heap's state");
+    copy(state_, image.data(), zero, device_,
+         "writing the device heap's state");
   }
   ~omp_heap() { omp_target_free(mem_, device_); }
   omp_heap(const omp_heap &) = delete;

@@ -1,4 +1,5 @@
-//===- soaview/heap_prim.h - the device heap's platform primitives -*- C++ -*-===//
+//===- soaview/heap_prim.h - the device heap's platform primitives -*- C++
+//-*-===//
 //
 // Every operation soaview/heap.h needs from the platform it runs on, each
 // defined here once per platform (as mimalloc keeps its own behind prim.h
@@ -203,8 +204,7 @@ SOAVIEW_HEAP_FN void add_relaxed(unsigned long long *p, unsigned long long v) {
 }
 SOAVIEW_HEAP_FN void max_relaxed(unsigned long long *p, unsigned long long v) {
   unsigned long long m = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (m < v && !__atomic_compare_exchange_n(p, &m, v, true,
-                                               __ATOMIC_RELAXED,
+  while (m < v && !__atomic_compare_exchange_n(p, &m, v, true, __ATOMIC_RELAXED,
                                                __ATOMIC_RELAXED)) {
   }
 }

@@ -1,4 +1,5 @@
-//===- soaview/heap_route.h - allocation routed to the device heap -*- C++ -*-===//
+//===- soaview/heap_route.h - allocation routed to the device heap -*- C++
+//-*-===//
 //
 // What soaview writes in place of allocation in offloaded code (and in the
 // functions it calls), for both device backends:
@@ -98,7 +99,8 @@ SOAVIEW_ROUTE_FN void *new_block(std::size_t n, std::size_t align, bool array) {
     if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__)
       return array ? ::operator new[](n, std::align_val_t(align), std::nothrow)
                    : ::operator new(n, std::align_val_t(align), std::nothrow);
-    return array ? ::operator new[](n, std::nothrow) : ::operator new(n, std::nothrow);
+    return array ? ::operator new[](n, std::nothrow)
+                 : ::operator new(n, std::nothrow);
   }
 #endif
   (void)array;
@@ -134,10 +136,12 @@ template <class T> SOAVIEW_ROUTE_FN void delete_array(T *p) {
 
 // The allocation functions of routed new-expressions (and the placement
 // deletes that free the block when a constructor throws on the host).
-SOAVIEW_ROUTE_FN void *operator new(std::size_t n, soaview::heap::on_device_t) noexcept {
+SOAVIEW_ROUTE_FN void *operator new(std::size_t n,
+                                    soaview::heap::on_device_t) noexcept {
   return soaview::heap::new_block(n, 0, false);
 }
-SOAVIEW_ROUTE_FN void *operator new[](std::size_t n, soaview::heap::on_device_t) noexcept {
+SOAVIEW_ROUTE_FN void *operator new[](std::size_t n,
+                                      soaview::heap::on_device_t) noexcept {
   return soaview::heap::new_block(n, 0, true);
 }
 SOAVIEW_ROUTE_FN void *operator new(std::size_t n, std::align_val_t a,
@@ -168,10 +172,12 @@ SOAVIEW_ROUTE_FN void delete_block(void *p, std::size_t align, bool array) {
 }
 } // namespace
 } // namespace soaview::heap
-SOAVIEW_ROUTE_FN void operator delete(void *p, soaview::heap::on_device_t) noexcept {
+SOAVIEW_ROUTE_FN void operator delete(void *p,
+                                      soaview::heap::on_device_t) noexcept {
   soaview::heap::delete_block(p, 0, false);
 }
-SOAVIEW_ROUTE_FN void operator delete[](void *p, soaview::heap::on_device_t) noexcept {
+SOAVIEW_ROUTE_FN void operator delete[](void *p,
+                                        soaview::heap::on_device_t) noexcept {
   soaview::heap::delete_block(p, 0, true);
 }
 SOAVIEW_ROUTE_FN void operator delete(void *p, std::align_val_t a,

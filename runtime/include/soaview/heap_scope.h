@@ -1,4 +1,5 @@
-//===- soaview/heap_scope.h - the host side of a loop that allocates -*- C++ -*-===//
+//===- soaview/heap_scope.h - the host side of a loop that allocates -*- C++
+//-*-===//
 //
 // What each device heap binding's loop_scope (soaview/heap_cuda.h,
 // soaview/heap_omp.h) shares: soaview declares a loop_scope before the

@@ -56,7 +56,8 @@ inline void deallocate_pinned(void *p, int) noexcept {
   std::lock_guard<std::mutex> hold(pinned_mutex());
   llvm_omp_target_free_host(p, omp_get_default_device());
 }
-inline const rt::backend pinned = {"pinned", allocate_pinned, deallocate_pinned};
+inline const rt::backend pinned = {"pinned", allocate_pinned,
+                                   deallocate_pinned};
 
 /// The host frame of an offloaded loop: its buffers are pinned.
 template <class Spec, bool Scatter = true>
@@ -74,16 +75,17 @@ public:
 /// kernel's time and copies the written fields of Spec's buffers back
 /// (dev -> host); the end of every device frame and sweep.
 template <class Spec>
-void copy_back(const site &s, std::uint64_t ready, const typename Spec::soa &host,
-               const typename Spec::soa &dev, std::size_t n, int device) {
+void copy_back(const site &s, std::uint64_t ready,
+               const typename Spec::soa &host, const typename Spec::soa &dev,
+               std::size_t n, int device) {
   std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
   if (t0 && ready)
     rt::record(s, rt::kernel, t0 - ready);
   int init = omp_get_initial_device();
-  rt::copy_runs<Spec>(host, dev, n, true,
-                      [&](const void *h, void *d, std::size_t bytes) {
-    omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device);
-  });
+  rt::copy_runs<Spec>(
+      host, dev, n, true, [&](const void *h, void *d, std::size_t bytes) {
+        omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device);
+      });
   if (t0)
     rt::record(s, rt::from_device, rt::now_ns() - t0);
 }
@@ -105,13 +107,13 @@ public:
       rt::refuse_repeats_on_device(s);
     dev_ = host_;
     arena a(lease_.data());
-    Spec::carve(dev_, a, n_); // same order and sizes as the host carve
+    Spec::carve(dev_, a, n_);       // same order and sizes as the host carve
     dev_.soaview_address = nullptr; // identities are not offloaded
     int dev = lease_.device(), init = omp_get_initial_device();
     rt::copy_runs<Spec>(host_, dev_, n_, false,
                         [&](const void *h, void *d, std::size_t bytes) {
-      omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
-    });
+                          omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
+                        });
     if (t0) {
       ready_ = rt::now_ns();
       rt::record(s, rt::to_device, ready_ - t0);
@@ -149,7 +151,8 @@ public:
       : base(s), device_(device) {}
   ~sweep() {
     if (dev_)
-      copy_back<LSpec>(this->site_, ready_, this->lsoa_, dl_, this->n_, device_);
+      copy_back<LSpec>(this->site_, ready_, this->lsoa_, dl_, this->n_,
+                       device_);
   }
 
   /// After the cells are recorded: slots, index and gathers on the host,

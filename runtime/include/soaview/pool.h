@@ -101,7 +101,7 @@ pool_counters counters(const site &s) noexcept;
 /// address's first occurrence and returns remap. `scratch` must hold
 /// scratch_bytes(n) bytes.
 const std::size_t *find_duplicates(const void *const *ptrs, std::size_t n,
-                                     std::size_t *remap, void *scratch);
+                                   std::size_t *remap, void *scratch);
 std::size_t scratch_bytes(std::size_t n) noexcept;
 } // namespace rt
 

@@ -1,4 +1,5 @@
-//===- soaview/soaview.h - runtime used by soaview-generated code -*- C++ -*-===//
+//===- soaview/soaview.h - runtime used by soaview-generated code -*- C++
+//-*-===//
 //
 // The header generated code includes (users normally never do): the pool
 // (soaview/pool.h: sites, leases, arenas and the contracts of the runtime's
@@ -10,9 +11,9 @@
 #ifndef SOAVIEW_SOAVIEW_H
 #define SOAVIEW_SOAVIEW_H
 
+#include "soaview/frame.h"
 #include "soaview/pool.h"
 #include "soaview/spec.h"
-#include "soaview/frame.h"
 
 #include <cstring> // memcpy in generated gathers and scatters
 

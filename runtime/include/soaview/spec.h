@@ -1,4 +1,5 @@
-//===- soaview/spec.h - what generated code provides, and view helpers -*- C++ -*-===//
+//===- soaview/spec.h - what generated code provides, and view helpers -*- C++
+//-*-===//
 //
 // The contract between the plugin and the runtime: for each loop site and
 // element type the plugin generates a spec (a struct) and a view (the
@@ -41,19 +42,19 @@ namespace rt {
 template <class S, class = void> struct is_spec : std::false_type {};
 template <class S>
 struct is_spec<
-    S, std::void_t<
-           typename S::element, typename S::view, typename S::soa,
-           decltype(bool(S::writes)),
-           decltype(std::size_t(S::bytes_for(std::size_t()))),
-           decltype(S::carve(std::declval<typename S::soa &>(),
-                             std::declval<arena &>(), std::size_t())),
-           decltype(S::gather(std::declval<typename S::soa &>(), std::size_t(),
-                              std::declval<const typename S::element &>())),
-           decltype(S::scatter(std::declval<const typename S::soa &>(),
-                               std::size_t(),
-                               std::declval<typename S::element &>())),
-           decltype(S::at(std::declval<const typename S::soa &>(),
-                          std::size_t()))>>
+    S, std::void_t<typename S::element, typename S::view, typename S::soa,
+                   decltype(bool(S::writes)),
+                   decltype(std::size_t(S::bytes_for(std::size_t()))),
+                   decltype(S::carve(std::declval<typename S::soa &>(),
+                                     std::declval<arena &>(), std::size_t())),
+                   decltype(S::gather(
+                       std::declval<typename S::soa &>(), std::size_t(),
+                       std::declval<const typename S::element &>())),
+                   decltype(S::scatter(std::declval<const typename S::soa &>(),
+                                       std::size_t(),
+                                       std::declval<typename S::element &>())),
+                   decltype(S::at(std::declval<const typename S::soa &>(),
+                                  std::size_t()))>>
     : std::is_same<decltype(S::at(std::declval<const typename S::soa &>(),
                                   std::size_t())),
                    typename S::view> {};

@@ -1,4 +1,5 @@
-//===- soaview/sweep.h - one offload for a whole sweep over cells -*- C++ -*-===//
+//===- soaview/sweep.h - one offload for a whole sweep over cells -*- C++
+//-*-===//
 //
 // The host side of a swept nest (docs/offload.md, "Sweeps"): a loop over
 // cells annotated soa_conversion_offload_compute whose body runs one
@@ -46,7 +47,8 @@
 
 #if defined(_OPENMP)
 #define SOAVIEW_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
-#define SOAVIEW_PARALLEL_FOR_DYNAMIC _Pragma("omp parallel for schedule(dynamic, 16)")
+#define SOAVIEW_PARALLEL_FOR_DYNAMIC                                           \
+  _Pragma("omp parallel for schedule(dynamic, 16)")
 #else
 #define SOAVIEW_PARALLEL_FOR
 #define SOAVIEW_PARALLEL_FOR_DYNAMIC
@@ -58,8 +60,8 @@ namespace soaview {
 /// per cell the runs of consecutive inner slots its inner list visits (in
 /// list order).
 struct sweep_index {
-  const std::uint32_t *cell_of = nullptr;  ///< per local slot
-  const std::uint32_t *run_off = nullptr;  ///< per cell, cells + 1 entries
+  const std::uint32_t *cell_of = nullptr;   ///< per local slot
+  const std::uint32_t *run_off = nullptr;   ///< per cell, cells + 1 entries
   const std::uint32_t *run_start = nullptr; ///< per run
   const std::uint32_t *run_len = nullptr;   ///< per run, never 0
 };
@@ -129,7 +131,8 @@ public:
 private:
   std::size_t hash(const void *p) const noexcept {
     auto v = reinterpret_cast<std::uintptr_t>(p) >> 3;
-    return static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> shift_) & mask_;
+    return static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> shift_) &
+           mask_;
   }
   std::vector<const void *> keys_;
   std::vector<std::uint32_t> slots_;
@@ -186,11 +189,12 @@ struct has_fields<S, std::void_t<decltype(S::fields(
 template <class R, class = void>
 struct is_contiguous : std::bool_constant<std::is_array_v<R>> {};
 template <class R>
-struct is_contiguous<
-    R, std::void_t<decltype(std::declval<R &>().data()),
-                   decltype(std::declval<R &>().size()),
-                   decltype(rt::begin_of(std::declval<R &>(), 0) +
-                            std::ptrdiff_t())>> : std::true_type {};
+struct is_contiguous<R,
+                     std::void_t<decltype(std::declval<R &>().data()),
+                                 decltype(std::declval<R &>().size()),
+                                 decltype(rt::begin_of(std::declval<R &>(), 0) +
+                                          std::ptrdiff_t())>> : std::true_type {
+};
 } // namespace rt
 
 /// The host side of one sweep invocation. LSpec: the view of the cells'
@@ -241,12 +245,14 @@ public:
   /// Records one cell: its local range and its inner range (evaluated in
   /// the order the unswept nest evaluates them: the hoisted inner first).
   template <class I, class L> void cell(I &&inner, L &&local) {
-    static_assert(kInner, "soaview: a sweep without an inner loop takes one range");
+    static_assert(kInner,
+                  "soaview: a sweep without an inner loop takes one range");
     add(st_.inner, std::forward<I>(inner));
     add(st_.local, std::forward<L>(local));
   }
   template <class L> void cell(L &&local) {
-    static_assert(!kInner, "soaview: a sweep with an inner loop takes two ranges");
+    static_assert(!kInner,
+                  "soaview: a sweep with an inner loop takes two ranges");
     add(st_.local, std::forward<L>(local));
   }
 
@@ -297,7 +303,8 @@ protected:
         typename LSpec::soa ls{};
         typename ISpec::soa is{};
         std::size_t b = 0;
-        own_buffers(ls, is, [&](auto &p) { b += arena::round_up(sizeof(*p) * m_); });
+        own_buffers(ls, is,
+                    [&](auto &p) { b += arena::round_up(sizeof(*p) * m_); });
         return b;
       }
     }
@@ -323,7 +330,8 @@ protected:
 
   /// The inner view's buffers after the local view's (ls): shared ones
   /// point into ls, the others are carved in the order inner_bytes() counts.
-  template <class LS, class IS> void carve_inner(arena &a, LS &ls, IS &is) const {
+  template <class LS, class IS>
+  void carve_inner(arena &a, LS &ls, IS &is) const {
     if constexpr (kShares) {
       if (share_) {
         own_buffers(ls, is, [&](auto &p) {
@@ -390,8 +398,8 @@ private:
     }
     std::size_t off = st_.owned.size();
     for (auto &&e : r)
-      st_.owned.push_back(const_cast<void *>(
-          static_cast<const void *>(address(e))));
+      st_.owned.push_back(
+          const_cast<void *>(static_cast<const void *>(address(e))));
     v.push_back({nullptr, n, 0, off});
   }
 
@@ -427,14 +435,15 @@ private:
       for (std::size_t t = 0; t < n; ++t)
         LSpec::gather(ls, t, *static_cast<const lelem *>(lp[t]));
     }
-    std::memcpy(const_cast<std::uint32_t *>(hidx_.cell_of), st_.cell_of.data(), 4 * n_);
+    std::memcpy(const_cast<std::uint32_t *>(hidx_.cell_of), st_.cell_of.data(),
+                4 * n_);
     std::memcpy(const_cast<std::uint32_t *>(hidx_.run_off), st_.run_off.data(),
                 4 * (cells_ + 1));
     if (runs_) {
       std::memcpy(const_cast<std::uint32_t *>(hidx_.run_start),
                   st_.run_start.data(), 4 * runs_);
-      std::memcpy(const_cast<std::uint32_t *>(hidx_.run_len), st_.run_len.data(),
-                  4 * runs_);
+      std::memcpy(const_cast<std::uint32_t *>(hidx_.run_len),
+                  st_.run_len.data(), 4 * runs_);
     }
   }
 };

@@ -1,6 +1,6 @@
 // One template parameter receives the views of both loops of a pair nest
 // (`template <class P> void kernel(P &local, const P &active)`, the shape of
-// the paper and of Peano): soaview clones it with one more parameter.
+// [Radtke2025] and of Peano 4): soaview clones it with one more parameter.
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --views 2 --out %t \
 // RUN:   --run "1 40" --run "9 4" %s | FileCheck %s
 // CHECK: all runs identical

@@ -1,0 +1,222 @@
+//===- Calls.cpp - calls that receive an element ------------------------===//
+//
+// A call whose argument is an element: member operators of the element are
+// its methods, lambdas given the element are analysed where written, free
+// functions and function templates are followed into (all element
+// arguments bound at once, each function analysed once per binding of its
+// parameters to views); anything else refuses the nest.
+// Tests: test/Rewrite/callee-clone.cpp, test/Sema/refusals-uses.cpp.
+//===----------------------------------------------------------------------===//
+#include "analysis/Analyzer.h"
+
+#include "support/AstHelpers.h"
+
+using namespace clang;
+
+namespace soaview {
+namespace analysis {
+
+/// The callee's kind decides how an element argument is followed: member
+/// operators of the element are its methods, lambdas given the element are
+/// analysed where written (both handled here); free functions and templates
+/// are followed (nullopt).
+std::optional<Analyzer::CallOutcome>
+Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                        Kind K, const Binding &B) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (OC && MD && ArgIdx == 0) { // member operator on the element
+    BoundCalls.insert(C);
+    if (K != Kind::Lvalue) { // operands of member operators are lvalues
+      refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+             Msg(diag::note_use_only_fields));
+      return CallOutcome{};
+    }
+    method(MD, B, C->getExprLoc());
+    CallOutcome R{!Failed, std::nullopt};
+    QualType Returned = MD->getReturnType();
+    if (R.Accepted &&
+        (Returned->isReferenceType() || Returned->isPointerType()) &&
+        isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), B.View))
+      R.Continues = ElementExpr{C, Returned->isPointerType() ? Kind::Pointer
+                                                             : Kind::Lvalue};
+    return R;
+  }
+  bool Lambda = MD && MD->getParent()->isLambda();
+  if (Lambda && ArgIdx >= 1 && ArgIdx - 1 < MD->getNumParams() &&
+      LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
+    BoundCalls.insert(C);
+    return CallOutcome{true, std::nullopt}; // analysed where it is written
+  }
+  if (Lambda) {
+    refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(),
+           Msg(diag::note_use_lambda_shared));
+    return CallOutcome{};
+  }
+  if (MD && !MD->isStatic()) {
+    refuse(Arg->getExprLoc(),
+           {diag::err_use_foreign_method, {MD->getQualifiedNameAsString()}},
+           MD->getLocation(), Msg(diag::note_use_foreign_method));
+    return CallOutcome{};
+  }
+  return std::nullopt;
+}
+
+/// The parameter receiving the element: by reference or pointer, of the
+/// element's own type.
+bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
+                            unsigned ParamIdx, const Binding &B) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (ParamIdx >= FD->getNumParams()) {
+    refuse(Arg->getExprLoc(), diag::err_use_variadic, {},
+           Msg(diag::note_use_variadic));
+    return false;
+  }
+  const ParmVarDecl *PD = FD->getParamDecl(ParamIdx);
+  QualType ParamType = PD->getType();
+  if (!ParamType->isReferenceType() && !ParamType->isPointerType()) {
+    // Unreached for class types (the copy is refused first), kept for safety.
+    refuse(Arg->getExprLoc(), diag::err_use_copied, PD->getLocation(),
+           Msg(diag::note_use_copied));
+    return false;
+  }
+  const RecordDecl *Received = ParamType->getPointeeType()->getAsRecordDecl();
+  if (!Received ||
+      Received->getCanonicalDecl() != view(B).Element->getCanonicalDecl()) {
+    refuse(Arg->getExprLoc(),
+           {diag::err_use_param_type,
+            {qualifiedName(Ctx, ParamType), FD->getQualifiedNameAsString()}},
+           PD->getLocation(), Msg(diag::note_use_param_type));
+    return false;
+  }
+  return true;
+}
+
+/// Binds every element argument of the call to the callee's parameters
+/// (`Density(local, active)` binds parameter 0 to one view and 1 to
+/// another): the callee's environment and which view each parameter gets.
+void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
+                             unsigned Shift, unsigned ParamIdx,
+                             const Binding &B, const Env &Caller, Env &Callee,
+                             std::vector<int> &ParamViews) {
+  auto KindOf = [](QualType T) {
+    return T->isPointerType() ? Kind::Pointer : Kind::Lvalue;
+  };
+  ParamViews.assign(Def->getNumParams(), -1);
+  for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
+    unsigned Param = I - Shift;
+    if (Param >= Def->getNumParams())
+      continue;
+    auto Arg = evalElement(C->getArg(I), Caller);
+    if (!Arg)
+      continue;
+    QualType ParamType = Def->getParamDecl(Param)->getType();
+    if (!ParamType->isReferenceType() && !ParamType->isPointerType())
+      continue; // refused when that argument's own root is followed
+    ParamViews[Param] = Arg->first.View;
+    Callee.Vars[Def->getParamDecl(Param)] = {Arg->first, KindOf(ParamType)};
+  }
+  ParamViews[ParamIdx] = B.View;
+  Callee.Vars[Def->getParamDecl(ParamIdx)] = {
+      B, KindOf(Def->getParamDecl(ParamIdx)->getType())};
+}
+
+/// Whether the callee gets a clone taking the views (free functions) or
+/// simply instantiates again with the proxy types (templates whose element
+/// parameters are dependent); the other templated shapes are refused.
+std::optional<bool> Analyzer::needsClone(const CallExpr *C,
+                                         const FunctionDecl *Def,
+                                         const std::vector<int> &ParamViews) {
+  std::string Name = C->getDirectCallee()->getQualifiedNameAsString();
+  // An explicit specialization (`template <> void f<P>(P &)`) has no
+  // instantiation pattern, and a clone of it would specialize nothing.
+  if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
+    refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {},
+           Msg(diag::note_use_explicit_specialization));
+    return std::nullopt;
+  }
+  const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern();
+  // A member of a class template: its parameter types are fixed by the
+  // class's (explicit) template arguments, so it cannot take the proxy.
+  if ((!Def->getPrimaryTemplate() && Pattern) ||
+      (!Pattern && Def->isTemplated())) {
+    refuse(C->getExprLoc(), {diag::err_use_class_template_member, {Name}},
+           Def->getLocation(), Msg(diag::note_use_class_template_member));
+    return std::nullopt;
+  }
+  if (!Pattern)
+    return true;
+  for (unsigned I = 0; I < ParamViews.size(); ++I)
+    if (ParamViews[I] >= 0 &&
+        !Pattern->getParamDecl(I)->getType()->isDependentType()) {
+      refuse(C->getExprLoc(), {diag::err_use_nondependent_param, {Name}},
+             Pattern->getParamDecl(I)->getLocation(),
+             Msg(diag::note_use_nondependent_param));
+      return std::nullopt;
+    }
+  return false;
+}
+
+/// A free function or function template receiving the element as argument
+/// ArgIdx: binds all element arguments at once, records the callee (once
+/// per binding of its parameters) and analyses its body with them.
+bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                            const Binding &B, const Env &E) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  unsigned ParamIdx = ArgIdx - Shift;
+  if (!elementParam(C, Arg, ParamIdx, B))
+    return false;
+  if (!BoundCalls.insert(C).second)
+    return true; // every argument of this call was bound at once
+  if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
+    return false;
+  const FunctionDecl *Def = nullptr;
+  FD->hasBody(Def);
+  if (Def->getLocation().isMacroID()) {
+    refuse(C->getExprLoc(),
+           {diag::err_use_macro_callee, {FD->getQualifiedNameAsString()}}, {},
+           Msg(diag::note_use_macro_callee));
+    return false;
+  }
+  Env Callee;
+  std::vector<int> ParamViews;
+  bindArguments(C, Def, Shift, ParamIdx, B, E, Callee, ParamViews);
+  std::optional<bool> Clone = needsClone(C, Def, ParamViews);
+  if (!Clone)
+    return false;
+  auto Key = std::make_pair(Def, ParamViews);
+  if (!CalleeIndex.count(Key)) {
+    CalleeIndex[Key] = Out.Callees.size();
+    Out.Callees.push_back({Def, ParamViews, *Clone});
+  }
+  enqueue(Def, Callee);
+  return true;
+}
+
+Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
+                                     const Binding &B, Env &E) {
+  if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
+      C->getCallee() == Arg) { // class types are called through operator()
+    refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+           Msg(diag::note_use_only_fields));
+    return {};
+  }
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (!FD) {
+    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(),
+           Msg(diag::note_use_indirect_call));
+    return {};
+  }
+  unsigned ArgIdx = 0;
+  while (ArgIdx < C->getNumArgs() && C->getArg(ArgIdx) != Arg)
+    ++ArgIdx;
+  if (std::optional<CallOutcome> Special = specialCallee(C, Arg, ArgIdx, K, B))
+    return *Special;
+  return {followCallee(C, Arg, ArgIdx, B, E), std::nullopt};
+}
+
+} // namespace analysis
+} // namespace soaview
