@@ -3,7 +3,11 @@
 the same arguments, and require byte-identical output.
 
   soaview-compare.py --plain CXX --soaview SOAVIEWXX [--flags "-O2"]
-                     [--views N] [--run "ARGS"]... [--time] SOURCE
+                     [--soaview-flags=FLAGS] [--views N] [--run "ARGS"]...
+                     [--time] SOURCE
+
+--soaview-flags are given to the soaview build only (plugin arguments such
+as -fplugin-arg-soaview-annotate=all).
 
 --views N checks that the soaview build converted exactly N loops (counted
 from its remarks), so a comparison cannot pass because nothing was converted.
@@ -42,6 +46,7 @@ def main():
     ap.add_argument("--plain", required=True)
     ap.add_argument("--soaview", required=True)
     ap.add_argument("--flags", default="-O2")
+    ap.add_argument("--soaview-flags", default="")
     ap.add_argument("--views", type=int)
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--time", action="store_true")
@@ -57,7 +62,8 @@ def main():
     plain = os.path.join(out, stem + ".plain")
     sv = os.path.join(out, stem + ".soaview")
     build([a.plain] + flags + ["-Wno-unknown-attributes", a.source, "-o", plain])
-    log = build([a.soaview] + flags + ["-fplugin-arg-soaview-remarks", a.source, "-o", sv])
+    log = build([a.soaview] + flags + shlex.split(a.soaview_flags) +
+                ["-fplugin-arg-soaview-remarks", a.source, "-o", sv])
     views = log.count("remark: soaview: view of")
     if a.views is not None and views != a.views:
         sys.stderr.write(log)

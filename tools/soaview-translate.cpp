@@ -2,7 +2,8 @@
 //
 //   soaview-translate FILE [-o OUT] [--remarks] [--backend=openmp|cuda]
 //                     [--convert=always|profitable] [--depfile DEP]
-//                     [--device-heap=on|off] -- <compile flags>
+//                     [--device-heap=on|off] [--annotate=all|written]
+//                     -- <compile flags>
 //   soaview-translate --report FILE -- <compile flags>
 //
 // Runs soaview's first pass and writes the rewritten translation unit, for
@@ -44,8 +45,8 @@ int usage() {
   llvm::errs()
       << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
          "[--convert=always|profitable] [--backend=openmp|cuda] "
-         "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] -- "
-         "<compile flags>\n"
+         "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] "
+         "[--annotate=all|written] -- <compile flags>\n"
          "       soaview-translate --report FILE -- <compile flags>\n";
   return 2;
 }
@@ -97,6 +98,8 @@ bool parseArgs(int argc, const char **argv, Args &A) {
     else if (S == "--backend=cuda" || S == "--backend=openmp")
       A.Opts.Offload = S == "--backend=cuda" ? soaview::BackendKind::Cuda
                                              : soaview::BackendKind::OpenMP;
+    else if (S == "--annotate=all" || S == "--annotate=written")
+      A.Opts.AnnotateAll = S == "--annotate=all";
     else if (S == "--device-heap=on" || S == "--device-heap=off")
       A.Opts.DeviceHeap = S == "--device-heap=on";
     else if (S.consume_front("--no-warn="))

@@ -25,6 +25,10 @@ bool checkHoistLevel(clang::ASTContext &Ctx, const LoopAnnotation &A,
 /// A loop an OpenMP directive applies to is the directive's, not ours.
 bool checkNotOpenMPLoop(clang::ASTContext &Ctx, const LoopAnnotation &A,
                         const clang::Stmt *Loop, DiagStore &Diags);
+/// Generated code is not constexpr: the loop may not be in a constexpr or
+/// consteval function.
+bool checkNotConstexpr(const LoopAnnotation &A, const clang::FunctionDecl *Fn,
+                       DiagStore &Diags);
 /// The view is built before the loop: the loop may not change its range.
 bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
                              DiagStore &Diags);

@@ -57,6 +57,16 @@ bool checkNotOpenMPLoop(ASTContext &Ctx, const LoopAnnotation &A,
   return false;
 }
 
+bool checkNotConstexpr(const LoopAnnotation &A, const FunctionDecl *Fn,
+                       DiagStore &Diags) {
+  const FunctionDecl *Pattern = Fn->getTemplateInstantiationPattern();
+  if (!Fn->isConstexpr() && !(Pattern && Pattern->isConstexpr()))
+    return true;
+  StoredDiag &D = Diags.report(A.ForLoc, diag::err_loop_constexpr);
+  Diags.note(D, Fn->getLocation(), diag::note_loop_constexpr);
+  return false;
+}
+
 /// The variable a range expression names, if any (`ps`, `cell.parts`).
 static const ValueDecl *rangeRoot(const Expr *E) {
   E = E->IgnoreParenImpCasts();

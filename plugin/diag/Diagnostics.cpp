@@ -68,7 +68,11 @@ StoredDiag &DiagStore::report(SourceLocation L, const Msg &M) {
 }
 
 void DiagStore::note(StoredDiag &D, SourceLocation L, const Msg &M) {
-  D.Notes.push_back({M.Id, locate(L), M.text()});
+  note(D, locate(L), M);
+}
+
+void DiagStore::note(StoredDiag &D, const StoredLoc &L, const Msg &M) {
+  D.Notes.push_back({M.Id, L, M.text()});
 }
 
 void DiagStore::fixIt(StoredDiag &D, CharSourceRange R, StringRef Text) {
@@ -82,6 +86,13 @@ void DiagStore::fixIt(StoredDiag &D, CharSourceRange R, StringRef Text) {
     return; // callers pass character ranges
   F.Text = Text.str();
   D.FixIts.push_back(std::move(F));
+}
+
+const StoredDiag *DiagStore::firstError() const {
+  for (const StoredDiag &D : Diags)
+    if (D.Level == Severity::Error)
+      return &D;
+  return nullptr;
 }
 
 bool DiagStore::hasErrors() const {

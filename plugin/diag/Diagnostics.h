@@ -125,9 +125,12 @@ public:
   StoredDiag &report(clang::SourceLocation L, const Msg &M);
   /// Adds a note (a note_* entry) to D.
   void note(StoredDiag &D, clang::SourceLocation L, const Msg &M);
+  void note(StoredDiag &D, const StoredLoc &L, const Msg &M);
   void fixIt(StoredDiag &D, clang::CharSourceRange R, llvm::StringRef Text);
 
   bool hasErrors() const;
+  /// The first error reported, or null.
+  const StoredDiag *firstError() const;
   const std::vector<StoredDiag> &all() const { return Diags; }
 
   /// Emits everything through DE at the positions Resolve gives. Warnings

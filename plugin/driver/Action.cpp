@@ -2,6 +2,7 @@
 #include "driver/Action.h"
 
 #include "frontend/Annotations.h"
+#include "frontend/ImplicitAnnotations.h"
 #include "support/Compat.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -26,6 +27,8 @@ public:
       Result.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
       return;
     }
+    if (Opts.AnnotateAll)
+      annotateEveryLoop(Ctx, Collector);
     runFirstPass(Ctx, Collector, Opts, Result);
     if (Opts.ReportInFirstPass && Result.Diags)
       Result.Diags->replay(

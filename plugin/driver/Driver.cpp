@@ -49,11 +49,22 @@ public:
 
   void attributeProblems();
   void convert(const std::vector<LoopInstance> &N);
+  /// annotate=all: every nest that can convert converts; the others keep
+  /// their code, with a remark.
+  void convertEveryLoop(const std::vector<std::vector<LoopInstance>> &Nests);
   void finish();
 
 private:
   void convertNest(const std::vector<LoopInstance> &N,
                    std::optional<SweepForm> Sweep);
+  std::optional<NestPlan> planChecked(const std::vector<LoopInstance> &N,
+                                      std::optional<SweepForm> Sweep,
+                                      DiagStore &D);
+  void tryNest(const std::vector<LoopInstance> &N,
+               std::vector<NestPlan> &Passed, std::set<unsigned> &Failed);
+  void remarkNotConverted(clang::SourceLocation For, std::string Why,
+                          const StoredLoc &At,
+                          const std::vector<StoredNote> &Notes);
   std::optional<RecognisedNest> recognise(const std::vector<LoopInstance> &N,
                                           DiagStore &D);
   void decideSweep(RecognisedNest &R, const AnalysedNest &A);
@@ -108,11 +119,9 @@ void FirstPass::convert(const std::vector<LoopInstance> &N) {
   convertNest(Inner, std::move(S));
 }
 
-/// One nest through the stages: recognise, analyse, check the views, plan,
-/// check the plan, emit. The profitability rule decides first; a loop it
-/// leaves as written is still recognised, analysed and checked, for the
-/// report, but what that finds is not reported. A swept nest is offloaded
-/// as one.
+/// One nest: the profitability rule decides first; a loop it leaves as
+/// written is still recognised, analysed and checked, for the report, but
+/// what that finds is not reported. A swept nest is offloaded as one.
 void FirstPass::convertNest(const std::vector<LoopInstance> &N,
                             std::optional<SweepForm> Sweep) {
   const bool Pays = Sweep || !Opts.Profitability ||
@@ -121,20 +130,128 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
   DiagStore &D = Pays ? Diags : Unreported;
   if (!Pays && Opts.Remarks && Host)
     remarkUnconverted(Ctx, *N.front().A, Diags);
-  std::optional<RecognisedNest> R = recognise(N, D);
-  if (!R)
-    return;
-  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
-  if (!A || !checkViews(*R, *A, D))
-    return;
-  R->Sweep = std::move(Sweep);
-  decideSweep(*R, *A);
-  const NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Planning);
-  if (!check(Nest, D))
+  std::optional<NestPlan> Nest = planChecked(N, std::move(Sweep), D);
+  if (!Nest)
     return;
   if (!Pays)
-    return reportRows(Nest, false);
-  emit(Nest);
+    return reportRows(*Nest, false);
+  emit(*Nest);
+}
+
+/// One nest through the stages: recognise, analyse, check the views, plan,
+/// check the plan. nullopt after reporting into D why it cannot convert.
+std::optional<NestPlan>
+FirstPass::planChecked(const std::vector<LoopInstance> &N,
+                       std::optional<SweepForm> Sweep, DiagStore &D) {
+  std::optional<RecognisedNest> R = recognise(N, D);
+  if (!R)
+    return std::nullopt;
+  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
+  if (!A || !checkViews(*R, *A, D))
+    return std::nullopt;
+  R->Sweep = std::move(Sweep);
+  decideSweep(*R, *A);
+  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Planning);
+  if (!check(Nest, D))
+    return std::nullopt;
+  return Nest;
+}
+
+//--- annotate=all ------------------------------------------------------------
+// Every nest is tried on its own: one that cannot convert keeps its code and
+// gets a remark saying why, and its loops are tried again without the
+// outermost. A loop's text is shared by the instantiations of its template,
+// so a loop converts only where every instance of it converts.
+
+namespace {
+unsigned keyOf(const LoopInstance &I) { return I.A->ForLoc.getRawEncoding(); }
+
+/// The nests of N without its outermost loop, grouped as findNests groups.
+std::vector<std::vector<LoopInstance>>
+innerNests(const SourceManager &SM, const std::vector<LoopInstance> &N) {
+  std::vector<std::vector<LoopInstance>> Nests;
+  for (size_t I = 1; I < N.size(); ++I) {
+    bool Nested = false;
+    for (size_t J = 1; J < N.size(); ++J)
+      Nested |= contains(SM, N[J].Loop, N[I].Loop);
+    if (Nested)
+      continue;
+    std::vector<LoopInstance> Inner{N[I]};
+    for (size_t J = 1; J < N.size(); ++J)
+      if (contains(SM, N[I].Loop, N[J].Loop))
+        Inner.push_back(N[J]);
+    Nests.push_back(std::move(Inner));
+  }
+  return Nests;
+}
+} // namespace
+
+void FirstPass::convertEveryLoop(
+    const std::vector<std::vector<LoopInstance>> &Nests) {
+  std::vector<NestPlan> Passed;
+  std::set<unsigned> Failed; // loops with an instance that stays as written
+  for (const std::vector<LoopInstance> &N : Nests)
+    tryNest(N, Passed, Failed);
+  auto HasFailed = [&](const NestPlan &Nest) {
+    for (const LoopPlan &P : Nest.Loops)
+      if (Failed.count(P.Annotation->ForLoc.getRawEncoding()))
+        return true;
+    return false;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = Passed.begin(); It != Passed.end();) {
+      if (!HasFailed(*It)) {
+        ++It;
+        continue;
+      }
+      for (const LoopPlan &P : It->Loops) {
+        Failed.insert(P.Annotation->ForLoc.getRawEncoding());
+        if (Host)
+          Diags.report(P.Annotation->ForLoc,
+                       diag::remark_not_converted_instance);
+      }
+      It = Passed.erase(It);
+      Changed = true;
+    }
+  }
+  for (const NestPlan &Nest : Passed)
+    emit(Nest);
+}
+
+void FirstPass::tryNest(const std::vector<LoopInstance> &N,
+                        std::vector<NestPlan> &Passed,
+                        std::set<unsigned> &Failed) {
+  DiagStore Trial(SM);
+  if (std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial)) {
+    Passed.push_back(std::move(*Nest));
+    return;
+  }
+  Failed.insert(keyOf(N.front()));
+  const StoredDiag *Why = Trial.firstError();
+  remarkNotConverted(N.front().A->ForLoc,
+                     Why ? Why->Message : std::string("no reason given"),
+                     Why ? Why->Loc : StoredLoc(),
+                     Why ? Why->Notes : std::vector<StoredNote>());
+  for (const std::vector<LoopInstance> &Inner : innerNests(SM, N))
+    tryNest(Inner, Passed, Failed);
+}
+
+/// The remark at a loop annotate=all leaves as written, and a note where
+/// the reason was found.
+void FirstPass::remarkNotConverted(SourceLocation For, std::string Why,
+                                   const StoredLoc &At,
+                                   const std::vector<StoredNote> &Notes) {
+  if (!Host)
+    return;
+  StringRef Reason(Why);
+  Reason.consume_front("soaview: ");
+  StoredDiag &D =
+      Diags.report(For, {diag::remark_not_converted, {Reason.str()}});
+  if (At.valid())
+    Diags.note(D, At, diag::note_not_converted_at);
+  for (const StoredNote &N : Notes)
+    D.Notes.push_back(N); // what the error would have said
 }
 
 /// A sweep whose nest cannot run swept stays on the host, with a remark.
@@ -157,7 +274,8 @@ FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
   RecognisedNest Nest;
   for (const LoopInstance &I : N) {
     if (!checkHoistLevel(Ctx, *I.A, I.Loop, D) ||
-        !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D))
+        !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D) ||
+        !checkNotConstexpr(*I.A, I.Fn, D))
       return std::nullopt;
     std::optional<LoopForm> F =
         recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
@@ -300,8 +418,12 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
   FirstPass Pass(Ctx, C, Opts, R);
   Pass.attributeProblems();
-  for (const std::vector<LoopInstance> &Nest : findNests(Ctx, C))
-    Pass.convert(Nest);
+  std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);
+  if (Opts.AnnotateAll)
+    Pass.convertEveryLoop(Nests);
+  else
+    for (const std::vector<LoopInstance> &Nest : Nests)
+      Pass.convert(Nest);
   Pass.finish();
 }
 

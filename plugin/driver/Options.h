@@ -45,6 +45,10 @@ struct Options {
   bool BreakGeneratedCode = false;
   /// Flags of warnings not to report (-fplugin-arg-soaview-no-warn=FLAG).
   std::vector<std::string> SilencedWarnings;
+  /// -fplugin-arg-soaview-annotate=all: every loop over structs is annotated
+  /// soa_conversion("always"); a loop that cannot convert keeps its code,
+  /// with a remark (frontend/ImplicitAnnotations.h).
+  bool AnnotateAll = false;
 };
 
 /// One converted loop, in the shape of [Radtke2025], Table 1.

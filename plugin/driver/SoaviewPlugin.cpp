@@ -98,6 +98,10 @@ protected:
         Opts.DeviceHeap = false;
       else if (S == "device-heap=on")
         Opts.DeviceHeap = true;
+      else if (S == "annotate=all")
+        Opts.AnnotateAll = true;
+      else if (S == "annotate=written")
+        Opts.AnnotateAll = false;
       else if (S == "debug-break-generated-code")
         Opts.BreakGeneratedCode = true;
       else if (S.consume_front("no-warn=")) {

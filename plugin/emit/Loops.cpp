@@ -43,6 +43,8 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
 
 void LoopEmitter::commentAttribute(const LoopAnnotation &A,
                                    EditBuffer &Buffer) const {
+  if (A.Implicit)
+    return; // annotate=all: nothing written
   CharSourceRange Written = CharSourceRange::getCharRange(
       A.Written.getBegin(), A.Written.getEnd().getLocWithOffset(1));
   std::string Text = Emit.Source.text(Written);

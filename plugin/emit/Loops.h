@@ -31,7 +31,8 @@ public:
   /// The type of P's spec: named, or (in templates) selected by the element
   /// type of the instantiation.
   std::string specType(const LoopPlan &P) const;
-  /// The attribute becomes a comment of the same length.
+  /// The attribute becomes a comment of the same length (an implicit
+  /// annotation has no text).
   void commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer) const;
   /// The declarations opening the body: the element's view from ViewInit,
   /// named as the loop variable (range loops) or as the target (index

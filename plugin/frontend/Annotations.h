@@ -20,8 +20,6 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
-
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,8 +49,10 @@ struct LoopAnnotation {
   bool always() const;
   const AttrUse *get(AttrKind K) const;
   /// The full range to blank out when the loop is converted: from the first
-  /// "[[" to the last "]]".
+  /// "[[" to the last "]]" (invalid for an implicit annotation).
   clang::SourceRange Written;
+  /// Not written: annotate=all annotated the loop (ImplicitAnnotations.h).
+  bool Implicit = false;
 };
 
 /// An attribute error found while parsing (misplaced, bad argument).

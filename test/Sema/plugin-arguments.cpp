@@ -4,7 +4,7 @@
 // RUN: %soaview_verify -fplugin-arg-soaview-backend=cuda %s -DCUDA
 // RUN: %soaview_verify -fplugin-arg-soaview-dump=%t.missing/out.cpp %s -DDUMP
 #if defined(BOGUS)
-// expected-error@*:* {{unknown plugin argument 'bogus'; expected 'remarks', 'dump=FILE', 'convert=always|profitable', 'backend=openmp|cuda' or 'no-warn=FLAG'}}
+// expected-error@*:* {{unknown plugin argument 'bogus'; expected 'remarks', 'dump=FILE', 'convert=always|profitable', 'backend=openmp|cuda', 'device-heap=on|off', 'annotate=all|written' or 'no-warn=FLAG'}}
 #elif defined(NOWARN)
 // expected-error@*:* {{unknown warning flag 'nonsense' in 'no-warn=nonsense'; soaview's warnings: empty-view}}
 #elif defined(CUDA)

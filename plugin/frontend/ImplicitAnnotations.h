@@ -1,0 +1,29 @@
+//===- ImplicitAnnotations.h - every loop over structs, annotated -*- C++
+//-*-===//
+//
+// -fplugin-arg-soaview-annotate=all (soaview-translate --annotate=all): every
+// range-for loop in the user's code over a container of structs, or of
+// pointers to structs, is treated as annotated with
+// [[clang::soa_conversion("always")]]. A check of breadth, not of speed: a
+// loop that cannot convert keeps its code and gets a remark saying why
+// (driver/Driver.cpp). Tests: test/Rewrite/annotate-all.cpp.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_IMPLICITANNOTATIONS_H
+#define SOAVIEW_IMPLICITANNOTATIONS_H
+
+namespace clang {
+class ASTContext;
+}
+
+namespace soaview {
+class AnnotationCollector;
+
+/// Adds an implicit annotation to C for every range-for loop of the user's
+/// code (not in a system header, not written in a macro) whose loop
+/// variable is a struct or a pointer to one, in some function or
+/// instantiation, that carries no attribute of its own.
+void annotateEveryLoop(clang::ASTContext &Ctx, AnnotationCollector &C);
+
+} // namespace soaview
+
+#endif
