@@ -14,4 +14,9 @@ cxx=$(value CMAKE_CXX_COMPILER)
 [ -n "$llvm" ] && [ -n "$cxx" ] || { echo "toolchain.sh: $cache names no LLVM version or compiler" >&2; exit 2; }
 echo "llvm=$llvm"
 echo "cxx=$cxx"
-echo "lit=/usr/lib/llvm-$llvm/build/utils/lit/lit.py"
+# Debian ships lit as build/utils/lit/lit.py in LLVM 19 and as bin/lit in 22.
+for lit in "/usr/lib/llvm-$llvm/build/utils/lit/lit.py" "/usr/lib/llvm-$llvm/bin/lit"; do
+  [ -f "$lit" ] && { echo "lit=$lit"; exit 0; }
+done
+echo "toolchain.sh: no lit for LLVM $llvm (install llvm-$llvm-tools)" >&2
+exit 2

@@ -60,3 +60,12 @@ void rare(std::vector<P *> &v, std::vector<Q *> &q, int n) {
   for (auto *p : v)
     p->x = 0;
 }
+
+// A written annotation in a constexpr function is an error, not a remark.
+constexpr double total(const P (&a)[2]) { // expected-note {{move the loop into a function that is not constexpr}}
+  double s = 0;
+  [[clang::soa_conversion]]
+  for (const P &p : a) // expected-error {{cannot convert loop: it is in a constexpr function}}
+    s += p.x;
+  return s;
+}
