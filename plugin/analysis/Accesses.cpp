@@ -266,8 +266,47 @@ LeafAccess Analyzer::classifyArgument(const CallExpr *CE, const Expr *Arg,
   return Use(true, true);
 }
 
-/// Whether the value of an lvalue is read, written, or both. Anything not
-/// recognised counts as both, which is always safe (gathered and scattered).
+namespace {
+
+/// The parent of lvalue Cur when it is the same lvalue again (the walk goes
+/// on from it), decided by value category: parentheses, casts that keep the
+/// object, either arm of a conditional that is an lvalue, the right operand
+/// of a comma, the element of an array field. Sets Cur to it; null when the
+/// parent does something with the lvalue.
+const Expr *sameLvalue(const Stmt *P, const Expr *Cur, ParentMap &PM) {
+  const auto *E = dyn_cast<Expr>(P);
+  if (!E || !E->isGLValue())
+    return nullptr;
+  if (isa<ParenExpr>(E))
+    return E;
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return Cast->getCastKind() == CK_NoOp ? E : nullptr;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return CO->getCond() != Cur ? E : nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->getOpcode() == BO_Comma && BO->getRHS() == Cur ? E : nullptr;
+  return nullptr;
+}
+
+/// The function a return statement in the analysed body returns from: a
+/// lambda's call operator when it is inside one.
+const FunctionDecl *returningFunction(const ReturnStmt *R, ParentMap &PM,
+                                      const FunctionDecl *Body) {
+  for (const Stmt *S = PM.getParent(const_cast<ReturnStmt *>(R)); S;
+       S = PM.getParent(const_cast<Stmt *>(S)))
+    if (const auto *L = dyn_cast<LambdaExpr>(S))
+      return L->getCallOperator();
+  return Body;
+}
+
+} // namespace
+
+/// Whether the value of an lvalue is read, written, or both, decided by
+/// what is done with it (its value category along the way): an lvalue
+/// passed on unchanged (a conditional's arm, a comma's result, a cast that
+/// keeps the object) is followed; a local reference bound to it is followed
+/// through the reference's uses. Anything not recognised counts as both,
+/// which is always safe (gathered and scattered).
 LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
                                  const CallExpr **RefCall) {
   LeafAccess A;
@@ -279,6 +318,17 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
         parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
     if (!P)
       return A; // discarded
+    if (const Expr *Same = sameLvalue(P, Cur, PM)) {
+      Cur = Same;
+      continue;
+    }
+    // `(void)p->f` discards the lvalue: nothing is written (the field is
+    // gathered so that the view has it).
+    if (const auto *EC = dyn_cast<ExplicitCastExpr>(P);
+        EC && EC->getCastKind() == CK_ToVoid) {
+      A.Read = true;
+      return A;
+    }
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
       if (IC->getCastKind() == CK_LValueToRValue) {
         A.Read = true;
@@ -325,17 +375,50 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
       return A;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(P)) {
-      A.Read = true;
       const VarDecl *V = initialised(DS, Cur);
-      A.Written = V && V->getType()->isReferenceType() &&
-                  !V->getType().getNonReferenceType().isConstQualified();
+      if (V && V->getType()->isReferenceType())
+        return referenceUses(V, DS, PM, A, RefCall);
+      A.Read = true;
       return A;
     }
-    if (!isa<Expr>(P) && !isa<ReturnStmt>(P))
+    if (const auto *R = dyn_cast<ReturnStmt>(P)) {
+      // Returned by reference: read only through a reference to const.
+      const FunctionDecl *Fn = returningFunction(R, PM, CurrentFunction);
+      QualType Returned = Fn ? Fn->getReturnType() : QualType();
+      A.Read = true;
+      A.Written = Returned.isNull() || !Returned->isReferenceType() ||
+                  !Returned.getNonReferenceType().isConstQualified();
+      return A;
+    }
+    if (!isa<Expr>(P))
       return A; // discarded
     Both();
     return A;
   }
+}
+
+/// A local reference V bound to the lvalue: it is used as the lvalue is,
+/// in each of its uses (a reference to const only reads).
+LeafAccess Analyzer::referenceUses(const VarDecl *V, const DeclStmt *DS,
+                                   ParentMap &PM, LeafAccess A,
+                                   const CallExpr **RefCall) {
+  A.Read = true;
+  if (V->getType().getNonReferenceType().isConstQualified())
+    return A;
+  const Stmt *Scope = PM.getParent(const_cast<DeclStmt *>(DS));
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || !Scope ||
+      ++ReferenceDepth > MaxReferenceDepth) {
+    A.Written = true;
+    return A;
+  }
+  for (const DeclRefExpr *Ref :
+       findVarUses(Scope, [&](const VarDecl *W) { return W == V; })) {
+    LeafAccess Through = classifyUse(Ref, PM, RefCall);
+    A.Read |= Through.Read;
+    A.Written |= Through.Written;
+  }
+  --ReferenceDepth;
+  return A;
 }
 
 } // namespace analysis

@@ -591,6 +591,7 @@ void Analyzer::enqueueCallees(const Collector &C) {
 }
 
 void Analyzer::analyse(const Stmt *Body, Env &E) {
+  CurrentFunction = E.Fn;
   Collector C;
   C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));

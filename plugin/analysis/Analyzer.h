@@ -208,6 +208,9 @@ private:
                          const clang::CallExpr **RefCall = nullptr);
   LeafAccess classifyArgument(const clang::CallExpr *CE, const clang::Expr *Arg,
                               const clang::CallExpr **RefCall);
+  LeafAccess referenceUses(const clang::VarDecl *V, const clang::DeclStmt *DS,
+                           clang::ParentMap &PM, LeafAccess A,
+                           const clang::CallExpr **RefCall);
   CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
                    const Binding &B, Env &E);
   std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
@@ -224,6 +227,7 @@ private:
                      std::vector<int> &ParamViews);
   /// Whether the callee gets a clone (true) or instantiates again with the
   /// proxy types (false); nullopt after refusing the templated shapes.
+  bool devirtualized(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
                                  const std::vector<int> &ParamViews);
@@ -253,6 +257,11 @@ private:
   const RecognisedNest &In;
   AnalysedNest &Out;
   int CurView = 0; ///< the view being followed, for "in the loop" notes
+  /// The function whose body is being analysed.
+  const clang::FunctionDecl *CurrentFunction = nullptr;
+  /// References to references to a field followed so far (a bound).
+  unsigned ReferenceDepth = 0;
+  static constexpr unsigned MaxReferenceDepth = 4;
   bool Failed = false;
 
   llvm::DenseSet<const clang::Expr *> Handled;             ///< view accesses

@@ -1,10 +1,12 @@
 //===- Calls.cpp - calls that receive an element ------------------------===//
 //
 // A call whose argument is an element: member operators of the element are
-// its methods, lambdas given the element are analysed where written, free
-// functions and function templates are followed into (all element
-// arguments bound at once, each function analysed once per binding of its
-// parameters to views); anything else refuses the nest.
+// its methods, lambdas given the element are analysed where written; free
+// functions, function templates and member functions of other classes
+// (functors: the element is an argument, not the object) are followed into
+// (all element arguments bound at once, each function analysed once per
+// binding of its parameters to views); virtual calls that may dispatch
+// elsewhere refuse the nest.
 // Tests: test/Rewrite/callee-clone.cpp, test/Sema/refusals-uses.cpp.
 //===----------------------------------------------------------------------===//
 #include "analysis/Analyzer.h"
@@ -54,13 +56,30 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
            Msg(diag::note_use_lambda_shared));
     return CallOutcome{};
   }
-  if (MD && !MD->isStatic()) {
+  if (MD && MD->isVirtual() && !devirtualized(C, MD)) {
     refuse(Arg->getExprLoc(),
-           {diag::err_use_foreign_method, {MD->getQualifiedNameAsString()}},
-           MD->getLocation(), Msg(diag::note_use_foreign_method));
+           {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
+           MD->getLocation(), Msg(diag::note_use_virtual_method));
     return CallOutcome{};
   }
   return std::nullopt;
+}
+
+/// Whether a call of the virtual member MD runs MD itself whatever the
+/// object: a qualified call (`Base::f(...)`), a final method or class, or
+/// an object whose dynamic type is its static type. The clone of a member
+/// is a member template, never virtual.
+bool Analyzer::devirtualized(const CallExpr *C, const CXXMethodDecl *MD) {
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (ME && ME->hasQualifier())
+      return true;
+    Object = MC->getImplicitObjectArgument();
+  } else if (isa<CXXOperatorCallExpr>(C) && C->getNumArgs() > 0) {
+    Object = C->getArg(0);
+  }
+  return Object && MD->getDevirtualizedMethod(Object, false) == MD;
 }
 
 /// The parameter receiving the element: by reference or pointer, of the
@@ -122,13 +141,12 @@ void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
       B, KindOf(Def->getParamDecl(ParamIdx)->getType())};
 }
 
-/// Whether the callee gets a clone taking the views (free functions) or
-/// simply instantiates again with the proxy types (templates whose element
-/// parameters are dependent); the other templated shapes are refused.
+/// Whether the callee gets a clone taking the views or simply instantiates
+/// again with the proxy types (templates whose element parameters are
+/// dependent); explicit specializations are refused.
 std::optional<bool> Analyzer::needsClone(const CallExpr *C,
                                          const FunctionDecl *Def,
                                          const std::vector<int> &ParamViews) {
-  std::string Name = C->getDirectCallee()->getQualifiedNameAsString();
   // An explicit specialization (`template <> void f<P>(P &)`) has no
   // instantiation pattern, and a clone of it would specialize nothing.
   if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
@@ -136,25 +154,22 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
            Msg(diag::note_use_explicit_specialization));
     return std::nullopt;
   }
-  const FunctionDecl *Pattern = Def->getTemplateInstantiationPattern();
-  // A member of a class template: its parameter types are fixed by the
-  // class's (explicit) template arguments, so it cannot take the proxy.
-  if ((!Def->getPrimaryTemplate() && Pattern) ||
-      (!Pattern && Def->isTemplated())) {
-    refuse(C->getExprLoc(), {diag::err_use_class_template_member, {Name}},
-           Def->getLocation(), Msg(diag::note_use_class_template_member));
-    return std::nullopt;
-  }
-  if (!Pattern)
+  // A function template whose element parameters are all dependent
+  // instantiates with the views as it is; anything else (functions,
+  // members of class templates, templates taking the element by its own
+  // type) gets a clone.
+  // Dependence is on the function template's own parameters: a member
+  // template of a class template specialization is declared with the
+  // class's arguments in place.
+  const FunctionTemplateDecl *Primary = Def->getPrimaryTemplate();
+  if (!Primary)
     return true;
+  const FunctionDecl *Declared = Primary->getTemplatedDecl();
   for (unsigned I = 0; I < ParamViews.size(); ++I)
     if (ParamViews[I] >= 0 &&
-        !Pattern->getParamDecl(I)->getType()->isDependentType()) {
-      refuse(C->getExprLoc(), {diag::err_use_nondependent_param, {Name}},
-             Pattern->getParamDecl(I)->getLocation(),
-             Msg(diag::note_use_nondependent_param));
-      return std::nullopt;
-    }
+        (I >= Declared->getNumParams() ||
+         !Declared->getParamDecl(I)->getType()->isDependentType()))
+      return true;
   return false;
 }
 
@@ -167,12 +182,13 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   unsigned Shift =
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   unsigned ParamIdx = ArgIdx - Shift;
+  if (ParamIdx < FD->getNumParams() && // variadic calls are refused below
+      !visible(FD, C->getExprLoc(), "a function receiving the element"))
+    return false;
   if (!elementParam(C, Arg, ParamIdx, B))
     return false;
   if (!BoundCalls.insert(C).second)
     return true; // every argument of this call was bound at once
-  if (!visible(FD, C->getExprLoc(), "a function receiving the element"))
-    return false;
   const FunctionDecl *Def = nullptr;
   FD->hasBody(Def);
   if (Def->getLocation().isMacroID()) {

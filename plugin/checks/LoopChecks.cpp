@@ -163,6 +163,41 @@ bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   return OK;
 }
 
+namespace {
+/// Whether every declaration of the callee that its clone copies names the
+/// element in the type of each parameter that receives one.
+bool cloneable(ASTContext &Ctx, const NestPlan &Nest, const CalleeUse &U,
+               DiagStore &Diags) {
+  const FunctionDecl *Text = U.FD->getTemplateInstantiationPattern();
+  if (!Text)
+    Text = U.FD;
+  const FunctionDecl *First = firstOrdinaryDeclaration(Text);
+  for (const FunctionDecl *Decl : {Text, First ? First : Text})
+    for (unsigned I = 0; I < U.ParamViews.size(); ++I) {
+      if (U.ParamViews[I] < 0 || I >= Decl->getNumParams())
+        continue;
+      const ParmVarDecl *PD = Decl->getParamDecl(I);
+      TypeSourceInfo *TSI = PD->getTypeSourceInfo();
+      if (TSI && elementTypeRange(TSI->getTypeLoc(),
+                                  Nest.Loops[U.ParamViews[I]].View.Element,
+                                  Ctx.getSourceManager(), Ctx.getLangOpts())
+                     .isValid())
+        continue;
+      StoredDiag &D =
+          Diags.report(PD->getLocation(), diag::err_place_param_type);
+      Diags.note(D, PD->getLocation(), diag::note_place_param_type);
+      return false;
+    }
+  if (!First) {
+    StoredDiag &D =
+        Diags.report(Text->getLocation(), diag::err_place_no_declaration);
+    Diags.note(D, Text->getLocation(), diag::note_place_no_declaration);
+    return false;
+  }
+  return true;
+}
+} // namespace
+
 bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
   const LoopPlan &P0 = Nest.Loops[0];
@@ -182,27 +217,11 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
       return false;
     }
   }
-  // The clone of a callee names the view where the parameter's type names
-  // the element.
-  for (const CalleeUse &U : Nest.Callees) {
-    if (!U.NeedsClone)
-      continue;
-    for (unsigned I = 0; I < U.FD->getNumParams(); ++I) {
-      if (U.ParamViews[I] < 0)
-        continue;
-      const ParmVarDecl *PD = U.FD->getParamDecl(I);
-      TypeSourceInfo *TSI = PD->getTypeSourceInfo();
-      if (TSI && recordTypeRange(TSI->getTypeLoc(),
-                                 Nest.Loops[U.ParamViews[I]].View.Element, SM,
-                                 Ctx.getLangOpts())
-                     .isValid())
-        continue;
-      StoredDiag &D =
-          Diags.report(PD->getLocation(), diag::err_place_param_type);
-      Diags.note(D, PD->getLocation(), diag::note_place_param_type);
+  // The clone of a callee takes a template parameter where the parameter's
+  // type names the element, in its definition and in its first declaration.
+  for (const CalleeUse &U : Nest.Callees)
+    if (U.NeedsClone && !cloneable(Ctx, Nest, U, Diags))
       return false;
-    }
-  }
   return true;
 }
 

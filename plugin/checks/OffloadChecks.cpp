@@ -67,6 +67,14 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
                   diag::note_offload_hoisted);
   if (!DeviceForm(P))
     return false;
+  // A member function of another class (a functor's) would run on a copy
+  // of its object on the device, where what it writes of it is lost.
+  for (const CalleeUse &U : Nest.Callees)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(U.FD); MD && !MD->isStatic())
+      return Refuse(
+          MD->getLocation(),
+          {diag::err_offload_member_callee, {MD->getQualifiedNameAsString()}},
+          diag::note_offload_member_callee);
   // Early exits and writes to variables declared outside the loop.
   LoopJumps J = findLoopJumps(P.Form.Body);
   if (!J.Exits.empty())

@@ -392,6 +392,8 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
 }
 
 void FirstPass::finish() {
+  if (AnyRewrite)
+    Em.finish();
   for (auto &[Name, Buffer] : Em.buffers())
     if (Buffer->conflicts())
       Diags.report(SM.getLocForStartOfFile(SM.getMainFileID()),

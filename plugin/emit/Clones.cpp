@@ -1,225 +1,282 @@
-//===- Clones.cpp - callees rewritten for the views -----------------------===//
+//===- Clones.cpp - the user's functions, for the views -------------------===//
 #include "emit/Clones.h"
 
+#include "emit/HeapRoutes.h"
+#include "emit/RuntimeNames.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/CharInfo.h"
-#include "llvm/ADT/STLExtras.h"
-
-#include <map>
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
 namespace soaview {
 
-/// The edits that turn a callee into its clone for the nest's views: the
-/// element parameters' and aliases' types, identity wraps, routed
-/// allocation, the device mark.
-bool CloneEmitter::cloneEdits(const NestPlan &Nest, const CalleeUse &U,
-                              CharSourceRange Range, bool Device,
-                              TextEdits &Edits) {
-  const SourceManager &SM = Emit.SM;
-  const FunctionDecl *FD = U.FD;
-  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    if (U.ParamViews[I] < 0)
+namespace {
+/// The declaration whose text a callee's clone copies: for a member of a
+/// class template specialization, the member of the template.
+const FunctionDecl *textOf(const FunctionDecl *FD) {
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    return Pattern;
+  return FD;
+}
+
+/// The element type as the clone's template head names it: qualified from
+/// the global namespace (the head precedes the declarator, so an
+/// out-of-line definition's scope does not apply yet), or as written where
+/// it is a template parameter of the member's class.
+std::string headSpelling(QualType Param, const CXXRecordDecl *Element,
+                         const std::string &Written, const EmitContext &Emit) {
+  QualType T = Param.getNonReferenceType();
+  if (!T->getPointeeType().isNull())
+    T = T->getPointeeType();
+  if (isa<TemplateTypeParmType>(T.getCanonicalType()))
+    return Written;
+  return Emit.Types.name(Emit.Ast.getRecordType(Element));
+}
+} // namespace
+
+bool CloneEmitter::collect(const NestPlan &Nest) {
+  for (const CalleeUse &U : Nest.Callees) {
+    if (!U.NeedsClone) {
+      if (!inPlace(Nest, U))
+        return false;
       continue;
-    const LoopPlan &Viewed = Nest.Loops[U.ParamViews[I]];
-    TypeSourceInfo *TSI = FD->getParamDecl(I)->getTypeSourceInfo();
-    CharSourceRange Type =
-        TSI ? recordTypeRange(TSI->getTypeLoc(), Viewed.View.Element, SM,
-                              Emit.Lang)
-            : CharSourceRange();
-    if (Type.isInvalid()) { // checkPlacement refuses this first
-      Emit.Diags.report(FD->getParamDecl(I)->getLocation(),
-                        {diag::err_internal_emit, {"no type to rewrite"}});
-      return false;
     }
-    Edits.push_back({Type, Emit.Names.qualifiedView(Viewed)});
+    const FunctionDecl *Text = textOf(U.FD);
+    auto [It, New] = RequestOf.insert({Text, Requests.size()});
+    if (New)
+      Requests.push_back({Text});
+    Request &R = Requests[It->second];
+    for (unsigned I = 0; I < U.ParamViews.size(); ++I)
+      if (U.ParamViews[I] >= 0)
+        R.ElementParams[I] = Nest.Loops[U.ParamViews[I]].View.Element;
+    for (const Expr *E : Nest.identities())
+      R.Identities.push_back(E);
+    for (const HeapRoute &H : Nest.heapRoutes())
+      R.Routes.push_back(H);
+    for (const LoopPlan &L : Nest.Loops)
+      for (const VarDecl *V : L.View.Aliases)
+        R.Aliases.push_back({V, L.View.Element});
+    R.Device |= Nest.offloads();
   }
-  for (const LoopPlan &Viewed : Nest.Loops)
-    for (const VarDecl *V : Viewed.View.Aliases)
+  return true;
+}
+
+/// A function template the views instantiate: element address comparisons
+/// compare the originals (identity() of a pointer that is not a view is the
+/// pointer), and a local alias naming the element type takes `auto`, in the
+/// template's own text (once per place).
+bool CloneEmitter::inPlace(const NestPlan &Nest, const CalleeUse &U) {
+  CharSourceRange Range = Emit.Source.declRange(textOf(U.FD));
+  TextEdits Edits;
+  Emit.identityEdits(Range, Nest.identities(), Edits);
+  for (const LoopPlan &L : Nest.Loops)
+    for (const VarDecl *V : L.View.Aliases)
       if (Emit.Source.inside(V->getLocation(), Range))
         if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
           CharSourceRange Type = recordTypeRange(
-              TSI->getTypeLoc(), Viewed.View.Element, SM, Emit.Lang);
+              TSI->getTypeLoc(), L.View.Element, Emit.SM, Emit.Lang);
           if (Type.isValid())
-            Edits.push_back({Type, Emit.Names.qualifiedView(Viewed)});
+            Edits.push_back({Type, "auto"});
         }
-  Emit.copyEdits(Nest, Range, Edits);
-  std::string Mark = Emit.Target.deviceMark(Device); // runs in the kernel
-  if (!Mark.empty())
-    Edits.push_back({CharSourceRange::getCharRange(FD->getInnerLocStart(),
-                                                   FD->getInnerLocStart()),
-                     Mark});
-  return true;
-}
-
-/// The clone of a callee for the nest's views: its declaration goes into
-/// Decls; its definition (with #line back to the original) goes with the
-/// views when the callee is defined before them (Early), else after the
-/// callee (Late).
-bool CloneEmitter::clone(const NestPlan &Nest, const CalleeUse &U,
-                         SourceLocation At, Chunks &Decls, Chunks &Early,
-                         LateDefinitions &Late) {
-  const SourceManager &SM = Emit.SM;
-  const FunctionDecl *FD = U.FD;
-  CharSourceRange Range = Emit.Source.declRange(FD);
-  bool Device = Nest.offloads();
-  TextEdits Edits;
-  if (!cloneEdits(Nest, U, Range, Device, Edits))
-    return false;
-  // Inside the reopened namespace the declaration is unqualified
-  // (`void phys::kick(...)` becomes `void kick(...)`).
-  TextEdits Unqualified = Edits;
-  Emit.Source.unqualify(FD, Unqualified);
-  SourceLocation BodyBegin = FD->getBody()->getBeginLoc();
-  CharSourceRange Signature =
-      CharSourceRange::getCharRange(FD->getSourceRange().getBegin(), BodyBegin);
-  TextEdits SignatureEdits;
-  for (auto &E : Unqualified)
-    if (SM.isBeforeInTranslationUnit(E.first.getBegin(), BodyBegin))
-      SignatureEdits.push_back(E);
-  std::string Declaration = Emit.Source.withEdits(Signature, SignatureEdits);
-  while (!Declaration.empty() && isWhitespace(Declaration.back()))
-    Declaration.pop_back();
-  Decls.add(namespaceOf(FD), "// soaview: clone of '" +
-                                 FD->getQualifiedNameAsString() +
-                                 "' for the view\n" + Declaration + ";\n");
-  lookup(Nest, U, Decls);
-  std::string Open = Emit.Target.declareTargetBegin(Device) +
-                     Emit.Source.lineDirective(FD->getSourceRange().getBegin());
-  std::string Close = "\n" + Emit.Target.declareTargetEnd(Device);
-  SourceLocation End = SM.getFileLoc(Range.getEnd());
-  if (SM.isBeforeInTranslationUnit(End, At))
-    Early.add(namespaceOf(FD),
-              Open + Emit.Source.withEdits(Range, Unqualified) + Close);
-  else
-    Late.push_back(
-        {End, "\n" + Open + Emit.Source.withEdits(Range, Edits) + Close});
-  return true;
-}
-
-/// A call in a template is resolved at instantiation by argument-dependent
-/// lookup on the view, which searches the element's namespace: make the
-/// clone visible there when it lives elsewhere.
-void CloneEmitter::lookup(const NestPlan &Nest, const CalleeUse &U,
-                          Chunks &Decls) {
-  const FunctionDecl *FD = U.FD;
-  if (!Nest.InTemplate || !FD->getDeclName().isIdentifier() ||
-      FD->isInAnonymousNamespace())
-    return;
-  std::string Using = "using ::" + FD->getQualifiedNameAsString() + ";";
-  std::set<const DeclContext *> Done;
-  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    if (U.ParamViews[I] < 0)
+  for (auto &[R, Text] : Edits) {
+    SourceLocation Begin = R.getBegin();
+    if (!EditedInPlace.insert(Begin.getRawEncoding()).second)
       continue;
-    const DeclContext *ElementNS =
-        namespaceOf(Nest.Loops[U.ParamViews[I]].View.Element);
-    if (Emit.Target.plainViewsNamespace() && Done.insert(ElementNS).second)
-      Decls.add(ElementNS, GeneratedNames::openGen() + "namespace { " + Using +
-                               " } } // soaview: found by the view's lookup\n");
-    else if (!Emit.Target.plainViewsNamespace() &&
-             ElementNS != namespaceOf(FD) &&
-             !isa<TranslationUnitDecl>(ElementNS) &&
-             Done.insert(ElementNS).second)
-      Decls.add(ElementNS, Using + " // soaview: found by the view's lookup\n");
-  }
-}
-
-/// A template whose one type parameter receives two views gets a clone
-/// with one more type parameter (declared once per text).
-void CloneEmitter::splitClone(const NestPlan &Nest, const CalleeUse &U,
-                              Chunks &Decls) {
-  std::string Clone = splitTemplateClone(Nest, U);
-  if (Clone.empty() || !DoneSplitClones.insert(Clone).second)
-    return;
-  Decls.add(namespaceOf(U.FD->getTemplateInstantiationPattern()),
-            "// soaview: clone of '" + U.FD->getQualifiedNameAsString() +
-                "' taking the views of two loops\n" + Clone + "\n");
-}
-
-namespace {
-/// The spellings of template type parameters in a type as written.
-struct TypeParmUses : RecursiveASTVisitor<TypeParmUses> {
-  std::vector<TemplateTypeParmTypeLoc> Found;
-  bool VisitTemplateTypeParmTypeLoc(TemplateTypeParmTypeLoc TL) {
-    Found.push_back(TL);
-    return true;
-  }
-};
-} // namespace
-
-/// The text of the clone of a function template one of whose type
-/// parameters receives the views of two loops: one more type parameter per
-/// further view (empty when no parameter is shared).
-std::string CloneEmitter::splitTemplateClone(const NestPlan &Nest,
-                                             const CalleeUse &U) {
-  const FunctionDecl *Pattern = U.FD->getTemplateInstantiationPattern();
-  const FunctionTemplateDecl *Template =
-      Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
-  if (!Template || Template->getLocation().isMacroID())
-    return "";
-  // Which views each type parameter receives, in parameter order.
-  std::map<const TemplateTypeParmDecl *, std::vector<int>> Views;
-  std::vector<std::pair<TemplateTypeParmTypeLoc, int>> Uses;
-  for (unsigned I = 0; I < Pattern->getNumParams() && I < U.ParamViews.size();
-       ++I) {
-    TypeSourceInfo *TSI = Pattern->getParamDecl(I)->getTypeSourceInfo();
-    if (U.ParamViews[I] < 0 || !TSI)
-      continue;
-    TypeParmUses Found;
-    Found.TraverseTypeLoc(TSI->getTypeLoc());
-    for (TemplateTypeParmTypeLoc TL : Found.Found) {
-      std::vector<int> &Received = Views[TL.getDecl()];
-      if (llvm::find(Received, U.ParamViews[I]) == Received.end())
-        Received.push_back(U.ParamViews[I]);
-      Uses.push_back({TL, U.ParamViews[I]});
-    }
-  }
-  auto Renamed = [](const TemplateTypeParmDecl *Param, int View) {
-    return Param->getName().str() + "_sv" + std::to_string(View);
-  };
-  std::string Added;
-  for (auto &[Param, Received] : Views)
-    for (size_t K = 1; K < Received.size(); ++K)
-      Added += ", class " + Renamed(Param, Received[K]);
-  if (Added.empty())
-    return "";
-  TextEdits Edits;
-  for (auto &[TL, View] : Uses) {
-    const TemplateTypeParmDecl *Param = TL.getDecl();
-    if (Views[Param].front() == View)
-      continue;
-    SourceLocation L = Emit.SM.getFileLoc(TL.getNameLoc());
-    Edits.push_back({CharSourceRange::getCharRange(
-                         L, L.getLocWithOffset(Param->getName().size())),
-                     Renamed(Param, View)});
-  }
-  SourceLocation RAngle = Template->getTemplateParameters()->getRAngleLoc();
-  Edits.push_back({CharSourceRange::getCharRange(RAngle, RAngle), Added});
-  // Placed in the template's own namespace: an out-of-line definition
-  // (`void ns::kernel(...)`) becomes an unqualified new overload there.
-  Emit.Source.unqualify(Pattern, Edits);
-  CharSourceRange Range = Emit.Source.declRange(Template);
-  Emit.copyEdits(Nest, Range, Edits);
-  return Emit.Source.lineDirective(Range.getBegin()) +
-         Emit.Source.withEdits(Range, Edits);
-}
-
-bool CloneEmitter::emit(const NestPlan &Nest, SourceLocation At, Chunks &Decls,
-                        Chunks &Early, LateDefinitions &Late) {
-  for (const CalleeUse &U : Nest.Callees) {
-    if (!U.NeedsClone) {
-      splitClone(Nest, U, Decls);
-      continue;
-    }
-    if (!clone(Nest, U, At, Decls, Early, Late))
+    EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
+    if (!Buffer)
       return false;
+    unsigned From = Emit.Source.offset(Begin),
+             To = Emit.Source.offset(R.getEnd());
+    if (Text == "auto") {
+      Buffer->replace(From, To, Text);
+      continue;
+    }
+    Buffer->insert(From, std::string(rt::Identity) + "(");
+    Buffer->insert(To, ")");
   }
   return true;
+}
+
+/// The clone's template parameters for the element parameters (index,
+/// element type as the head names it): `class soaview_E0, ...,
+/// ::soaview::if_views<::soaview::stands_for<soaview_E0, P>, ...>`, with
+/// ` = 0` where no declaration before gave it.
+std::string CloneEmitter::templateParams(
+    const std::vector<std::pair<unsigned, std::string>> &Params,
+    bool Default) const {
+  std::string Names, Checks;
+  for (auto &[I, Element] : Params) {
+    std::string Name = Emit.Names.cloneParameter(I);
+    Names += "class " + Name + ", ";
+    Checks += fill("${Sep}::soaview::stands_for<${Name}, ${Element}>",
+                   {{"Sep", Checks.empty() ? "" : ", "},
+                    {"Name", Name},
+                    {"Element", Element}});
+  }
+  return fill("${Names}::soaview::if_views<${Checks}>${Default}",
+              {{"Names", Names},
+               {"Checks", Checks},
+               {"Default", Default ? " = 0" : ""}});
+}
+
+/// Where the clone's template parameters go: a template of its own before
+/// the declaration specifiers (`template <...> void f(soaview_E0 &p)`), or,
+/// for a function template, the end of its template parameter list
+/// (`template <bool N, class soaview_E0, ...>`; its explicit arguments
+/// still name its own parameters first).
+void CloneEmitter::headEdit(const FunctionDecl *Decl, const std::string &Params,
+                            bool Device, TextEdits &Edits) const {
+  SourceLocation Inner = Decl->getInnerLocStart();
+  std::string Mark = Emit.Target.deviceMark(Device);
+  const FunctionTemplateDecl *Template = Decl->getDescribedFunctionTemplate();
+  if (!Template) {
+    Edits.push_back({CharSourceRange::getCharRange(Inner, Inner),
+                     "template <" + Params + "> " + Mark});
+    return;
+  }
+  const TemplateParameterList *List = Template->getTemplateParameters();
+  SourceLocation RAngle = List->getRAngleLoc();
+  Edits.push_back({CharSourceRange::getCharRange(RAngle, RAngle),
+                   (List->size() ? ", " : "") + Params});
+  if (!Mark.empty())
+    Edits.push_back({CharSourceRange::getCharRange(Inner, Inner), Mark});
+}
+
+/// A member function's clone is a plain member template: no `virtual`,
+/// `override` or `final`.
+void CloneEmitter::memberEdits(const FunctionDecl *Decl,
+                               TextEdits &Edits) const {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Decl);
+  if (!MD)
+    return;
+  auto Drop = [&](SourceLocation L) { // the word and the space before it
+    if (L.isInvalid() || L.isMacroID())
+      return;
+    SourceLocation End = Lexer::getLocForEndOfToken(L, 0, Emit.SM, Emit.Lang);
+    SourceLocation Before = L.getLocWithOffset(-1);
+    if (Emit.Source.text(CharSourceRange::getCharRange(Before, L)) == " ")
+      L = Before;
+    Edits.push_back({CharSourceRange::getCharRange(L, End), ""});
+  };
+  if (const auto *A = MD->getAttr<OverrideAttr>(); A && !A->isImplicit())
+    Drop(A->getLocation());
+  if (const auto *A = MD->getAttr<FinalAttr>(); A && !A->isImplicit())
+    Drop(A->getLocation());
+  // `virtual` among the declaration specifiers, before the name.
+  SourceLocation Begin = MD->getInnerLocStart(), Name = MD->getLocation();
+  if (Begin.isMacroID() || Name.isMacroID())
+    return;
+  std::string Specifiers =
+      Emit.Source.text(CharSourceRange::getCharRange(Begin, Name));
+  for (size_t At = Specifiers.find("virtual"); At != std::string::npos;
+       At = Specifiers.find("virtual", At + 1)) {
+    bool Word = (At == 0 || !isAsciiIdentifierContinue(Specifiers[At - 1])) &&
+                (At + 7 >= Specifiers.size() ||
+                 !isAsciiIdentifierContinue(Specifiers[At + 7]));
+    if (Word)
+      Drop(Begin.getLocWithOffset(At));
+  }
+}
+
+/// The text of the clone of R's function made from its declaration Decl:
+/// the template head before the declaration specifiers, the element
+/// parameters' types replaced by the head's parameters; a definition also
+/// gets its local aliases of the element as `auto`, element address
+/// comparisons wrapped and allocation routed as the nests need.
+bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
+                        bool Definition, bool WithDefault,
+                        std::string &Text) const {
+  const clang::Decl *Whole = Decl;
+  if (const FunctionTemplateDecl *Template =
+          Decl->getDescribedFunctionTemplate())
+    Whole = Template; // from its `template <...>`
+  CharSourceRange Range = Emit.Source.declRange(Whole);
+  TextEdits Edits;
+  std::vector<std::pair<unsigned, std::string>> Params;
+  for (auto &[I, Element] : R.ElementParams) {
+    if (I >= Decl->getNumParams())
+      return false;
+    TypeSourceInfo *TSI = Decl->getParamDecl(I)->getTypeSourceInfo();
+    CharSourceRange Type =
+        TSI ? elementTypeRange(TSI->getTypeLoc(), Element, Emit.SM, Emit.Lang)
+            : CharSourceRange();
+    if (Type.isInvalid())
+      return false;
+    Params.push_back({I, headSpelling(Decl->getParamDecl(I)->getType(), Element,
+                                      Emit.Source.text(Type), Emit)});
+    Edits.push_back({Type, Emit.Names.cloneParameter(I)});
+  }
+  headEdit(Decl, templateParams(Params, WithDefault), R.Device, Edits);
+  memberEdits(Decl, Edits);
+  if (Definition) {
+    for (auto &[V, Element] : R.Aliases)
+      if (Emit.Source.inside(V->getLocation(), Range))
+        if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
+          CharSourceRange Type =
+              recordTypeRange(TSI->getTypeLoc(), Element, Emit.SM, Emit.Lang);
+          if (Type.isValid())
+            Edits.push_back({Type, "auto"});
+        }
+    Emit.identityEdits(Range, R.Identities, Edits);
+    routeEditsIn(Emit, R.Routes, Range, Edits);
+  }
+  std::string Clone = Emit.Source.lineDirective(Range.getBegin()) +
+                      Emit.Source.withEdits(Range, Edits) +
+                      (Definition ? "" : ";");
+  const auto *Linkage =
+      dyn_cast<LinkageSpecDecl>(Decl->getLexicalDeclContext());
+  if (Linkage && Linkage->getLanguage() == LinkageSpecLanguageIDs::C)
+    Clone = "extern \"C++\" {\n" + Clone + "\n}"; // templates have C++ linkage
+  Text = "// soaview: clone of '" + Decl->getQualifiedNameAsString() +
+         "' for soaview's views\n" + Emit.Target.declareTargetBegin(R.Device) +
+         Clone + "\n" + Emit.Target.declareTargetEnd(R.Device);
+  return true;
+}
+
+/// Inserts Text after the declaration Decl (after its body, or its `;`).
+bool CloneEmitter::insertAfter(const FunctionDecl *Decl,
+                               const std::string &Text, bool Device) {
+  SourceLocation After;
+  if (Decl->doesThisDeclarationHaveABody())
+    After = Emit.Source.afterStmt(Decl->getBody());
+  else
+    After = Emit.Source.afterSemi(Emit.Source.fileEnd(Decl->getEndLoc()));
+  EditBuffer *Buffer = Emit.Files.bufferFor(After);
+  if (!Buffer)
+    return false;
+  Buffer->insert(Emit.Source.offset(Emit.SM.getFileLoc(After)), "\n" + Text);
+  return true;
+}
+
+bool CloneEmitter::write(const Request &R) {
+  const FunctionDecl *Def = R.Text;
+  const FunctionDecl *First = firstOrdinaryDeclaration(Def);
+  std::string Declaration, Definition;
+  bool OK = First && copy(R, Def, true, First == Def, Definition);
+  if (OK && First != Def)
+    OK = copy(R, First, false, true, Declaration);
+  if (!OK) { // checkPlacement refuses what would end here first
+    Emit.Diags.report(Def->getLocation(),
+                      {diag::err_internal_emit, {"no place for a clone"}});
+    return false;
+  }
+  if (First != Def && !insertAfter(First, Declaration, R.Device))
+    return false;
+  return insertAfter(Def, Definition, R.Device);
+}
+
+bool CloneEmitter::finish() {
+  bool OK = true;
+  for (const Request &R : Requests)
+    OK &= write(R);
+  Requests.clear();
+  RequestOf.clear();
+  return OK;
 }
 
 bool CloneEmitter::markDeviceFunctions(const NestPlan &Nest) {

@@ -1,21 +1,31 @@
-//===- Clones.h - callees rewritten for the views ----------------*- C++
+//===- Clones.h - the user's functions, for the views ------------*- C++
 //-*-===//
 //
-// A function the loop passes elements to gets a clone per binding of its
-// parameters to views: the same code with the element types replaced by
-// the views' (declared in the callee's namespace, defined where the callee
-// is). A function template simply instantiates again with the views; one
-// whose type parameter receives two views gets a clone with one more type
-// parameter. With the CUDA backend, the user functions the kernel reaches
-// are marked __host__ __device__. Tests: test/Rewrite/callee-clone.cpp,
-// test/Rewrite/template-views.cpp, test/Rewrite/cuda.cpp.
+// A function the loops pass elements to gets one clone: a function template
+// whose parameters that received elements take any view instead
+// (`template <class soaview_E0, ...,
+// ::soaview::if_views<::soaview::stands_for<soaview_E0, P>, ...> = 0>`),
+// declared right after the function's first declaration and defined right
+// after its definition, so that every lookup that finds the function (by
+// name, by argument-dependent lookup, from any template at any depth, from
+// out-of-line definitions and friends) finds the clone beside it, and
+// overload resolution picks the clone exactly when a view of the element
+// the parameter takes is passed (each overload has its own clone). A
+// member function of another class (a functor's) gets a member template of
+// its class the same way. One clone serves every nest and view type.
+// Function templates instantiate with the views as they are; what they need
+// (element address comparisons, the element type named in an alias) is
+// edited in their own text, in a form that means the same for the user's
+// objects. With the CUDA backend, the user functions a kernel reaches are
+// marked __host__ __device__. Tests: test/Rewrite/callee-clone.cpp,
+// test/Rewrite/template-views.cpp, test/Exec/constructs/*.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_CLONES_H
 #define SOAVIEW_CLONES_H
 
-#include "emit/Chunks.h"
 #include "emit/EmitContext.h"
 
+#include <map>
 #include <set>
 
 namespace soaview {
@@ -24,30 +34,43 @@ class CloneEmitter {
 public:
   explicit CloneEmitter(EmitContext &Emit) : Emit(Emit) {}
 
-  /// A definition to insert at a location (a clone defined after its
-  /// callee).
-  using LateDefinitions =
-      std::vector<std::pair<clang::SourceLocation, std::string>>;
-
-  /// The clones of Nest's callees, for generated code at At: declarations
-  /// into Decls, definitions of callees defined before At into Early, the
-  /// others into Late.
-  bool emit(const NestPlan &Nest, clang::SourceLocation At, Chunks &Decls,
-            Chunks &Early, LateDefinitions &Late);
+  /// Records what Nest needs of the functions it passes elements to, and
+  /// edits the function templates it instantiates with its views in place.
+  bool collect(const NestPlan &Nest);
+  /// Writes every clone recorded (after the last nest).
+  bool finish();
   /// CUDA backend: marks the nest's device functions __host__ __device__.
   bool markDeviceFunctions(const NestPlan &Nest);
 
 private:
-  bool cloneEdits(const NestPlan &Nest, const CalleeUse &U,
-                  clang::CharSourceRange Range, bool Device, TextEdits &Edits);
-  bool clone(const NestPlan &Nest, const CalleeUse &U, clang::SourceLocation At,
-             Chunks &Decls, Chunks &Early, LateDefinitions &Late);
-  void lookup(const NestPlan &Nest, const CalleeUse &U, Chunks &Decls);
-  void splitClone(const NestPlan &Nest, const CalleeUse &U, Chunks &Decls);
-  std::string splitTemplateClone(const NestPlan &Nest, const CalleeUse &U);
+  /// One function to clone, from every nest that reaches it.
+  struct Request {
+    const clang::FunctionDecl *Text; ///< the definition whose text is copied
+    /// The parameters that receive elements, with the element type of each.
+    std::map<unsigned, const clang::CXXRecordDecl *> ElementParams;
+    std::vector<const clang::Expr *> Identities;
+    std::vector<HeapRoute> Routes;
+    std::vector<std::pair<const clang::VarDecl *, const clang::RecordDecl *>>
+        Aliases;
+    bool Device = false;
+  };
+  bool inPlace(const NestPlan &Nest, const CalleeUse &U);
+  bool write(const Request &R);
+  std::string
+  templateParams(const std::vector<std::pair<unsigned, std::string>> &Params,
+                 bool Default) const;
+  void headEdit(const clang::FunctionDecl *Decl, const std::string &Params,
+                bool Device, TextEdits &Edits) const;
+  bool copy(const Request &R, const clang::FunctionDecl *Decl, bool Definition,
+            bool WithDefault, std::string &Text) const;
+  void memberEdits(const clang::FunctionDecl *Decl, TextEdits &Edits) const;
+  bool insertAfter(const clang::FunctionDecl *Decl, const std::string &Text,
+                   bool Device);
 
   EmitContext &Emit;
-  std::set<std::string> DoneSplitClones;
+  std::vector<Request> Requests;
+  std::map<const clang::FunctionDecl *, size_t> RequestOf;
+  std::set<unsigned> EditedInPlace; ///< file locations already edited
   /// Functions already marked __host__ __device__ (CUDA backend).
   std::set<const clang::FunctionDecl *> MarkedDevice;
 };

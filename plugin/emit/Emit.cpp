@@ -8,10 +8,12 @@
 // Layout of what is inserted before the declaration that holds the loop (or,
 // for templates, the point of instantiation), in the element's namespace,
 // inside `inline namespace soaview_gen { inline namespace {`:
-//   struct <E>_<line>_<col>;             proxy, forward declared
-//   <clone declarations>                  in their own namespaces
-//   struct <E>_<line>_<col> { ... };      proxy: values + methods
-//   struct <E>_<line>_<col>_spec { ... }; buffers, gather, scatter
+//   struct <E>_<line>_<col>;             the view, forward declared
+//   struct <E>_<line>_<col> { ... };      the view: values + methods, one
+//                                         constructor per loop sharing it
+//   struct <E>_<line>_<col>_spec { ... }; per loop: buffers, gather, scatter
+// Clones of the functions the loops pass elements to go beside those
+// functions (emit/Clones.cpp), once the last nest is emitted.
 // Tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
 #include "emit/Emit.h"
@@ -48,30 +50,24 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   const Decl *At = Nest.InsertBefore;
   SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
-  Chunks Forward, Decls, Main, Early;
-  for (const LoopPlan &P : Nest.Loops)
-    Views->emit(Nest, P, Forward, Main);
-  CloneEmitter::LateDefinitions Late;
-  if (!Clones->emit(Nest, AtLoc, Decls, Early, Late))
+  Chunks Forward, Main;
+  Views->emit(Nest, Forward, Main);
+  if (!Clones->collect(Nest))
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
   Chunks All;
-  for (Chunks *C : {&Forward, &Decls, &Main, &Early})
-    All.append(*C);
+  All.append(Forward);
+  All.append(Main);
   EditBuffer *Buffer = Context->Files.bufferFor(AtLoc);
   if (!Buffer)
     return false;
   Buffer->insert(SM.getFileOffset(AtLoc),
                  All.render(openers(At->getLexicalDeclContext())) + "\n");
-  for (auto &[Loc, Definition] : Late) {
-    EditBuffer *Later = Context->Files.bufferFor(Loc);
-    if (!Later)
-      return false;
-    Later->insert(SM.getFileOffset(Loc), Definition);
-  }
   return true;
 }
+
+bool Emitter::finish() { return Clones->finish(); }
 
 bool Emitter::emitLoop(const NestPlan &Nest, const LoopPlan &Plan) {
   return Loops->emit(Nest, Plan);

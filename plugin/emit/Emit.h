@@ -53,6 +53,10 @@ public:
   /// the nest becomes one kernel over all cells; call after emitNest.
   bool emitSweep(const NestPlan &Nest);
 
+  /// Writes what serves every nest (the clones of the functions they pass
+  /// elements to); call after the last nest.
+  bool finish();
+
   /// The edited files, keyed by the FileManager's name.
   std::map<std::string, std::unique_ptr<EditBuffer>> &buffers();
   /// The remark of a converted loop; Where ends it ("; offloaded (...)").

@@ -56,8 +56,8 @@ void EmitContext::identityEdits(CharSourceRange R,
     if (!Source.inside(Begin, R))
       continue;
     CharSourceRange ER = CharSourceRange::getCharRange(
-        Begin,
-        Lexer::getLocForEndOfToken(SM.getFileLoc(E->getEndLoc()), 0, SM, Lang));
+        Begin, Lexer::getLocForEndOfToken(Source.fileEnd(E->getEndLoc()), 0, SM,
+                                          Lang));
     Edits.push_back(
         {ER, std::string(rt::Identity) + "(" + Source.text(ER) + ")"});
   }

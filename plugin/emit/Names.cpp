@@ -111,4 +111,8 @@ std::string GeneratedNames::memberFunction() const {
   return fresh("soaview_member");
 }
 
+std::string GeneratedNames::cloneParameter(unsigned K) const {
+  return fresh("soaview_E") + std::to_string(K);
+}
+
 } // namespace soaview

@@ -73,6 +73,9 @@ public:
   std::string selector(const RecognisedLoop &L) const;
   /// The friend function a private field's member pointer comes from.
   std::string memberFunction() const;
+  /// The template parameter of a clone that stands for the element type of
+  /// its parameter K (`soaview_E2`).
+  std::string cloneParameter(unsigned K) const;
 
 private:
   std::string elementTag(const RecognisedLoop &L) const;

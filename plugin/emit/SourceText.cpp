@@ -19,7 +19,7 @@ std::string SourceText::exprText(const Expr *E) const {
   SourceRange R = E->getSourceRange();
   return text(CharSourceRange::getCharRange(
       SM.getFileLoc(R.getBegin()),
-      Lexer::getLocForEndOfToken(SM.getFileLoc(R.getEnd()), 0, SM, Lang)));
+      Lexer::getLocForEndOfToken(fileEnd(R.getEnd()), 0, SM, Lang)));
 }
 
 CharSourceRange SourceText::declRange(const Decl *D) const {
@@ -67,7 +67,10 @@ void SourceText::unqualify(const FunctionDecl *FD, TextEdits &Edits) const {
 SourceLocation SourceText::afterStmt(const Stmt *S) const {
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
     return CS->getRBracLoc().getLocWithOffset(1);
-  SourceLocation End = SM.getFileLoc(S->getEndLoc());
+  return afterSemi(fileEnd(S->getEndLoc()));
+}
+
+SourceLocation SourceText::afterSemi(SourceLocation End) const {
   SourceLocation Semi = Lexer::findLocationAfterToken(
       End, tok::semi, SM, Lang, /*SkipTrailingWhitespaceAndNewLine=*/false);
   if (Semi.isValid())

@@ -47,12 +47,19 @@ public:
   void unqualify(const clang::FunctionDecl *FD, TextEdits &Edits) const;
   /// Position after the statement's last character (including its ';').
   clang::SourceLocation afterStmt(const clang::Stmt *S) const;
+  /// Position after the token at End, and after a `;` that follows it.
+  clang::SourceLocation afterSemi(clang::SourceLocation End) const;
   /// The `)` closing the loop's header.
   static clang::SourceLocation rparen(const LoopForm &F);
   /// The `(` opening the header of the loop whose `for` is at ForLoc.
   clang::SourceLocation lparen(clang::SourceLocation ForLoc) const;
   /// True when L lies in [R.begin, R.end).
   bool inside(clang::SourceLocation L, clang::CharSourceRange R) const;
+  /// The file position of the last token of something ending at L: for a
+  /// macro expansion, its end (the `)` of `SQ(x)`), not its start.
+  clang::SourceLocation fileEnd(clang::SourceLocation L) const {
+    return L.isMacroID() ? SM.getExpansionRange(L).getEnd() : L;
+  }
   unsigned offset(clang::SourceLocation L) const { return SM.getFileOffset(L); }
 
 private:

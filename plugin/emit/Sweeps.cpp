@@ -33,7 +33,7 @@ std::string SweepEmitter::recording(const NestPlan &Nest) const {
   for (const DeclStmt *DS : S.Decls)
     Decls += " " + Emit.Source.text(CharSourceRange::getTokenRange(
                        SM.getFileLoc(DS->getBeginLoc()),
-                       SM.getFileLoc(DS->getEndLoc())));
+                       Emit.Source.fileEnd(DS->getEndLoc())));
   std::string Local = rangeText(Emit, Nest.Loops[0]);
   std::string Record =
       Inner ? fill(" auto &&${I}range = ${Range}; ${S}sweep.cell("

@@ -7,7 +7,9 @@
 #include "support/Compat.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -105,9 +107,223 @@ bool nameOfClass(const Decl *D, const RecordDecl *RD) {
 
 } // namespace
 
+//--- Which loops share a view
+//--------------------------------------------------
+
+namespace {
+
+bool isPrefixOf(const FieldPath &Pre, const FieldPath &P) {
+  return Pre.size() < P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
+}
+
+/// A member of that type can be left unset by a loop's constructor.
+bool defaultConstructible(QualType T) {
+  const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  return !RD || !RD->hasDefinition() || RD->hasDefaultConstructor();
+}
+
+void merge(LeafAccess &Into, const LeafAccess &A) {
+  if (Into.FirstUse.isInvalid())
+    Into.FirstUse = A.FirstUse;
+  Into.Read |= A.Read;
+  Into.Written |= A.Written;
+}
+
+} // namespace
+
+ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
+                               const EmitContext &Emit) {
+  auto TypeOf = [&](size_t I) {
+    return Nest.Loops[I]
+        .View.ElementType.getCanonicalType()
+        .getUnqualifiedType();
+  };
+  ViewGroup G;
+  for (size_t I = 0; I < Nest.Loops.size(); ++I)
+    if (TypeOf(I) == TypeOf(Loop))
+      G.Loops.push_back(I);
+  const LoopPlan &First = Nest.Loops[G.Loops.front()];
+  G.Union.Element = First.View.Element;
+  G.Union.ElementType = First.View.ElementType;
+  for (size_t I : G.Loops) {
+    const ViewModel &V = Nest.Loops[I].View;
+    for (auto &[Path, A] : V.Leaves)
+      merge(G.Union.Leaves[Path], A);
+    for (auto &[Path, Methods] : V.Methods)
+      G.Union.Methods[Path].insert(Methods.begin(), Methods.end());
+    G.Union.Aliases.insert(V.Aliases.begin(), V.Aliases.end());
+    G.Device |= EmitContext::onDevice(Nest.Loops[I]);
+  }
+  // A record one loop uses whole holds what another reads of it.
+  for (auto It = G.Union.Leaves.begin(); It != G.Union.Leaves.end();) {
+    auto Whole = llvm::find_if(G.Union.Leaves, [&](const auto &W) {
+      return isPrefixOf(W.first, It->first);
+    });
+    if (Whole == G.Union.Leaves.end()) {
+      ++It;
+      continue;
+    }
+    merge(Whole->second, It->second);
+    It = G.Union.Leaves.erase(It);
+  }
+  for (size_t I : G.Loops) {
+    std::map<FieldPath, LeafAccess> Own;
+    for (auto &[Path, A] : Nest.Loops[I].View.Leaves) {
+      FieldPath Held = Path;
+      for (auto &[U, UA] : G.Union.Leaves)
+        if (isPrefixOf(U, Path))
+          Held = U;
+      merge(Own[Held], A);
+    }
+    G.Fields[I] = inDeclarationOrder(Own);
+  }
+  // A loop leaves the others' members unset: their types must allow that,
+  // else each loop keeps a view of its own.
+  for (size_t I : G.Loops)
+    for (auto &Leaf : G.Union.Leaves)
+      if (!defaultConstructible(Leaf.first.back()->getType()) &&
+          !llvm::any_of(G.Fields[I],
+                        [&](auto &F) { return F.first == Leaf.first; }) &&
+          G.Loops.size() > 1) {
+        ViewGroup Own;
+        Own.Loops = {Loop};
+        Own.Union = Nest.Loops[Loop].View;
+        Own.Fields[Loop] = Own.Union.orderedLeaves();
+        Own.Device = EmitContext::onDevice(Nest.Loops[Loop]);
+        Own.Name = Emit.Names.view(Nest.Loops[Loop]);
+        return Own;
+      }
+  G.Name = Emit.Names.view(First);
+  return G;
+}
+
 //--- The proxy ----------------------------------------------------------------
 
-std::string ViewEmitter::methodText(const NestPlan &Nest, const LoopPlan &P,
+namespace {
+
+/// The edits that make a copied member function mean in the view what it
+/// meant in its class: the class template's parameters spelt as their
+/// arguments, names of a namespace the view is not in qualified, and
+/// qualifiers naming the element or a base dropped (the view has the
+/// member).
+class MethodNames : public RecursiveASTVisitor<MethodNames> {
+public:
+  MethodNames(const EmitContext &Emit, const CXXMethodDecl *MD,
+              const CXXRecordDecl *Element, TextEdits &Edits)
+      : Emit(Emit), Element(Element), Edits(Edits) {
+    if (const auto *CTS =
+            dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent())) {
+      Args = &CTS->getTemplateArgs();
+      Depth =
+          CTS->getSpecializedTemplate()->getTemplateParameters()->getDepth();
+    }
+    const DeclContext *Own = namespaceOf(MD->getParent());
+    const DeclContext *View = namespaceOf(Element);
+    Qualify = Own != View;
+    for (const DeclContext *DC = View; DC; DC = DC->getParent())
+      Visible.insert(DC);
+  }
+
+  bool VisitTemplateTypeParmTypeLoc(TemplateTypeParmTypeLoc TL) {
+    const TemplateTypeParmType *T = TL.getTypePtr();
+    if (Args && T->getDepth() == Depth && T->getIndex() < Args->size() &&
+        (*Args)[T->getIndex()].getKind() == TemplateArgument::Type)
+      replaceToken(TL.getNameLoc(),
+                   Emit.Types.name((*Args)[T->getIndex()].getAsType()));
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (const auto *NT = dyn_cast<NonTypeTemplateParmDecl>(D)) {
+      if (Args && NT->getDepth() == Depth && NT->getIndex() < Args->size() &&
+          (*Args)[NT->getIndex()].getKind() == TemplateArgument::Integral)
+        replaceToken(
+            E->getLocation(),
+            llvm::toString((*Args)[NT->getIndex()].getAsIntegral(), 10));
+      return true;
+    }
+    if (E->hasQualifier())
+      return dropElementQualifier(E->getQualifierLoc(), E->getLocation());
+    if (Qualify && inForeignNamespace(D))
+      replaceToken(E->getLocation(), "::" + D->getQualifiedNameAsString());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (E->hasQualifier())
+      dropElementQualifier(E->getQualifierLoc(), E->getMemberLoc());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    if (Qualify && inForeignNamespace(TL.getDecl()) &&
+        !qualifiedAt(TL.getNameLoc()))
+      replaceToken(TL.getNameLoc(),
+                   "::" + TL.getDecl()->getQualifiedNameAsString());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    const NamedDecl *D = compat::typedefDecl(TL);
+    if (Qualify && inForeignNamespace(D) && !qualifiedAt(TL.getNameLoc()))
+      replaceToken(TL.getNameLoc(), "::" + D->getQualifiedNameAsString());
+    return true;
+  }
+
+private:
+  /// D is declared at namespace scope, in a namespace that does not enclose
+  /// the view.
+  bool inForeignNamespace(const Decl *D) const {
+    const DeclContext *DC = D->getDeclContext();
+    if (const auto *ED = dyn_cast<EnumDecl>(DC); ED && !ED->isScoped())
+      DC = ED->getDeclContext();
+    return DC->isFileContext() && !Visible.count(DC) &&
+           !isa<TranslationUnitDecl>(DC);
+  }
+  /// The token at L follows `::` (a qualified name: found wherever it is).
+  bool qualifiedAt(SourceLocation L) const {
+    if (L.isMacroID())
+      return true;
+    auto [File, Offset] = Emit.SM.getDecomposedLoc(L);
+    StringRef Text = Emit.SM.getBufferData(File);
+    StringRef Before = Text.substr(0, Offset).rtrim();
+    return Before.ends_with("::");
+  }
+  bool dropElementQualifier(NestedNameSpecifierLoc Q, SourceLocation Name) {
+    const Type *T = Q.getNestedNameSpecifier()->getAsType();
+    const RecordDecl *RD = T ? T->getAsCXXRecordDecl() : nullptr; // also
+    // a class template's injected name
+    if (RD && isElementOrBase(RD, Element) && !Q.getBeginLoc().isMacroID() &&
+        !Name.isMacroID())
+      Edits.push_back(
+          {CharSourceRange::getCharRange(Q.getBeginLoc(), Name), ""});
+    return true;
+  }
+  void replaceToken(SourceLocation L, std::string Text) {
+    if (L.isMacroID())
+      return;
+    Edits.push_back(
+        {CharSourceRange::getCharRange(
+             L, Lexer::getLocForEndOfToken(L, 0, Emit.SM, Emit.Lang)),
+         std::move(Text)});
+  }
+
+  const EmitContext &Emit;
+  const CXXRecordDecl *Element;
+  TextEdits &Edits;
+  const TemplateArgumentList *Args = nullptr;
+  unsigned Depth = 0;
+  bool Qualify = false;
+  std::set<const DeclContext *> Visible;
+};
+
+} // namespace
+
+void ViewEmitter::methodEdits(const ViewGroup &G, const CXXMethodDecl *MD,
+                              TextEdits &Edits) const {
+  const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern();
+  MethodNames Names(Emit, MD, G.Union.Element, Edits);
+  Names.TraverseDecl(const_cast<FunctionDecl *>(Pattern ? Pattern : MD));
+}
+
+std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
                                     const CXXMethodDecl *MD,
                                     const std::string &ProxyName) const {
   const SourceManager &SM = Emit.SM;
@@ -121,7 +337,7 @@ std::string ViewEmitter::methodText(const NestPlan &Nest, const LoopPlan &P,
       if (Returned.isValid())
         Edits.push_back({Returned, ProxyName});
     }
-  for (const VarDecl *V : P.View.Aliases)
+  for (const VarDecl *V : G.Union.Aliases)
     if (Emit.Source.inside(V->getLocation(), Range))
       if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
         CharSourceRange Alias =
@@ -130,21 +346,24 @@ std::string ViewEmitter::methodText(const NestPlan &Nest, const LoopPlan &P,
           Edits.push_back({Alias, ProxyName});
       }
   Emit.copyEdits(Nest, Range, Edits);
-  return Emit.Source.lineDirective(Range.getBegin()) + Emit.deviceMark(P) +
+  methodEdits(G, MD, Edits);
+  return Emit.Source.lineDirective(Range.getBegin()) +
+         Emit.Target.deviceMark(G.Device) +
          Emit.Source.withEdits(Range, Edits) + "\n";
 }
 
 /// Names of the original class that copied member functions may use
 /// unqualified: static members, enumerators, nested types, template
-/// parameters. Each becomes a forward to the original.
-void ViewEmitter::forwarders(CodeWriter &W, const LoopPlan &P,
+/// parameters. Each becomes a forward to the original (a private or
+/// protected alias: to what it stands for).
+void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
                              const ProxyNode &N) const {
   const RecordDecl *RD =
-      N.Field ? N.Field->getType()->getAsRecordDecl() : P.View.Element;
+      N.Field ? N.Field->getType()->getAsRecordDecl() : G.Union.Element;
   std::string Class = Emit.Types.name(compat::recordType(Emit.Ast, RD));
   UsedNames Used;
-  auto Methods = P.View.Methods.find(N.Path);
-  if (Methods != P.View.Methods.end())
+  auto Methods = G.Union.Methods.find(N.Path);
+  if (Methods != G.Union.Methods.end())
     for (const CXXMethodDecl *MD : Methods->second)
       Used.TraverseDecl(const_cast<CXXMethodDecl *>(MD));
   publicStaticNames(RD, Used.Found);
@@ -157,6 +376,8 @@ void ViewEmitter::forwarders(CodeWriter &W, const LoopPlan &P,
     auto Forward = [&](StringRef Pattern) {
       W.line(fill(Pattern, {{"Name", Name}, {"Class", Class}}));
     };
+    bool Hidden =
+        D->getAccess() == AS_private || D->getAccess() == AS_protected;
     if (const auto *V = dyn_cast<VarDecl>(D)) {
       if (!V->isStaticDataMember())
         continue;
@@ -170,11 +391,16 @@ void ViewEmitter::forwarders(CodeWriter &W, const LoopPlan &P,
       Forward("static constexpr auto ${Name} = ${Class}::${Name};");
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
       if (MD->isStatic())
-        W.line(fill(
-            "template <class... A> static ${Mark}decltype(auto) "
-            "${Name}(A &&...a) { return ${Class}::${Name}"
-            "(static_cast<A &&>(a)...); }",
-            {{"Mark", Emit.deviceMark(P)}, {"Name", Name}, {"Class", Class}}));
+        W.line(fill("template <class... A> static ${Mark}decltype(auto) "
+                    "${Name}(A &&...a) { return ${Class}::${Name}"
+                    "(static_cast<A &&>(a)...); }",
+                    {{"Mark", Emit.Target.deviceMark(G.Device)},
+                     {"Name", Name},
+                     {"Class", Class}}));
+    } else if (const auto *TD = dyn_cast<TypedefNameDecl>(D); TD && Hidden) {
+      W.line(fill("using ${Name} = ${Type};",
+                  {{"Name", Name},
+                   {"Type", Emit.Types.name(Emit.Ast.getTypedefType(TD))}}));
     } else if ((isa<TypeDecl>(D) && !isa<CXXRecordDecl>(D)) ||
                (isa<CXXRecordDecl>(D) && D != RD)) {
       Forward("using ${Name} = ${Class}::${Name};");
@@ -209,118 +435,206 @@ void ViewEmitter::templateArguments(CodeWriter &W, const RecordDecl *RD) const {
   }
 }
 
-/// The members of proxy node N (its leaves' values and nested proxies), and
-/// what its constructor does with them.
-void ViewEmitter::proxyMembers(CodeWriter &W, const NestPlan &Nest,
-                               const LoopPlan &P, const ProxyNode &N,
-                               ProxyParts &Parts) const {
-  for (auto &Kid : N.Kids) {
-    std::string Name = Kid->Field->getName().str();
-    if (!Kid->Leaf) {
-      proxy(W, Nest, P, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";");
-      Parts.Inits.push_back(Name + "(s, i)");
-      continue;
-    }
-    QualType T = Kid->Field->getType();
-    std::string Buffer = "s." + bufferName(Kid->Path);
-    W.line(Emit.Types.declare(T.getUnqualifiedType(), Name) + ";");
-    QualType Elem;
-    if (unsigned Components = splitComponents(Emit.Ast, T, Elem)) {
-      std::string List;
-      for (unsigned C = 0; C < Components; ++C)
-        List += (C ? ", " : "") + Buffer + "[" + std::to_string(C) + "][i]";
-      Parts.Inits.push_back(Name + "{" + List + "}");
-    } else if (T->isArrayType() && Emit.Target.copiesArrays(Emit.onDevice(P))) {
-      Parts.Copies.push_back(
-          fill("${Copy}(${Name}, ${Buffer}[i]);",
-               {{"Copy", rt::CopyArray}, {"Name", Name}, {"Buffer", Buffer}}));
-    } else if (T->isArrayType()) {
-      Parts.Copies.push_back(
-          fill("std::memcpy(&${Name}, &${Buffer}[i], sizeof ${Name});",
-               {{"Name", Name}, {"Buffer", Buffer}}));
-    } else {
-      Parts.Inits.push_back(Name + "(" + Buffer + "[i])");
-    }
+/// How a loop's constructor sets one leaf from slot i of its buffers.
+void ViewEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
+                           ProxyParts &Parts) const {
+  std::string Name = Kid.Field->getName().str();
+  QualType T = Kid.Field->getType();
+  std::string Buffer = "s." + bufferName(Kid.Path);
+  QualType Elem;
+  if (unsigned Components = splitComponents(Emit.Ast, T, Elem)) {
+    std::string List;
+    for (unsigned C = 0; C < Components; ++C)
+      List += (C ? ", " : "") + Buffer + "[" + std::to_string(C) + "][i]";
+    Parts.Inits.push_back(Name + "{" + List + "}");
+  } else if (T->isArrayType() && Emit.Target.copiesArrays(G.Device)) {
+    Parts.Copies.push_back(
+        fill("${Copy}(${Name}, ${Buffer}[i]);",
+             {{"Copy", rt::CopyArray}, {"Name", Name}, {"Buffer", Buffer}}));
+  } else if (T->isArrayType()) {
+    Parts.Copies.push_back(
+        fill("std::memcpy(&${Name}, &${Buffer}[i], sizeof ${Name});",
+             {{"Name", Name}, {"Buffer", Buffer}}));
+  } else {
+    Parts.Inits.push_back(Name + "(" + Buffer + "[i])");
   }
 }
 
-/// The top proxy remembers its element and the slots of its written
-/// fields, which its destructor writes back.
-void ViewEmitter::outSlots(CodeWriter &W, const LoopPlan &P,
-                           ProxyParts &Parts) const {
-  W.line("const void *soaview_address;");
-  Parts.Inits.push_back(
-      "soaview_address(s.soaview_address ? s.soaview_address[i] : nullptr)");
-  auto Slot = [&](const std::string &Type, const std::string &Name,
-                  const std::string &Buffer) {
-    W.line(fill("${OutSlot}<${Type}> ${Name};",
-                {{"OutSlot", rt::OutSlot}, {"Type", Type}, {"Name", Name}}));
-    Parts.Inits.push_back(Name + "(&" + Buffer + "[i])");
+/// The members of proxy node N: its leaves' values and nested proxies.
+void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
+                          const ViewGroup &G, const ProxyNode &N) const {
+  for (auto &Kid : N.Kids) {
+    std::string Name = Kid->Field->getName().str();
+    if (Kid->Leaf)
+      W.line(
+          Emit.Types.declare(Kid->Field->getType().getUnqualifiedType(), Name) +
+          ";");
+    else
+      proxy(W, Nest, G, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";");
+  }
+}
+
+/// What the constructor for loop Loop sets in node N: the leaves the loop
+/// gathers, the nested proxies holding some, and at the top the element's
+/// address and the slots the loop writes back to.
+ViewEmitter::ProxyParts
+ViewEmitter::constructorParts(const ViewGroup &G, size_t Loop,
+                              const ProxyNode &N) const {
+  const Fields &Own = G.Fields.at(Loop);
+  auto Gathers = [&](const FieldPath &P, bool Below) {
+    return llvm::any_of(Own, [&](auto &F) {
+      return Below ? isPrefixOf(P, F.first) : F.first == P;
+    });
   };
-  for (auto &[Path, A] : P.View.orderedLeaves()) {
+  ProxyParts Parts;
+  std::string Tag =
+      fill("::soaview::loop_tag<${K}>{}", {{"K", std::to_string(Loop)}});
+  for (auto &Kid : N.Kids) {
+    if (Kid->Leaf && Gathers(Kid->Path, false))
+      leafInit(G, *Kid, Parts);
+    else if (!Kid->Leaf && Gathers(Kid->Path, true))
+      Parts.Inits.push_back(Kid->Field->getName().str() + "(" + Tag +
+                            ", s, i)");
+  }
+  if (!N.Field) {
+    Parts.Inits.push_back(
+        "soaview_address(s.soaview_address ? s.soaview_address[i] : nullptr)");
+    outSlotInits(G, Loop, Parts);
+  }
+  return Parts;
+}
+
+namespace {
+/// Each slot a written leaf is written back to: its name and, for a split
+/// array, its component.
+std::vector<std::pair<std::string, std::string>>
+outSlots(const ASTContext &Ctx, const FieldPath &Path) {
+  std::string Name = "soaview_out_" + bufferName(Path);
+  QualType Elem;
+  unsigned Components = splitComponents(Ctx, Path.back()->getType(), Elem);
+  if (!Components)
+    return {{Name, ""}};
+  std::vector<std::pair<std::string, std::string>> Slots;
+  for (unsigned C = 0; C < Components; ++C)
+    Slots.push_back({Name + "_" + std::to_string(C), std::to_string(C)});
+  return Slots;
+}
+} // namespace
+
+/// The top proxy remembers its element and the slots of the fields some
+/// loop of the group writes, which its destructor writes back.
+void ViewEmitter::outSlotMembers(CodeWriter &W, const ViewGroup &G) const {
+  W.line("[[maybe_unused]] static constexpr bool soaview_is_view = true;");
+  W.line("using soaview_element = " +
+         Emit.Types.name(G.Union.ElementType.getUnqualifiedType()) + ";");
+  W.line("const void *soaview_address;");
+  for (auto &[Path, A] : G.Union.orderedLeaves()) {
     if (!A.Written)
       continue;
-    std::string Name = "soaview_out_" + bufferName(Path);
+    QualType Elem, FieldType = Path.back()->getType();
+    std::string Type = splitComponents(Emit.Ast, FieldType, Elem)
+                           ? Emit.Types.name(Elem)
+                           : Emit.Types.name(FieldType.getUnqualifiedType());
+    for (auto &[Slot, Component] : outSlots(Emit.Ast, Path))
+      W.line(fill("${OutSlot}<${Type}> ${Name};",
+                  {{"OutSlot", rt::OutSlot}, {"Type", Type}, {"Name", Slot}}));
+  }
+}
+
+/// Loop Loop's slots: its own written fields, null for the others'.
+void ViewEmitter::outSlotInits(const ViewGroup &G, size_t Loop,
+                               ProxyParts &Parts) const {
+  const Fields &Own = G.Fields.at(Loop);
+  for (auto &[Path, A] : G.Union.orderedLeaves()) {
+    if (!A.Written)
+      continue;
+    bool Writes = llvm::any_of(Own, [&, &Held = Path](auto &F) {
+      return F.first == Held && F.second.Written;
+    });
     std::string Buffer = "s." + bufferName(Path);
+    for (auto &[Slot, Component] : outSlots(Emit.Ast, Path))
+      Parts.Inits.push_back(
+          Slot + "(" +
+          (Writes ? "&" + Buffer +
+                        (Component.empty() ? "" : "[" + Component + "]") + "[i]"
+                  : std::string("nullptr")) +
+          ")");
+  }
+}
+
+/// The destructor's statements: each written field back to its slot.
+std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
+  std::vector<std::string> Statements;
+  for (auto &[Path, A] : G.Union.orderedLeaves()) {
+    if (!A.Written)
+      continue;
     std::string Member = dotted(Path);
     QualType FieldType = Path.back()->getType();
-    QualType Elem;
-    if (unsigned Components = splitComponents(Emit.Ast, FieldType, Elem)) {
-      for (unsigned C = 0; C < Components; ++C) {
-        std::string K = std::to_string(C);
-        Slot(Emit.Types.name(Elem), Name + "_" + K, Buffer + "[" + K + "]");
-        Parts.WriteBack.push_back(
+    for (auto &[Slot, Component] : outSlots(Emit.Ast, Path)) {
+      if (!Component.empty())
+        Statements.push_back(
             fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",
-                 {{"Slot", Name + "_" + K}, {"Member", Member}, {"K", K}}));
-      }
-      continue;
+                 {{"Slot", Slot}, {"Member", Member}, {"K", Component}}));
+      else if (FieldType->isArrayType() && Emit.Target.copiesArrays(G.Device))
+        Statements.push_back(fill(
+            "if (${Slot}.p) ${Copy}(*${Slot}.p, ${Member});",
+            {{"Slot", Slot}, {"Copy", rt::CopyArray}, {"Member", Member}}));
+      else if (FieldType->isArrayType())
+        Statements.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
+                                  "&${Member}, sizeof ${Member});",
+                                  {{"Slot", Slot}, {"Member", Member}}));
+      else
+        Statements.push_back(fill("if (${Slot}.p) *${Slot}.p = ${Member};",
+                                  {{"Slot", Slot}, {"Member", Member}}));
     }
-    Slot(Emit.Types.name(FieldType.getUnqualifiedType()), Name, Buffer);
-    if (FieldType->isArrayType() && Emit.Target.copiesArrays(Emit.onDevice(P)))
-      Parts.WriteBack.push_back(
-          fill("if (${Slot}.p) ${Copy}(*${Slot}.p, ${Member});",
-               {{"Slot", Name}, {"Copy", rt::CopyArray}, {"Member", Member}}));
-    else if (FieldType->isArrayType())
-      Parts.WriteBack.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
-                                     "&${Member}, sizeof ${Member});",
-                                     {{"Slot", Name}, {"Member", Member}}));
-    else
-      Parts.WriteBack.push_back(fill("if (${Slot}.p) *${Slot}.p = ${Member};",
-                                     {{"Slot", Name}, {"Member", Member}}));
   }
+  return Statements;
 }
 
 /// The proxy of node N: it holds the values of its fields for one
-/// iteration, built from slot i of the buffers and written back to the slot
-/// by the destructor (written fields only). Copies of a proxy (`auto c =
-/// *p`) write nothing back. Keeping values, not references into the
-/// buffers, lets the compiler hold them in registers across an inner loop.
-void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const LoopPlan &P,
+/// iteration, built from slot i of a loop's buffers by that loop's
+/// constructor and written back to the slot by the destructor (written
+/// fields only). Copies of a proxy (`auto c = *p`) write nothing back.
+/// Keeping values, not references into the buffers, lets the compiler hold
+/// them in registers across an inner loop.
+void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                         const ProxyNode &N, const std::string &Name,
                         StringRef Tail) const {
-  std::string Mark = Emit.deviceMark(P);
+  std::string Mark = Emit.Target.deviceMark(G.Device);
   W.block(
       "struct " + Name,
       [&](CodeWriter &Body) {
-        forwarders(Body, P, N);
-        ProxyParts Parts;
-        proxyMembers(Body, Nest, P, N, Parts);
+        forwarders(Body, G, N);
+        members(Body, Nest, G, N);
         if (!N.Field)
-          outSlots(Body, P, Parts);
-        Body.constructor("template <class S> " + Mark + Name +
-                             "(const S &s, std::size_t i)",
-                         Parts.Inits, [&](CodeWriter &Ctor) {
-                           for (const std::string &S : Parts.Copies)
-                             Ctor.line(S);
-                           Ctor.line("(void)s, (void)i;");
-                         });
-        if (!Parts.WriteBack.empty())
+          outSlotMembers(Body, G);
+        else
+          Body.line(Name + "() = default;");
+        for (size_t Loop : G.Loops) {
+          ProxyParts Parts = constructorParts(G, Loop, N);
+          if (N.Field && Parts.Inits.empty() && Parts.Copies.empty())
+            continue; // the loop uses nothing of this sub-object
+          Body.constructor(fill("template <class S> ${Mark}${Name}(::soaview::"
+                                "loop_tag<${K}>, const S &s, std::size_t i)",
+                                {{"Mark", Mark},
+                                 {"Name", Name},
+                                 {"K", std::to_string(Loop)}}),
+                           Parts.Inits, [&](CodeWriter &Ctor) {
+                             for (const std::string &S : Parts.Copies)
+                               Ctor.line(S);
+                             if (Parts.Inits.empty() && Parts.Copies.empty())
+                               Ctor.line("(void)s, (void)i;");
+                           });
+        }
+        std::vector<std::string> Back =
+            N.Field ? std::vector<std::string>() : writeBack(G);
+        if (!Back.empty())
           Body.block(Mark + "~" + Name + "()", [&](CodeWriter &Dtor) {
-            for (const std::string &S : Parts.WriteBack)
+            for (const std::string &S : Back)
               Dtor.line(S);
           });
-        auto Methods = P.View.Methods.find(N.Path);
-        if (Methods == P.View.Methods.end())
+        auto Methods = G.Union.Methods.find(N.Path);
+        if (Methods == G.Union.Methods.end())
           return;
         std::vector<const CXXMethodDecl *> Sorted(Methods->second.begin(),
                                                   Methods->second.end());
@@ -329,16 +643,16 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const LoopPlan &P,
                                                    B->getBeginLoc());
         });
         for (const CXXMethodDecl *MD : Sorted)
-          Body.raw(methodText(Nest, P, MD, Name));
+          Body.raw(methodText(Nest, G, MD, Name));
       },
       Tail);
 }
 
-/// The proxy tree of P's view: one node per field on the way to each leaf,
+/// The proxy tree of a view: one node per field on the way to each leaf,
 /// leaves in declaration order.
-ViewEmitter::ProxyNode ViewEmitter::proxyTree(const LoopPlan &P) const {
+ViewEmitter::ProxyNode ViewEmitter::proxyTree(const ViewGroup &G) const {
   ProxyNode Root;
-  for (auto &[Path, A] : P.View.orderedLeaves()) {
+  for (auto &[Path, A] : G.Union.orderedLeaves()) {
     ProxyNode *N = &Root;
     for (size_t I = 0; I < Path.size(); ++I) {
       // Members of anonymous structs and unions are the enclosing record's
@@ -362,12 +676,11 @@ ViewEmitter::ProxyNode ViewEmitter::proxyTree(const LoopPlan &P) const {
   return Root;
 }
 
-//--- The spec -----------------------------------------------------------------
+//--- The specs ----------------------------------------------------------------
 
-std::string ViewEmitter::accessPath(const LoopPlan &P, const FieldPath &Path,
+std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
                                     StringRef Obj, std::string &Tags) const {
   std::string Access = Obj.str();
-  std::string View = Emit.Names.view(P);
   for (size_t I = 0; I < Path.size(); ++I) {
     const FieldDecl *F = Path[I];
     if (F->isAnonymousStructOrUnion())
@@ -381,27 +694,29 @@ std::string ViewEmitter::accessPath(const LoopPlan &P, const FieldPath &Path,
     // The member pointer's type is never spelt (C++17 `auto` parameter):
     // the field's type may itself be private or end in '>'.
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
-    std::string Tag = View + "_tag_" + bufferName(Sub);
+    std::string Tag = G.Name + "_tag_" + bufferName(Sub);
     std::string Field =
         Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
         "::" + F->getName().str();
     std::string Member = Emit.Names.memberFunction();
     if (Tags.find(Tag + " {") == std::string::npos)
-      Tags += fill(
-          "struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
-          "noexcept; };\n"
-          "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
-          {{"Tag", Tag}, {"Member", Member}, {"View", View}, {"Field", Field}});
+      Tags += fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+                   "noexcept; };\n"
+                   "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+                   {{"Tag", Tag},
+                    {"Member", Member},
+                    {"View", G.Name},
+                    {"Field", Field}});
     Access = "(" + Access + ".*" + Member + "(" + Tag + "{}))";
   }
   return Access;
 }
 
-/// Each buffer of P's spec, in the order of the view's leaves.
+/// Each buffer of a spec, in the order of the loop's fields.
 std::vector<ViewEmitter::SpecBuffer>
-ViewEmitter::specBuffers(const LoopPlan &P) const {
+ViewEmitter::specBuffers(const Fields &F) const {
   std::vector<SpecBuffer> Buffers;
-  for (auto &[Path, A] : P.View.orderedLeaves()) {
+  for (auto &[Path, A] : F) {
     QualType Elem;
     if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
       for (unsigned C = 0; C < N; ++C) {
@@ -420,11 +735,11 @@ ViewEmitter::specBuffers(const LoopPlan &P) const {
 
 /// The soa struct (one buffer per field, per component of a split array),
 /// its size and how an arena is carved into it.
-void ViewEmitter::specLayout(CodeWriter &W, const LoopPlan &P) const {
+void ViewEmitter::specLayout(CodeWriter &W, const Fields &F) const {
   W.block(
       "struct soa",
       [&](CodeWriter &Soa) {
-        for (auto &[Path, A] : P.View.orderedLeaves()) {
+        for (auto &[Path, A] : F) {
           QualType Elem;
           if (unsigned N =
                   splitComponents(Emit.Ast, Path.back()->getType(), Elem))
@@ -441,30 +756,30 @@ void ViewEmitter::specLayout(CodeWriter &W, const LoopPlan &P) const {
         Soa.line("const void *const *soaview_address;");
       },
       ";");
-  std::vector<SpecBuffer> Buffers = specBuffers(P);
-  W.block("static std::size_t bytes_for(std::size_t n)", [&](CodeWriter &F) {
+  std::vector<SpecBuffer> Buffers = specBuffers(F);
+  W.block("static std::size_t bytes_for(std::size_t n)", [&](CodeWriter &Fn) {
     std::vector<std::string> Terms;
     for (const SpecBuffer &B : Buffers)
       Terms.push_back(fill("${Arena}::round_up(sizeof(${Type}) * n)",
                            {{"Arena", rt::Arena}, {"Type", B.Type}}));
-    F.spread("return 0", Terms, "+ ", ";");
+    Fn.spread("return 0", Terms, "+ ", ";");
   });
   W.block(fill("static void carve(soa &s, ${Arena} &a, std::size_t n)",
                {{"Arena", rt::Arena}}),
-          [&](CodeWriter &F) {
+          [&](CodeWriter &Fn) {
             for (const SpecBuffer &B : Buffers)
-              F.line(fill("s.${Name} = a.take<${Type}>(n);",
-                          {{"Name", B.Name}, {"Type", B.Type}}));
+              Fn.line(fill("s.${Name} = a.take<${Type}>(n);",
+                           {{"Name", B.Name}, {"Type", B.Type}}));
           });
 }
 
 /// One field copied between an element and its slot: assignment for
 /// scalars and components, memcpy for arrays and whole structs.
-void ViewEmitter::copyField(const LoopPlan &P, const FieldPath &Path,
+void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
                             bool ToSlot, std::string &Tags,
                             std::vector<std::string> &Statements) const {
   std::string Slot = "s." + bufferName(Path) + "[i]";
-  std::string Field = accessPath(P, Path, "e", Tags);
+  std::string Field = accessPath(G, Path, "e", Tags);
   QualType Elem;
   if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
     for (unsigned C = 0; C < N; ++C) {
@@ -485,16 +800,16 @@ void ViewEmitter::copyField(const LoopPlan &P, const FieldPath &Path,
 }
 
 /// gather and scatter (between elements and slots), the host/device buffer
-/// pairs, and at().
-void ViewEmitter::specCopies(CodeWriter &W, const LoopPlan &P,
+/// pairs, and at(): the view of slot i, built by the loop's constructor.
+void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
                              std::string &Tags) const {
-  auto Leaves = P.View.orderedLeaves();
+  const Fields &Own = G.Fields.at(Loop);
   auto Copies = [&](bool ToSlot) {
     return [&, ToSlot](CodeWriter &F) {
       std::vector<std::string> Statements;
-      for (auto &[Path, A] : Leaves)
+      for (auto &[Path, A] : Own)
         if (ToSlot || A.Written)
-          copyField(P, Path, ToSlot, Tags, Statements);
+          copyField(G, Path, ToSlot, Tags, Statements);
       for (const std::string &S : Statements)
         F.line(S);
     };
@@ -504,7 +819,7 @@ void ViewEmitter::specCopies(CodeWriter &W, const LoopPlan &P,
   W.block(
       "template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
       [&](CodeWriter &F) {
-        for (const SpecBuffer &B : specBuffers(P))
+        for (const SpecBuffer &B : specBuffers(Own))
           F.line(fill("f(h.${Name}, d.${Name}, sizeof(${Type}), ${Written});",
                       {{"Name", B.Name},
                        {"Type", B.Type},
@@ -513,92 +828,107 @@ void ViewEmitter::specCopies(CodeWriter &W, const LoopPlan &P,
   W.block("static void scatter(const soa &s, std::size_t i, element &e)",
           Copies(false));
   W.line(fill("static ${Mark}view at(const soa &s, std::size_t i) { return "
-              "view(s, i); }",
-              {{"Mark", Emit.deviceMark(P)}}));
+              "view(::soaview::loop_tag<${K}>{}, s, i); }",
+              {{"Mark", Emit.Target.deviceMark(G.Device)},
+               {"K", std::to_string(Loop)}}));
 }
 
-/// The spec of P's view: its head, buffers, fields() for a swept view (each
+/// The spec of loop Loop: its head, buffers, fields() for a swept view (each
 /// buffer with the element's field it holds, so that a sweep's inner view
 /// can use the local view's buffers of the fields both views read:
 /// soaview/sweep.h), and copies.
-void ViewEmitter::spec(CodeWriter &W, const LoopPlan &P, bool Swept,
-                       std::string &Tags) const {
-  std::string View = Emit.Names.view(P);
+void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
+                       size_t Loop, std::string &Tags) const {
+  const LoopPlan &P = Nest.Loops[Loop];
+  const Fields &Own = G.Fields.at(Loop);
+  bool Writes = llvm::any_of(Own, [](auto &F) { return F.second.Written; });
   W.line(fill(
       "// soaview: buffers of the view of '${Element}' at ${Where}",
       {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
        {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
   W.block(
-      "struct " + View + "_spec",
+      "struct " + Emit.Names.view(P) + "_spec",
       [&](CodeWriter &S) {
         S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
-        S.line("using view = " + View + ";");
+        S.line("using view = " + G.Name + ";");
         S.line(std::string("static constexpr bool writes = ") +
-               (P.View.writes() ? "true" : "false") + ";");
-        specLayout(S, P);
-        if (Swept)
+               (Writes ? "true" : "false") + ";");
+        specLayout(S, Own);
+        if (Nest.Sweep)
           S.block("template <class F> static void fields(soa &s, F &&f)",
                   [&](CodeWriter &F) {
-                    for (const SpecBuffer &B : specBuffers(P))
+                    for (const SpecBuffer &B : specBuffers(Own))
                       F.line(fill("f(s.${Name}, \"${Field}\");",
                                   {{"Name", B.Name}, {"Field", B.Field}}));
                   });
-        specCopies(S, P, Tags);
+        specCopies(S, G, Loop, Tags);
       },
       ";");
 }
 
-//--- Both, in the element's namespace
-//------------------------------------------
+//--- Both, in the element's namespace -----------------------------------------
 
-void ViewEmitter::emit(const NestPlan &Nest, const LoopPlan &P, Chunks &Forward,
-                       Chunks &Main) {
-  std::string View = Emit.Names.view(P);
-  if (!DoneViews.insert(View).second)
+void ViewEmitter::emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main) {
+  for (size_t I = 0; I < Nest.Loops.size(); ++I) {
+    ViewGroup G = groupOf(Nest, I, Emit);
+    if (G.Loops.front() == I)
+      emitGroup(Nest, G, Forward, Main);
+  }
+}
+
+void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
+                            Chunks &Forward, Chunks &Main) {
+  if (!DoneViews.insert(G.Name).second)
     return;
-  const DeclContext *ElementNS = namespaceOf(P.View.Element);
+  const LoopPlan &First = Nest.Loops[G.Loops.front()];
+  const DeclContext *ElementNS = namespaceOf(G.Union.Element);
   // Views live in the element's namespace, in `soaview_gen` and in an
   // unnamed namespace inside it: each translation unit has its own, so a
   // file compiled twice into one program (say strict and fast-math builds)
   // does not define the same view twice. Both are inline, so that
   // argument-dependent lookup on a view also searches the element's
-  // namespace (where clones of the loop's callees are declared).
+  // namespace (where the user's functions taking the element are).
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline): with the CUDA backend
-  // the unnamed namespace is plain, and the clones that calls in templates
-  // must find are declared there as well (Clones.cpp).
+  // the unnamed namespace is plain.
   const std::string Open =
       GeneratedNames::openGen() + Emit.Target.viewsNamespace();
-  Forward.add(ElementNS, Open + " struct " + View + "; } }\n");
+  Forward.add(ElementNS, Open + " struct " + G.Name + "; } }\n");
 
-  std::string Tags;
-  CodeWriter Spec;
-  spec(Spec, P, Nest.Sweep.has_value(), Tags);
+  std::string Tags, Where, Select;
+  CodeWriter Specs;
+  for (size_t Loop : G.Loops) {
+    const LoopPlan &P = Nest.Loops[Loop];
+    spec(Specs, Nest, G, Loop, Tags);
+    Where +=
+        (Where.empty() ? "" : ", ") + Emit.Source.where(P.Annotation->ForLoc);
+    // Templates find their loop's spec through this declaration, by
+    // argument-dependent lookup on the element type: it lives in the
+    // inline `soaview_gen`, outside the unnamed namespace.
+    if (P.InTemplate)
+      Select += fill("${Spec}_spec ${Selector}(${Element} *);\n",
+                     {{"Spec", Emit.Names.view(P)},
+                      {"Selector", Emit.Names.selector(P)},
+                      {"Element", Emit.Types.name(P.View.ElementType)}});
+  }
   CodeWriter Body;
-  Body.line(fill(
-      "// soaview: view of '${Element}' for the loop at ${Where}",
-      {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
-       {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
-  proxy(Body, Nest, P, proxyTree(P), View, ";");
+  Body.line(
+      fill("// soaview: view of '${Element}' for the ${Loops} at ${Where}",
+           {{"Element",
+             First.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
+            {"Loops", G.Loops.size() > 1 ? "loops" : "loop"},
+            {"Where", Where}}));
+  proxy(Body, Nest, G, proxyTree(G), G.Name, ";");
   if (!Tags.empty())
     Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "
                 "constexpr auto ${Member}(Tag) noexcept { return M; } };\n",
-                {{"View", View}, {"Member", Emit.Names.memberFunction()}}) +
+                {{"View", G.Name}, {"Member", Emit.Names.memberFunction()}}) +
            Tags;
-  // Templates find their view's spec through this declaration, by
-  // argument-dependent lookup on the element type: it lives in the inline
-  // `soaview_gen`, outside the unnamed namespace.
-  std::string Select;
-  if (P.InTemplate)
-    Select = fill("${View}_spec ${Selector}(${Element} *);\n",
-                  {{"View", View},
-                   {"Selector", Emit.Names.selector(P)},
-                   {"Element", Emit.Types.name(P.View.ElementType)}});
-  // The proxy and the spec's at() run where the loop runs.
-  bool Device = Emit.onDevice(P);
+  // The proxy and the specs' at() run where the loops run.
   Main.add(ElementNS, Open + "\n" + Tags +
-                          Emit.Target.declareTargetBegin(Device) + Body.take() +
-                          Spec.take() + Emit.Target.declareTargetEnd(Device) +
+                          Emit.Target.declareTargetBegin(G.Device) +
+                          Body.take() + Specs.take() +
+                          Emit.Target.declareTargetEnd(G.Device) +
                           "} // namespace\n" + Select + "} // namespace " +
                           GeneratedNames::GenNamespace + "\n");
 }

@@ -1,9 +1,11 @@
-//===- Views.h - the proxy view and the spec of a loop -----------*- C++
-//-*-===//
+//===- Views.h - the proxy view and the specs of a nest ---------*- C++ -*-===//
 //
-// One proxy per view: the values of one element's fields for one iteration
-// (written back by its destructor), copies of the member functions the loop
-// reaches, forwards of the class's static names. One spec per view: the SoA
+// One view (proxy) per element type and nest, standing in for the element
+// wherever it stood: the values of one element's fields for one iteration
+// (written back by its destructor), copies of the member functions the
+// loops reach, forwards of the class's static names. Every loop of the nest
+// over that type builds it from its own spec (a constructor per loop); the
+// fields the other loops use stay unset. One spec per loop: the SoA
 // buffers, gather, scatter, and at(). Private fields are reached through
 // member pointers named in explicit instantiations, where access is not
 // checked. docs/generated-code.md shows both; tests: test/Rewrite/*.
@@ -15,6 +17,7 @@
 #include "emit/CodeWriter.h"
 #include "emit/EmitContext.h"
 
+#include <map>
 #include <memory>
 #include <set>
 
@@ -27,14 +30,30 @@ namespace soaview {
 unsigned splitComponents(const clang::ASTContext &Ctx, clang::QualType T,
                          clang::QualType &Elem);
 
+/// The loops of a nest that share one view: those over one element type.
+struct ViewGroup {
+  std::string Name; ///< the view's
+  /// The loops (indices into NestPlan::Loops), each with the fields it
+  /// gathers: its own, widened to a whole record where another loop of the
+  /// group uses that record whole.
+  std::vector<size_t> Loops;
+  std::map<size_t, std::vector<std::pair<FieldPath, LeafAccess>>> Fields;
+  /// Every loop's fields, methods and aliases together.
+  ViewModel Union;
+  /// Some loop of the group runs on a device.
+  bool Device = false;
+};
+
 class ViewEmitter {
 public:
   explicit ViewEmitter(EmitContext &Emit) : Emit(Emit) {}
 
-  /// The view and spec of Nest's loop P (once per view): the forward
-  /// declaration into Forward, the definitions into Main.
-  void emit(const NestPlan &Nest, const LoopPlan &P, Chunks &Forward,
-            Chunks &Main);
+  /// The views and specs of Nest (once per view): the forward declarations
+  /// into Forward, the definitions into Main.
+  void emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main);
+  /// The loops of Nest that share P's view.
+  static ViewGroup groupOf(const NestPlan &Nest, size_t Loop,
+                           const EmitContext &Emit);
 
 private:
   /// One node of a view's proxy: a field on the way to a leaf.
@@ -51,33 +70,46 @@ private:
     bool Written;
     std::string Field; ///< the element's field (`x[1]` for a component)
   };
-  /// What the proxy's constructor and destructor do besides declaring.
+  /// What the proxy's constructor for one loop and its destructor do
+  /// besides declaring.
   struct ProxyParts {
     std::vector<std::string> Inits;
     std::vector<std::string> Copies;    ///< statements of the constructor
     std::vector<std::string> WriteBack; ///< statements of the destructor
   };
+  using Fields = std::vector<std::pair<FieldPath, LeafAccess>>;
 
-  ProxyNode proxyTree(const LoopPlan &P) const;
-  void proxy(CodeWriter &W, const NestPlan &Nest, const LoopPlan &P,
+  void emitGroup(const NestPlan &Nest, const ViewGroup &G, Chunks &Forward,
+                 Chunks &Main);
+  ProxyNode proxyTree(const ViewGroup &G) const;
+  void proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
              const ProxyNode &N, const std::string &Name,
              llvm::StringRef Tail) const;
-  void proxyMembers(CodeWriter &W, const NestPlan &Nest, const LoopPlan &P,
-                    const ProxyNode &N, ProxyParts &Parts) const;
-  void outSlots(CodeWriter &W, const LoopPlan &P, ProxyParts &Parts) const;
-  void forwarders(CodeWriter &W, const LoopPlan &P, const ProxyNode &N) const;
+  void members(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
+               const ProxyNode &N) const;
+  ProxyParts constructorParts(const ViewGroup &G, size_t Loop,
+                              const ProxyNode &N) const;
+  void leafInit(const ViewGroup &G, const ProxyNode &Kid,
+                ProxyParts &Parts) const;
+  void outSlotMembers(CodeWriter &W, const ViewGroup &G) const;
+  void outSlotInits(const ViewGroup &G, size_t Loop, ProxyParts &Parts) const;
+  std::vector<std::string> writeBack(const ViewGroup &G) const;
+  void forwarders(CodeWriter &W, const ViewGroup &G, const ProxyNode &N) const;
   void templateArguments(CodeWriter &W, const clang::RecordDecl *RD) const;
-  std::string methodText(const NestPlan &Nest, const LoopPlan &P,
+  std::string methodText(const NestPlan &Nest, const ViewGroup &G,
                          const clang::CXXMethodDecl *MD,
                          const std::string &ProxyName) const;
-  std::string accessPath(const LoopPlan &P, const FieldPath &Path,
+  void methodEdits(const ViewGroup &G, const clang::CXXMethodDecl *MD,
+                   TextEdits &Edits) const;
+  std::string accessPath(const ViewGroup &G, const FieldPath &Path,
                          llvm::StringRef Obj, std::string &Tags) const;
-  std::vector<SpecBuffer> specBuffers(const LoopPlan &P) const;
-  void spec(CodeWriter &W, const LoopPlan &P, bool Swept,
-            std::string &Tags) const;
-  void specLayout(CodeWriter &W, const LoopPlan &P) const;
-  void specCopies(CodeWriter &W, const LoopPlan &P, std::string &Tags) const;
-  void copyField(const LoopPlan &P, const FieldPath &Path, bool ToSlot,
+  std::vector<SpecBuffer> specBuffers(const Fields &F) const;
+  void spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
+            size_t Loop, std::string &Tags) const;
+  void specLayout(CodeWriter &W, const Fields &F) const;
+  void specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
+                  std::string &Tags) const;
+  void copyField(const ViewGroup &G, const FieldPath &Path, bool ToSlot,
                  std::string &Tags, std::vector<std::string> &Statements) const;
 
   EmitContext &Emit;

@@ -26,13 +26,29 @@ std::string qualifiedName(const ASTContext &Ctx, QualType T) {
   return TypeName::getFullyQualifiedName(T, Ctx, Policy);
 }
 
+/// C is a specialization of the class template whose pattern is Pattern.
+static bool specializes(const CXXRecordDecl *C, const CXXRecordDecl *Pattern) {
+  const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C);
+  return S &&
+         S->getSpecializedTemplate()->getTemplatedDecl()->getCanonicalDecl() ==
+             Pattern->getCanonicalDecl();
+}
+
 bool isElementOrBase(const RecordDecl *RD, const CXXRecordDecl *Element) {
   if (!RD)
     return false;
   if (RD->getCanonicalDecl() == Element->getCanonicalDecl())
     return true;
   const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
-  return CRD && Element->isDerivedFrom(CRD);
+  if (!CRD)
+    return false;
+  if (!CRD->getDescribedClassTemplate()) // a class (or specialization)
+    return Element->isDerivedFrom(CRD);
+  // A class template's own name in its members' text (`Base::r`).
+  if (specializes(Element, CRD))
+    return true;
+  return !Element->forallBases(
+      [&](const CXXRecordDecl *Base) { return !specializes(Base, CRD); });
 }
 
 /// True when P is a node the set Skip looks through.
@@ -396,6 +412,50 @@ findVarUses(const Stmt *S, llvm::function_ref<bool(const VarDecl *)> Which) {
   } F{{}, Which, {}};
   F.TraverseStmt(const_cast<Stmt *>(S));
   return F.Found;
+}
+
+CharSourceRange elementTypeRange(TypeLoc TL, const RecordDecl *Element,
+                                 const SourceManager &SM,
+                                 const LangOptions &LO) {
+  while (!TL.isNull()) {
+    if (auto Q = TL.getAs<QualifiedTypeLoc>())
+      TL = Q.getUnqualifiedLoc();
+    else if (auto R = TL.getAs<ReferenceTypeLoc>())
+      TL = R.getPointeeLoc();
+    else if (auto P = TL.getAs<PointerTypeLoc>())
+      TL = P.getPointeeLoc();
+    else
+      break;
+  }
+  if (TL.isNull())
+    return {};
+  QualType T = TL.getType();
+  const RecordDecl *RD = T->getAsRecordDecl();
+  bool Names = (RD && RD->getCanonicalDecl() == Element->getCanonicalDecl()) ||
+               isa<TemplateTypeParmType>(T.getCanonicalType());
+  if (!Names || T->getAs<DeducedType>())
+    return {};
+  SourceRange R = TL.getSourceRange();
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return {};
+  return CharSourceRange::getCharRange(
+      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+}
+
+const FunctionDecl *firstOrdinaryDeclaration(const FunctionDecl *FD) {
+  const FunctionDecl *First = nullptr;
+  for (const FunctionDecl *R : FD->redecls()) {
+    if (R->getFriendObjectKind() != Decl::FOK_None)
+      continue;
+    const DeclContext *DC = R->getLexicalDeclContext();
+    if (!DC->isFileContext() && !DC->isRecord() && !isa<LinkageSpecDecl>(DC))
+      continue;
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    if (!First ||
+        SM.isBeforeInTranslationUnit(R->getBeginLoc(), First->getBeginLoc()))
+      First = R;
+  }
+  return First;
 }
 
 const CXXRecordDecl *classWithDestructor(const ASTContext &Ctx, QualType T) {

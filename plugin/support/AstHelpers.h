@@ -32,7 +32,8 @@ namespace soaview {
 /// ('ns::Particle', 'const ns::Particle *').
 std::string qualifiedName(const clang::ASTContext &Ctx, clang::QualType T);
 
-/// True when RD is Element or one of its bases.
+/// True when RD is Element or one of its bases, or the pattern of a class
+/// template that Element or a base specializes (its name in its own text).
 bool isElementOrBase(const clang::RecordDecl *RD,
                      const clang::CXXRecordDecl *Element);
 
@@ -118,6 +119,20 @@ clang::CharSourceRange recordTypeRange(clang::TypeLoc TL,
                                        const clang::RecordDecl *Record,
                                        const clang::SourceManager &SM,
                                        const clang::LangOptions &LO);
+
+/// The character range of the type a parameter names the element with
+/// (through references, pointers and qualifiers): the element's record, or
+/// in a template pattern a template type parameter that stands for it.
+/// Invalid for deduced types and macros.
+clang::CharSourceRange elementTypeRange(clang::TypeLoc TL,
+                                        const clang::RecordDecl *Element,
+                                        const clang::SourceManager &SM,
+                                        const clang::LangOptions &LO);
+
+/// The declaration of FD that its clone is declared after: the first one at
+/// namespace scope or in its class (not a friend declaration), or null.
+const clang::FunctionDecl *
+firstOrdinaryDeclaration(const clang::FunctionDecl *FD);
 
 /// The class whose non-trivial destructor an object of type T (or each
 /// element of an array of T) runs; null when T is not such a class.

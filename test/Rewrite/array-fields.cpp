@@ -39,7 +39,7 @@ double step(std::vector<Part *> &ps) {
 // CHECK:        ::soaview::out_slot<float> soaview_out_v_0;
 // CHECK-NEXT:   ::soaview::out_slot<float> soaview_out_v_1;
 // CHECK-NEXT:   ::soaview::out_slot<float> soaview_out_v_2;
-// CHECK-NEXT:   template <class S> [[V]](const S &s, std::size_t i)
+// CHECK-NEXT:   template <class S> [[V]](::soaview::loop_tag<0>, const S &s, std::size_t i)
 // CHECK-NEXT:       : x{s.x[0][i], s.x[1][i]},
 // CHECK-NEXT:         v{s.v[0][i], s.v[1][i], s.v[2][i]},
 // CHECK-NEXT:         tag{s.tag[0][i]},

@@ -37,17 +37,17 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: __host__ __device__ static double weight(double r)
 // CHECK: __host__ __device__ static double weightDecl(double r);
 // CHECK-NEXT: static void kick(P &p, double dt)
-// CHECK-NEXT: __host__ __device__ static double weightDecl(double r) { return r; }
-// CHECK: inline namespace soaview_gen { namespace { struct [[V:P_23_3]]; } }
-// CHECK: __host__ __device__ static void kick(::soaview_gen::[[V]] &p, double dt);
-// CHECK: struct [[V]] {
-// CHECK: template <class S> __host__ __device__ [[V]](const S &s, std::size_t i)
+// CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
+// CHECK-NEXT: #line
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> __host__ __device__ static void kick(soaview_E0 &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
+// CHECK: __host__ __device__ static double weightDecl(double r) { return r; }
+// CHECK: struct [[V:P_23_3]] {
+// CHECK: template <class S> __host__ __device__ [[V]](::soaview::loop_tag<0>, const S &s, std::size_t i)
 // Whole arrays (more than 4 components) are copied element by element
 // (memcpy in device code copies bytes).
 // CHECK: ::soaview::copy_array(g, s.g[i]);
 // CHECK: __host__ __device__ ~[[V]]() {
 // CHECK: static __host__ __device__ view at(const soa &s, std::size_t i)
-// CHECK: __host__ __device__ static void kick(::soaview_gen::[[V]] &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
 // CHECK-LABEL: void step(
 // CHECK: // soaview: view of 'P' in {x, v, m, g} out {x, v} {{.*}}; offloaded (CUDA kernel)
 // CHECK: ::soaview::cuda::host_frame<::soaview_gen::[[V]]_spec> [[P:sv23_3_]]frame([[P]]site, [[P]]range);

@@ -73,16 +73,16 @@ double hostOnly() { return sumOf(4); }
 // CHECK-LABEL: static double sumOf(int n)
 // CHECK-NEXT: double *a = static_cast<double *>(::soaview::heap::calloc(n, sizeof(double)));
 // CHECK: ::soaview::heap::free(a);
-// touch in place, then the view's copy of scratch, then touch's clone:
+// touch in place, then its clone, then the view's copy of scratch:
 // CHECK-LABEL: static void touch(P &p)
 // CHECK-NEXT: int *k = ::new (::soaview::heap::on_device) int(3);
 // CHECK-NEXT: p.y += *k;
 // CHECK-NEXT: ::soaview::heap::delete_object(k);
-// CHECK: double *t = static_cast<double *>(::soaview::heap::malloc(2 * sizeof(double)));
-// CHECK: static void touch(::soaview_gen::{{[A-Za-z0-9_]+}} &p) {
+// CHECK: static void touch(soaview_E0 &p) {
 // CHECK-NEXT: int *k = ::new (::soaview::heap::on_device) int(3);
 // CHECK-NEXT: p.y += *k;
 // CHECK-NEXT: ::soaview::heap::delete_object(k);
+// CHECK: double *t = static_cast<double *>(::soaview::heap::malloc(2 * sizeof(double)));
 // CHECK-LABEL: void step(
 // CHECK: ::soaview::heap::loop_scope [[P:sv[0-9]+_[0-9]+_]]heap([[P]]site);
 // CHECK-NEXT: using [[P]]spec =

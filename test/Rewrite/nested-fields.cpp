@@ -32,13 +32,15 @@ double energy(std::list<Body *> &bs) {
 // CHECK-NEXT: struct soaview_kin_proxy {
 // CHECK-NEXT:   double v;
 // CHECK-NEXT:   double e;
-// CHECK-NEXT:   template <class S> soaview_kin_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:   soaview_kin_proxy() = default;
+// CHECK-NEXT:   template <class S> soaview_kin_proxy(::soaview::loop_tag<0>, const S &s, std::size_t i)
 // CHECK-NEXT:       : v(s.kin_v[i]),
 // CHECK-NEXT:         e(s.kin_e[i]) {
 // CHECK:      } kin;
 // CHECK-NEXT: struct soaview_pos_proxy {
 // CHECK-NEXT:   double c[3];
-// CHECK-NEXT:   template <class S> soaview_pos_proxy(const S &s, std::size_t i)
+// CHECK-NEXT:   soaview_pos_proxy() = default;
+// CHECK-NEXT:   template <class S> soaview_pos_proxy(::soaview::loop_tag<0>, const S &s, std::size_t i)
 // CHECK-NEXT:       : c{s.pos_c[0][i], s.pos_c[1][i], s.pos_c[2][i]} {
 // CHECK: double norm2() const { return c[0] * c[0] + c[1] * c[1] + c[2] * c[2]; }
 // CHECK: } pos;

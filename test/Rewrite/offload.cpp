@@ -13,14 +13,16 @@ void step(std::vector<P> &ps, double dt) {
   }
 }
 // CHECK: #include <soaview/omp.h>
-// CHECK: #pragma omp declare target
-// CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
-// CHECK: #pragma omp end declare target
-// CHECK: } // namespace soaview_gen
+// CHECK: static void kick(P &p, double dt) { p.v += dt; }
+// CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
 // CHECK-NEXT: #pragma omp declare target
 // CHECK-NEXT: #line 7
-// CHECK-NEXT: static void kick(::soaview_gen::[[V:P_10_3]] &p, double dt) { p.v += dt; }
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> static void kick(soaview_E0 &p, double dt) { p.v += dt; }
 // CHECK-NEXT: #pragma omp end declare target
+// CHECK: #pragma omp declare target
+// CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
+// CHECK-NEXT: struct [[V:P_10_3]] {
+// CHECK: #pragma omp end declare target
 // CHECK-LABEL: void step(
 // CHECK: using [[P:sv10_3_]]spec = ::soaview_gen::[[V]]_spec;
 // CHECK-NEXT: ::soaview::omp::device_frame<[[P]]spec> [[P]]device([[P]]site, [[P]]frame);

@@ -24,9 +24,11 @@ void push(std::vector<Particle *> &ps, double dt) {
 // the written ones back to the slot.
 // CHECK-NEXT:   double x;
 // CHECK-NEXT:   double mass;
+// CHECK-NEXT:   {{\[\[}}maybe_unused]] static constexpr bool soaview_is_view = true;
+// CHECK-NEXT:   using soaview_element = ::Particle;
 // CHECK-NEXT:   const void *soaview_address;
 // CHECK-NEXT:   ::soaview::out_slot<double> soaview_out_x;
-// CHECK-NEXT:   template <class S> [[VIEW]](const S &s, std::size_t i)
+// CHECK-NEXT:   template <class S> [[VIEW]](::soaview::loop_tag<0>, const S &s, std::size_t i)
 // CHECK-NEXT:       : x(s.x[i]),
 // CHECK-NEXT:         mass(s.mass[i]),
 // CHECK:              soaview_out_x(&s.x[i]) {

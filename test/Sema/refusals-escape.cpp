@@ -13,10 +13,21 @@ struct P {
 };
 
 struct Solver {
-  void apply(P &p) { p.x = 0; } // expected-note {{soaview follows elements into free functions}}
+  virtual void apply(P &p) { p.x = 0; } // expected-note {{declare the function or its class 'final', call it through a qualified name, or on an object whose type is known}}
+  void exact(P &p);
+};
+// A hidden friend, declared only in its class: no place for its clone.
+struct Q {
+  double y;
+  friend void nudge(Q &q) { q.y += 1; } // expected-error {{this function is declared only as a friend or in a block scope}} expected-note {{declare the function at namespace or class scope}}
 };
 
-template <class T> void scaleBy(P &p, T f) { p.x *= f; } // expected-note {{make the parameter's type a template parameter}}
+// Member functions of other classes are followed unless virtual calls may
+// run an override; offloaded, they would run on a copy of their object.
+struct Kernel {
+  double scale;
+  void apply(P &p) const { p.x *= scale; } // expected-error {{cannot offload loop: the element is passed to 'Kernel::apply', a member function of another class}}
+};
 void logf(const char *fmt, ...);
 
 P *firstBig(std::vector<P *> &v) {
@@ -46,13 +57,22 @@ void lambdaEscapes(std::vector<P *> &v, std::vector<double (*)(P *)> &) {
 void memberCallee(std::vector<P *> &v, Solver &s) {
   [[clang::soa_conversion]]
   for (auto *p : v) // expected-note {{in the loop annotated here}}
-    s.apply(*p); // expected-error {{the element is passed to member function 'Solver::apply'}}
+    s.apply(*p); // expected-error {{the element is passed to virtual member function 'Solver::apply', which may run an override}}
+  [[clang::soa_conversion]]
+  for (auto *p : v)
+    s.Solver::apply(*p); // a qualified call runs Solver::apply: converts
 }
 
-void nonDependentTemplate(std::vector<P *> &v) {
+void friendOnly(std::vector<Q *> &v) {
   [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    scaleBy(*p, 2.0); // expected-error {{function template 'scaleBy' takes the element as a non-dependent parameter}}
+  for (auto *q : v)
+    nudge(*q);
+}
+
+void offloadedFunctor(std::vector<P> &v, const Kernel &k) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{on the device it would run on a copy of its object}}
+  for (auto &p : v)
+    k.apply(p);
 }
 
 void variadic(std::vector<P *> &v) {

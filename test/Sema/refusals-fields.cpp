@@ -57,11 +57,3 @@ void localType() {
   // expected-note@-5 {{defined here}}
 }
 
-template <class T> struct Box {
-  static void bump(T &v) { v.b += 1; } // expected-note {{make it a free function or a function template}}
-};
-void classTemplateMember(std::vector<V *> &v) {
-  [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    Box<V>::bump(*p); // expected-error {{'Box<V>::bump' is a member of a class template; it cannot be cloned}}
-}

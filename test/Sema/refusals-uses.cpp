@@ -71,9 +71,10 @@ void uses(std::vector<P *> &v, std::vector<D *> &d) {
     (void)q;
   }
 
+  // A member of a class template gets a clone: the loop converts.
   [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    Box<int>::take(*p); // expected-error {{'Box<int>::take' is a member of a class template; it cannot be cloned}} expected-note@25 {{make it a free function or a function template}}
+  for (auto *p : v)
+    Box<int>::take(*p);
 
   // `(void)p;` discards the element: the loop converts.
   [[clang::soa_conversion]]

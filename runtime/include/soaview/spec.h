@@ -6,6 +6,12 @@
 // proxy). A frame checks its spec with is_spec_v at compile time, so a
 // mismatch is one readable error, not a page of template errors.
 //
+// A view (the proxy) stands in for the element wherever the element stood:
+// one view type per element type and nest, shared by the nest's loops over
+// that type, each loop building it from its own spec (a constructor per
+// loop, told apart by loop_tag<K>; the fields another loop uses stay
+// unset). A view declares `static constexpr bool soaview_is_view = true`.
+//
 // A spec S provides:
 //   S::element, S::view              the element type and its proxy
 //   S::soa                           the buffers: one pointer per field
@@ -63,6 +69,41 @@ struct is_spec<
 /// True when S meets the spec contract above.
 template <class S> inline constexpr bool is_spec_v = rt::is_spec<S>::value;
 
+/// Tells a view's constructors apart: the view of the nest's loop K.
+template <int K> struct loop_tag {};
+
+/// True for soaview's views (the proxies generated code declares).
+template <class T, class = void> struct is_view : std::false_type {};
+template <class T>
+struct is_view<T, std::enable_if_t<std::remove_cv_t<T>::soaview_is_view>>
+    : std::true_type {};
+
+/// An argument of type T where the user's function takes an Element: the
+/// element itself or a view of it (a view names its element type
+/// `soaview_element`).
+template <class T, class Element, bool = is_view<T>::value> struct stands_for {
+  static constexpr bool view = false;
+  static constexpr bool value =
+      std::is_same_v<std::remove_cv_t<T>, std::remove_cv_t<Element>>;
+};
+template <class T, class Element> struct stands_for<T, Element, true> {
+  static constexpr bool view = true;
+  static constexpr bool value =
+      std::is_same_v<typename std::remove_cv_t<T>::soaview_element,
+                     std::remove_cv_t<Element>>;
+};
+
+/// The default template argument of soaview's clones of functions that take
+/// elements (`template <class E0, class E1,
+/// if_views<stands_for<E0, P>, stands_for<E1, P>> = 0>`): viable only when
+/// every element argument stands for the element the user's function takes
+/// and one of them at least is a view, so that every call with the user's
+/// own objects still calls the user's function, and each overload of the
+/// user's keeps its own clone.
+template <class... Args>
+using if_views =
+    std::enable_if_t<(Args::value && ...) && (Args::view || ...), int>;
+
 /// Where a view writes one field back when its iteration ends. Moves with
 /// the view it was made for; a copy of a view (`auto c = *p` in the loop
 /// body) is a copy of the element and writes nothing back.
@@ -86,9 +127,14 @@ template <class T> SOAVIEW_HD void copy_array(T &dst, const T &src) noexcept {
 }
 
 /// The address of the original element behind a view: generated code
-/// compares element addresses through it (`p != q` between two views).
+/// compares element addresses through it (`p != q` between two views). Any
+/// other pointer is its own identity: the comparison may be in a template
+/// that the user's own objects instantiate too.
 template <class V> const void *identity(const V *v) noexcept {
-  return v->soaview_address;
+  if constexpr (is_view<V>::value)
+    return v->soaview_address;
+  else
+    return v;
 }
 
 } // namespace soaview
