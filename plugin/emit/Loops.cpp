@@ -105,7 +105,8 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
   const LoopForm &F = P.Form;
   std::string Prefix = Emit.Names.prefix(P);
   std::string View =
-      fill(" auto ${P}view = ${Init};", {{"P", Prefix}, {"Init", ViewInit}});
+      fill(" auto ${Ref}${P}view = ${Init};",
+           {{"Ref", P.Packed ? "&" : ""}, {"P", Prefix}, {"Init", ViewInit}});
   if (F.Kind == LoopFormKind::Range)
     return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
                        {{"Const", F.VarIsConst ? "const " : ""},
@@ -213,7 +214,8 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
   std::string Frame =
       Emit.onDevice(P)
           ? Emit.Target.deviceNamespace() + rt::HostFrame + "<" + Args + ">"
-          : std::string(rt::Frame) + "<" + Args + ">";
+      : P.Packed ? std::string(rt::PackedFrame) + "<" + Spec + ">"
+                 : std::string(rt::Frame) + "<" + Args + ">";
   // A host loop over pointers that writes its elements picks each
   // element's slot through the frame's repeat map (remap), an indirection
   // that keeps the compiler from vectorising the loop. Its body becomes a

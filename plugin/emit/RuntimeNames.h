@@ -17,6 +17,7 @@ inline constexpr const char *CudaHeapHeader = "soaview/heap_cuda.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";
 inline constexpr const char *Frame = "::soaview::frame";
+inline constexpr const char *PackedFrame = "::soaview::packed_frame";
 inline constexpr const char *Arena = "::soaview::arena";
 inline constexpr const char *OutSlot = "::soaview::out_slot";
 inline constexpr const char *Identity = "::soaview::identity";

@@ -16,20 +16,6 @@ using namespace clang;
 
 namespace soaview {
 
-unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem) {
-  constexpr uint64_t MaxComponents = 4; // vectors of 2, 3, 4 in physics codes
-  const ConstantArrayType *A = Ctx.getAsConstantArrayType(T);
-  if (!A || T.isVolatileQualified())
-    return 0;
-  QualType E = A->getElementType();
-  uint64_t N = A->getSize().getZExtValue();
-  if (N == 0 || N > MaxComponents || E.isVolatileQualified() ||
-      !E->isArithmeticType() || E->isAnyComplexType() || !E->isBuiltinType())
-    return 0;
-  Elem = E.getUnqualifiedType();
-  return static_cast<unsigned>(N);
-}
-
 namespace {
 
 /// Name of the SoA buffer of a leaf: the path joined with '_' (identifiers

@@ -23,13 +23,6 @@
 
 namespace soaview {
 
-/// A small one-dimensional array of arithmetic values (`double x[3]`) is
-/// stored one buffer per component (`double *x[3]` in the soa), so that loops
-/// reading `p->x[0]` load consecutive slots, as hand-written SoA does. Returns
-/// the component count and sets Elem, or 0 for fields stored whole.
-unsigned splitComponents(const clang::ASTContext &Ctx, clang::QualType T,
-                         clang::QualType &Elem);
-
 /// The loops of a nest that share one view: those over one element type.
 struct ViewGroup {
   std::string Name; ///< the view's

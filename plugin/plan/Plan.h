@@ -95,6 +95,11 @@ struct LoopPlacement {
   HeapUse Heap;
   /// Offloaded with the CUDA backend: the code its kernel runs.
   DeviceReach Reach;
+  /// A read-only inner host loop whose body branches around its work: its
+  /// frame builds every view once (packed_frame) and each iteration takes
+  /// a reference to its view, instead of loading all the view's fields
+  /// before the branch.
+  bool Packed = false;
   /// Its launch is wrapped in the device heap's loop scope.
   bool usesHeap() const { return !Heap.Routes.empty(); }
 };

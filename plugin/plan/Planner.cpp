@@ -4,8 +4,10 @@
 #include "frontend/Annotations.h"
 #include "plan/DeviceCode.h"
 #include "plan/Placement.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -47,6 +49,56 @@ std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
   return Places;
 }
 
+/// The statement S, or a function it reaches with loop K's view, has an
+/// `if`, `continue` or `break`: work that most iterations may skip.
+bool branches(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitIfStmt(IfStmt *) { return !(Found = true); }
+    bool VisitContinueStmt(ContinueStmt *) { return !(Found = true); }
+    bool VisitBreakStmt(BreakStmt *) { return !(Found = true); }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// The buffers a view reads from: one per field, one per component of a
+/// small array (splitComponents).
+size_t bufferCount(const ASTContext &Ctx, const ViewModel &V) {
+  size_t N = 0;
+  for (auto &[Path, Access] : V.orderedLeaves()) {
+    QualType Elem;
+    N += std::max(1u, splitComponents(Ctx, Path.back()->getType(), Elem));
+  }
+  return N + V.Wholes.size();
+}
+
+/// An inner loop reading from more buffers than this builds its views once
+/// (packed): measured on SWIFT's force loops (13 to 16 buffers: 1.1-1.2x
+/// slower than plain from the buffers, plain speed packed) and the SPH
+/// example's (11 buffers: 5-7% faster from the buffers than packed);
+/// docs/benchmarks.md, "Packed views".
+constexpr size_t MinPackedBuffers = 13;
+
+/// Packed views (LoopPlacement::Packed) for read-only range loops inside
+/// another converted loop, on the host, that read many buffers and whose
+/// body (or a function receiving their elements) branches. A loop without
+/// branches keeps the buffers, which let the compiler vectorise it.
+bool packs(const ASTContext &Ctx, const NestPlan &Nest, size_t K) {
+  const LoopPlan &P = Nest.Loops[K];
+  if (K == 0 || P.Offload || P.DeviceInner || Nest.Sweep || P.View.writes() ||
+      P.Form.Kind != LoopFormKind::Range || P.Form.VarIsCopy ||
+      bufferCount(Ctx, P.View) < MinPackedBuffers)
+    return false;
+  if (branches(P.Form.Body))
+    return true;
+  for (const CalleeUse &U : Nest.Callees)
+    if (llvm::is_contained(U.ParamViews, (int)K) && U.FD->hasBody() &&
+        branches(U.FD->getBody()))
+      return true;
+  return false;
+}
+
 } // namespace
 
 NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
@@ -62,6 +114,8 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
   Nest.Root = R.Root;
   Nest.Sweep = std::move(R.Sweep);
   Nest.InsertBefore = viewInsertionDecl(Ctx, Nest.Loops[0]);
+  for (size_t K = 0; K < Nest.Loops.size(); ++K)
+    Nest.Loops[K].Packed = packs(Ctx, Nest, K);
   if (O.DeviceHeap)
     for (LoopPlan &P : Nest.Loops)
       if (P.Offload)

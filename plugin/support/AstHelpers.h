@@ -139,6 +139,13 @@ firstOrdinaryDeclaration(const clang::FunctionDecl *FD);
 const clang::CXXRecordDecl *classWithDestructor(const clang::ASTContext &Ctx,
                                                 clang::QualType T);
 
+/// A small one-dimensional array of arithmetic values (`double x[3]`) is
+/// stored one buffer per component (`double *x[3]` in the soa), so that loops
+/// reading `p->x[0]` load consecutive slots, as hand-written SoA does. Returns
+/// the component count and sets Elem, or 0 for fields stored whole.
+unsigned splitComponents(const clang::ASTContext &Ctx, clang::QualType T,
+                         clang::QualType &Elem);
+
 } // namespace soaview
 
 #endif

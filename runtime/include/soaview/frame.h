@@ -140,12 +140,21 @@ template <class V> struct index_shadow {
 /// (also on break, return, goto and exceptions).
 ///
 /// Spec is generated per (loop site, element type): see soaview/spec.h.
+///
+/// Packed (read-only views only, see packed_frame): the frame also builds
+/// every view once, into an array in the same lease, and at(i) returns a
+/// reference to view i.
 template <class Spec, bool Scatter = true,
-          const rt::backend *HostMemory = nullptr>
+          const rt::backend *HostMemory = nullptr, bool Packed = false>
 class frame {
   static_assert(is_spec_v<Spec>, "soaview: Spec does not meet the spec "
                                  "contract of soaview/spec.h");
+  static_assert(!Packed || !Spec::writes,
+                "soaview: only views that write nothing are packed");
+  static_assert(!Packed || alignof(typename Spec::view) <= kAlignment,
+                "soaview: a packed view is aligned beyond the pool's blocks");
   using element = typename Spec::element;
+  using view = typename Spec::view;
   static constexpr bool kScatters = Scatter && Spec::writes;
 
 public:
@@ -174,10 +183,18 @@ public:
           rt::find_duplicates(reinterpret_cast<const void *const *>(elems_), n_,
                               remap, a.take_bytes(rt::scratch_bytes(n_)));
     }
+    if constexpr (Packed) {
+      views_ = a.take<view>(n_);
+      for (std::size_t k = 0; k < n_; ++k)
+        ::new (static_cast<void *>(views_ + k)) view(Spec::at(soa_, k));
+    }
     if (t0)
       rt::record(site_, rt::gather, rt::now_ns() - t0);
   }
   ~frame() {
+    if constexpr (Packed)
+      for (std::size_t k = 0; k < n_; ++k)
+        views_[k].~view();
     if constexpr (kScatters) {
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       for (std::size_t i = 0; i < n_; ++i)
@@ -191,8 +208,12 @@ public:
   frame &operator=(const frame &) = delete;
 
   std::size_t size() const noexcept { return n_; }
-  typename Spec::view at(std::size_t i) const noexcept {
-    if constexpr (kScatters)
+  /// The view of iteration i: built from the buffers (a value), or, packed,
+  /// the one built for it (a reference).
+  decltype(auto) at(std::size_t i) const noexcept {
+    if constexpr (Packed)
+      return static_cast<view &>(views_[i]);
+    else if constexpr (kScatters)
       return Spec::at(soa_, remap_ ? remap_[i] : i);
     else // repeats need no shared slot when nothing is written back
       return Spec::at(soa_, i);
@@ -225,6 +246,8 @@ private:
     if constexpr (kScatters && yields_pointers_v<Range>)
       b += arena::round_up(n * sizeof(std::size_t)) +
            arena::round_up(rt::scratch_bytes(n));
+    if constexpr (Packed)
+      b += arena::round_up(n * sizeof(view));
     return b;
   }
 
@@ -234,7 +257,15 @@ private:
   element **elems_ = nullptr;
   const std::size_t *remap_ = nullptr;
   typename Spec::soa soa_{};
+  view *views_ = nullptr; // Packed only
 };
+
+/// The frame of a read-only host loop whose body branches around most of
+/// its work (an inner pair loop that skips far particles): every view is
+/// built once, when the frame gathers, and each iteration takes a reference
+/// to its view instead of loading every field from the buffers before the
+/// branch (docs/semantics.md, "Packed views").
+template <class Spec> using packed_frame = frame<Spec, false, nullptr, true>;
 
 namespace rt {
 /// Largest run of buffers a copy back to the host takes along although the
