@@ -231,6 +231,8 @@ class Gen:
             w("  struct { double s0; int s1; };")
         if self.private:
             w("  Real get_pv() const { return pv; }")
+            w("  const Real &ref_pv() const { return pv; }")
+            w("  const double &ref_pw0() const { return pw.v[0]; }")
             w("  void set_pv(Real x) { pv = x; }")
             w("  double get_pw0() const { return pw.v[0]; }")
             w("  void set_pw0(double x) { pw.v[0] = x; }")
@@ -242,6 +244,7 @@ class Gen:
             if "[" in path or "." in path or path in [g for g, _ in getters]:
                 continue
             w(f"  {kind} get_{path}() const {{ return {path}; }}")
+            w(f"  const {kind} &ref_{path}() const {{ return {path}; }}")
             w(f"  void set_{path}({kind} v) {{ {path} = v; }}")
             getters.append((path, kind))
         if self.private:
@@ -297,6 +300,26 @@ class Gen:
                 w(f"  s.{path} = (typename T::Real)(T::twice(s.{path}) * T::kHalf) + (T::ModeA - 1) + "
                   f"s.kW[1] * (sizeof(T::kW) / sizeof(double) - 2); // @r")
         w("}")
+        # A functor: a class template whose members receive the element
+        # (one out of line, one a member template, a call operator, a final
+        # override of a virtual one) and keep state of their own (a count).
+        w("template <class T> struct FxBase { virtual ~FxBase() = default; virtual void hit(T &s) = 0; };")
+        w("template <class T> struct Fx final : FxBase<T> {")
+        w("  double k = 0.5; long n = 0;")
+        w("  void apply(T &s);")
+        w("  template <int N> void bump(T &s, const T &o) {")
+        w("    " + self.update("s", False) + " // @r")
+        w("    n += N;")
+        w("    (void)o;")
+        w("  }")
+        w("  void operator()(T &s) { " + self.update("s", False) + " ++n; } // @r")
+        w("  void hit(T &s) override { " + self.update("s", False) + " } // @r")
+        w("};")
+        w("template <class T> void Fx<T>::apply(T &s) {")
+        w("  " + self.update("s", False) + " // @r")
+        w("  n += 2;")
+        w("}")
+        w("static Fx<S> fx;")
         w("")
         return L, getters
 
@@ -341,6 +364,18 @@ class Gen:
                     f"{{ {kind} *t = new {kind}[2](); t[1] = {x}; {upd} (void)t[0]; delete[] t; }}",
                     f"{{ auto *t = static_cast<{kind} *>(std::malloc(sizeof({kind}))); "
                     f"if (t) *t = {x}; {upd} std::free(t); }}"]))
+            elif k < 0.945 and not device:  # functor members
+                out.append(r.choice([f"fx.apply({ref});", f"fx({ref});", f"fx.hit({ref});",
+                                     f"fx.bump<2>({ref}, {ref});"]))
+            elif k < 0.95 and not device:  # lvalues only read: ?:, a const& getter
+                (a, ka), (b, kb) = self.pick(self.scalars()), self.pick(self.scalars())
+                if ka == kb:
+                    out.append(f"acc += ({self.cond(var, arrow)} ? {var}{acc}{a} : {var}{acc}{b});")
+                elif getters:
+                    path, _ = self.pick(getters)
+                    out.append(f"acc += {var}{acc}ref_{path}();")
+                else:
+                    out.append(f"(void){var}{acc}{a};")
             elif k < 0.96:
                 upd = self.update("q", False)
                 out.append(f"{{ auto &q = {ref}; {upd} }}")
@@ -558,7 +593,7 @@ class Gen:
                        "PtrRange{uptrs.data(), (int)uptrs.size()}"}.get(arg, arg)
             w(f"    acc += {name}({arg});")
         w("  }")
-        w('  std::printf("%a\\n", acc);')
+        w('  std::printf("%a %ld\\n", acc, fx.n);')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
         w("  for (auto &s : arr) dump(s);")

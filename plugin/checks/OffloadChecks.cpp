@@ -14,6 +14,34 @@ using namespace clang;
 
 namespace soaview {
 
+namespace {
+/// Variables of the host that device code reads (OpenMP): constant tables
+/// get a device copy (soaview declares them for the device where they are
+/// defined); any other variable is refused.
+template <class RefuseFn>
+bool checkHostVariables(const SourceManager &SM, const LoopPlan &P,
+                        RefuseFn &Refuse) {
+  if (const DeclRefExpr *V = P.Reach.HostVariable)
+    return Refuse(V->getExprLoc(),
+                  {diag::err_offload_global, {V->getDecl()->getNameAsString()}},
+                  diag::note_offload_global);
+  for (const ReachedFunction &R : P.Reach.Functions)
+    if (const DeclRefExpr *V = R.HostVariable)
+      return Refuse(
+          V->getExprLoc(),
+          {diag::err_offload_callee_global,
+           {R.FD->getQualifiedNameAsString(), V->getDecl()->getNameAsString()}},
+          diag::note_offload_global);
+  for (const VarDecl *V : P.Reach.Tables)
+    if (SM.isInSystemHeader(SM.getFileLoc(V->getLocation())) ||
+        V->getLocation().isMacroID() || !V->getDeclContext()->isFileContext())
+      return Refuse(V->getLocation(),
+                    {diag::err_offload_table_place, {V->getNameAsString()}},
+                    diag::note_offload_table_place);
+  return true;
+}
+} // namespace
+
 /// What an offloaded loop may not do: its iterations run in parallel on a
 /// device, so they must not leave the loop early, write variables outside
 /// it, or compare element addresses; nests and hoisting stay on the host.
@@ -75,6 +103,8 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
           MD->getLocation(),
           {diag::err_offload_member_callee, {MD->getQualifiedNameAsString()}},
           diag::note_offload_member_callee);
+  if (P.Reach.CopiesTables && !checkHostVariables(SM, P, Refuse))
+    return false;
   // Early exits and writes to variables declared outside the loop.
   LoopJumps J = findLoopJumps(P.Form.Body);
   if (!J.Exits.empty())

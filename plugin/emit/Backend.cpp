@@ -41,6 +41,9 @@ public:
   std::string declareTargetEnd(bool Device) const override {
     return Device ? "#pragma omp end declare target\n" : "";
   }
+  std::string declareTargetVariable(const std::string &Name) const override {
+    return fill("#pragma omp declare target(${Name})", {{"Name", Name}});
+  }
   void launchPrologue(CodeWriter &W, const std::string &Prefix,
                       const std::string &Captures) const override {
     targetRegion(W, Prefix, Prefix + "device", Captures);

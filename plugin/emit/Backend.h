@@ -43,6 +43,11 @@ public:
   /// Text before and after declarations compiled for the device.
   virtual std::string declareTargetBegin(bool Device) const { return ""; }
   virtual std::string declareTargetEnd(bool Device) const { return ""; }
+  /// The line that gives device code its own copy of the constant table
+  /// Name, right after its definition ("" where the backend has none).
+  virtual std::string declareTargetVariable(const std::string &Name) const {
+    return "";
+  }
   /// True when an offloaded loop's body becomes a lambda that a kernel
   /// calls once per element (the loop header becomes the launch).
   virtual bool bodyIsKernelLambda() const { return false; }

@@ -56,6 +56,8 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
+  if (!declareTables(Nest))
+    return false;
   Chunks All;
   All.append(Forward);
   All.append(Main);
@@ -68,6 +70,24 @@ bool Emitter::emitNest(const NestPlan &Nest) {
 }
 
 bool Emitter::finish() { return Clones->finish(); }
+
+/// The constant tables the nest's device code reads, declared for the
+/// device right after their definitions (once each).
+bool Emitter::declareTables(const NestPlan &Nest) {
+  for (const LoopPlan &P : Nest.Loops)
+    for (const VarDecl *V : P.Reach.Tables) {
+      std::string Line = Target->declareTargetVariable(V->getNameAsString());
+      if (Line.empty() || !DeclaredTables.insert(V).second)
+        continue;
+      SourceLocation After = Context->Source.afterSemi(
+          Context->Source.fileEnd(V->getSourceRange().getEnd()));
+      EditBuffer *Buffer = Context->Files.bufferFor(After);
+      if (!Buffer)
+        return false;
+      Buffer->insert(Context->Source.offset(After), "\n" + Line + "\n");
+    }
+  return true;
+}
 
 bool Emitter::emitLoop(const NestPlan &Nest, const LoopPlan &Plan) {
   return Loops->emit(Nest, Plan);

@@ -22,6 +22,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace clang {
@@ -73,6 +74,9 @@ private:
   std::unique_ptr<CloneEmitter> Clones;
   std::unique_ptr<LoopEmitter> Loops;
   std::unique_ptr<SweepEmitter> Sweeps;
+  /// Constant tables already declared for the device.
+  std::set<const clang::VarDecl *> DeclaredTables;
+  bool declareTables(const NestPlan &Nest);
 };
 
 } // namespace soaview

@@ -300,6 +300,14 @@ bool deviceConstant(ASTContext &Ctx, const VarDecl *V) {
          V->hasConstantInitialization();
 }
 
+/// A constant table: a const variable at namespace scope (or a static data
+/// member) with a constant initializer that is not a device constant
+/// (an array). OpenMP's `declare target` gives the device its own copy.
+bool constantTable(const VarDecl *V) {
+  return V->getType().isConstQualified() && !V->isStaticLocal() &&
+         V->hasConstantInitialization() && V->getDefinition();
+}
+
 /// What device code reaches in a statement: the calls it makes (functions
 /// and constructors) and the first variable with static storage that device
 /// code cannot read (not a constant); Derived adds its own visits and says
@@ -312,6 +320,8 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   const std::set<const Stmt *> &Replaced;
   std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
   const DeclRefExpr *BadGlobal = nullptr;
+  const DeclRefExpr *BadVariable = nullptr; ///< BadGlobal, tables aside
+  std::vector<const VarDecl *> Tables;
   DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
       : Ctx(Ctx), Replaced(Replaced) {}
   bool ownStatic(const VarDecl *) const { return false; }
@@ -338,11 +348,22 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
       if (const CXXDestructorDecl *D = RD->getDestructor())
         Calls.push_back({D, L});
   }
+  /// An object of an empty class (`std::nothrow`): no data to read.
+  static bool tag(const VarDecl *V) {
+    const auto *RD = V->getType()->getAsCXXRecordDecl();
+    return RD && RD->hasDefinition() && RD->isEmpty();
+  }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());
-    if (V && V->hasGlobalStorage() && !BadGlobal && !deviceConstant(Ctx, V) &&
-        !(V->isStaticLocal() && static_cast<Derived *>(this)->ownStatic(V)))
+    if (!V || !V->hasGlobalStorage() || deviceConstant(Ctx, V) || tag(V) ||
+        (V->isStaticLocal() && static_cast<Derived *>(this)->ownStatic(V)))
+      return true;
+    if (!BadGlobal)
       BadGlobal = E;
+    if (constantTable(V))
+      Tables.push_back(V);
+    else if (!BadVariable)
+      BadVariable = E;
     return true;
   }
 };
@@ -371,6 +392,11 @@ private:
   /// Functions that get a view-typed clone or are copied into a view: the
   /// emitter writes those for the device; their callees still need a look.
   bool emittedByView(const FunctionDecl *FD) const;
+  void addTables(const std::vector<const VarDecl *> &Tables) {
+    for (const VarDecl *V : Tables)
+      if (!llvm::is_contained(Found.Tables, V->getDefinition()))
+        Found.Tables.push_back(V->getDefinition());
+  }
 
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -449,6 +475,8 @@ void Reacher::body() {
   Found.ThisUse = W.BadThis;
   Found.BadCapture = W.BadCapture;
   Found.HostGlobal = W.BadGlobal;
+  Found.HostVariable = W.BadVariable;
+  addTables(W.Tables);
   for (auto &[FD, L] : W.Calls)
     reach(FD, L);
 }
@@ -478,6 +506,8 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   } K(Ctx, Routed);
   K.TraverseStmt(Def->getBody());
   Found.Functions[At].HostGlobal = K.BadGlobal;
+  Found.Functions[At].HostVariable = K.BadVariable;
+  addTables(K.Tables);
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
 }

@@ -58,6 +58,8 @@ struct ReachedFunction {
   /// A variable with static storage its body reads that device code cannot
   /// (not a constant); null when none.
   const clang::DeclRefExpr *HostGlobal = nullptr;
+  /// The same, not counting constant tables (OpenMP copies those).
+  const clang::DeclRefExpr *HostVariable = nullptr;
   /// A lambda called from the loop (it must be written in the loop).
   bool Lambda = false;
   /// Not compiled for the device yet: the emitter marks it __host__
@@ -73,6 +75,15 @@ struct DeviceReach {
   /// A variable from outside the loop that a copy does not carry intact.
   const clang::DeclRefExpr *BadCapture = nullptr;
   const clang::DeclRefExpr *HostGlobal = nullptr;
+  /// The same, not counting constant tables.
+  const clang::DeclRefExpr *HostVariable = nullptr;
+  /// Constant tables device code reads (const, constant initializer, at
+  /// namespace scope: SWIFT's kernel coefficients); OpenMP declares them
+  /// for the device.
+  std::vector<const clang::VarDecl *> Tables;
+  /// The backend gives device code its own copy of constant tables
+  /// (OpenMP); the CUDA backend refuses every host variable itself.
+  bool CopiesTables = false;
   std::vector<ReachedFunction> Functions;
 };
 

@@ -120,10 +120,11 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
     for (LoopPlan &P : Nest.Loops)
       if (P.Offload)
         P.Heap = findHeapUse(Ctx, P.Form.Body);
-  if (O.Backend == BackendKind::Cuda)
-    for (LoopPlan &P : Nest.Loops)
-      if (P.Offload)
-        P.Reach = reachDeviceCode(Ctx, Nest, P);
+  for (LoopPlan &P : Nest.Loops) // what device code uses of the host
+    if (P.Offload) {
+      P.Reach = reachDeviceCode(Ctx, Nest, P);
+      P.Reach.CopiesTables = O.Backend == BackendKind::OpenMP;
+    }
   return Nest;
 }
 

@@ -341,38 +341,51 @@ bool hasRuntimeLoop(const Stmt *Body, const ASTContext &Ctx) {
   return F.Found;
 }
 
+namespace {
+/// The innermost type of a declarator's type, through qualifiers,
+/// references and pointers.
+TypeLoc innermost(TypeLoc TL) {
+  while (!TL.isNull()) {
+    if (auto Q = TL.getAs<QualifiedTypeLoc>())
+      TL = Q.getUnqualifiedLoc();
+    else if (auto R = TL.getAs<ReferenceTypeLoc>())
+      TL = R.getPointeeLoc();
+    else if (auto P = TL.getAs<PointerTypeLoc>())
+      TL = P.getPointeeLoc();
+    else
+      break;
+  }
+  return TL;
+}
+
+/// The characters of TL, where it is written out (not deduced, not from a
+/// macro).
+CharSourceRange writtenRange(TypeLoc TL, const SourceManager &SM,
+                             const LangOptions &LO) {
+  if (TL.getType()->getAs<DeducedType>())
+    return {};
+  SourceRange R = TL.getSourceRange();
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return {};
+  return CharSourceRange::getCharRange(
+      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+}
+
+bool namesRecord(TypeLoc TL, const RecordDecl *Record) {
+  const RecordDecl *RD = TL.getType()->getAsRecordDecl();
+  return RD && RD->getCanonicalDecl() == Record->getCanonicalDecl();
+}
+} // namespace
+
 /// Finds the TypeLoc that names Record inside a declarator's type (through
 /// references, pointers and qualifiers); returns its character range.
 CharSourceRange recordTypeRange(TypeLoc TL, const RecordDecl *Record,
                                 const SourceManager &SM,
                                 const LangOptions &LO) {
-  while (!TL.isNull()) {
-    if (auto Q = TL.getAs<QualifiedTypeLoc>()) {
-      TL = Q.getUnqualifiedLoc();
-      continue;
-    }
-    if (auto R = TL.getAs<ReferenceTypeLoc>()) {
-      TL = R.getPointeeLoc();
-      continue;
-    }
-    if (auto P = TL.getAs<PointerTypeLoc>()) {
-      TL = P.getPointeeLoc();
-      continue;
-    }
-    if (TL.getType()->getAsRecordDecl() &&
-        TL.getType()->getAsRecordDecl()->getCanonicalDecl() ==
-            Record->getCanonicalDecl()) {
-      if (TL.getType()->getAs<AutoType>() || TL.getType()->getAs<DeducedType>())
-        return {};
-      SourceRange R = TL.getSourceRange();
-      if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
-        return {};
-      return CharSourceRange::getCharRange(
-          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
-    }
+  TL = innermost(TL);
+  if (TL.isNull() || !namesRecord(TL, Record))
     return {};
-  }
-  return {};
+  return writtenRange(TL, SM, LO);
 }
 
 } // namespace soaview
@@ -417,29 +430,12 @@ findVarUses(const Stmt *S, llvm::function_ref<bool(const VarDecl *)> Which) {
 CharSourceRange elementTypeRange(TypeLoc TL, const RecordDecl *Element,
                                  const SourceManager &SM,
                                  const LangOptions &LO) {
-  while (!TL.isNull()) {
-    if (auto Q = TL.getAs<QualifiedTypeLoc>())
-      TL = Q.getUnqualifiedLoc();
-    else if (auto R = TL.getAs<ReferenceTypeLoc>())
-      TL = R.getPointeeLoc();
-    else if (auto P = TL.getAs<PointerTypeLoc>())
-      TL = P.getPointeeLoc();
-    else
-      break;
-  }
-  if (TL.isNull())
+  TL = innermost(TL);
+  if (TL.isNull() ||
+      !(namesRecord(TL, Element) ||
+        isa<TemplateTypeParmType>(TL.getType().getCanonicalType())))
     return {};
-  QualType T = TL.getType();
-  const RecordDecl *RD = T->getAsRecordDecl();
-  bool Names = (RD && RD->getCanonicalDecl() == Element->getCanonicalDecl()) ||
-               isa<TemplateTypeParmType>(T.getCanonicalType());
-  if (!Names || T->getAs<DeducedType>())
-    return {};
-  SourceRange R = TL.getSourceRange();
-  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
-    return {};
-  return CharSourceRange::getCharRange(
-      R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  return writtenRange(TL, SM, LO);
 }
 
 const FunctionDecl *firstOrdinaryDeclaration(const FunctionDecl *FD) {

@@ -139,3 +139,24 @@ void fieldAddresses(std::vector<P *> &v) {
     r = q[0] > 1 ? 1 : 0;
   }
 }
+
+// Offloaded code and variables of the host: constant tables get a device
+// copy; other variables, and tables soaview cannot declare where they are
+// defined, are refused.
+double gScale = 2;
+static double scaled(double x) { return x * gScale; } // expected-error {{cannot offload loop: 'scaled', called in the loop, uses the variable 'gScale', which lives in host memory}}
+struct Coeffs {
+  static const double table[2];
+};
+const double Coeffs::table[2] = {0.5, 0.25}; // expected-error {{the constant table 'table' cannot be declared for the device where it is defined}}
+void offloadedGlobals(std::vector<P> &v) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{device code has its own copies only of constants and constant tables}}
+  for (auto &p : v)
+    p.x *= gScale; // expected-error {{cannot offload loop: it uses the variable 'gScale', which lives in host memory}}
+  [[clang::soa_conversion_offload_compute]] // expected-note {{device code has its own copies only of constants and constant tables}}
+  for (auto &p : v)
+    p.x = scaled(p.x);
+  [[clang::soa_conversion_offload_compute]] // expected-note {{soaview declares constant tables for the device right after their definition}}
+  for (auto &p : v)
+    p.x *= Coeffs::table[1];
+}
