@@ -28,6 +28,12 @@ QualType TypeSpeller::spellable(QualType T) {
       Found |= A == AS_private || A == AS_protected;
       return !Found;
     }
+    // A template argument as the instantiation wrote it (`Cluster<Part>`
+    // inside a namespace that sees Part): its sugar names it from there.
+    bool VisitSubstTemplateTypeParmType(SubstTemplateTypeParmType *) {
+      Found = true;
+      return false;
+    }
   } H;
   H.TraverseType(T);
   return H.Found ? T.getCanonicalType() : T;

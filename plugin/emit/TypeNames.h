@@ -32,7 +32,8 @@ public:
   const clang::PrintingPolicy &policy() const { return Policy; }
 
 private:
-  /// T without sugar generated code may not name.
+  /// T without sugar generated code may not name (private typedefs,
+  /// template arguments as an instantiation wrote them).
   static clang::QualType spellable(clang::QualType T);
 
   clang::ASTContext &Ctx;

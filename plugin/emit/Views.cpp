@@ -239,6 +239,13 @@ public:
       dropElementQualifier(E->getQualifierLoc(), E->getMemberLoc());
     return true;
   }
+  /// `Cluster` inside class template Cluster's own text names the
+  /// specialization: spelled out in the view, which is another class.
+  bool VisitInjectedClassNameTypeLoc(InjectedClassNameTypeLoc TL) {
+    if (const CXXRecordDecl *S = specializationOf(TL.getDecl()))
+      replaceToken(TL.getNameLoc(), Emit.Types.name(Emit.Ast.getRecordType(S)));
+    return true;
+  }
   bool VisitTagTypeLoc(TagTypeLoc TL) {
     if (Qualify && inForeignNamespace(TL.getDecl()) &&
         !qualifiedAt(TL.getNameLoc()))
@@ -254,6 +261,25 @@ public:
   }
 
 private:
+  /// The element, or the base of it, that specializes the class template
+  /// whose pattern is Pattern.
+  const CXXRecordDecl *specializationOf(const CXXRecordDecl *Pattern) const {
+    auto Of = [&](const CXXRecordDecl *C) {
+      const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C);
+      return S && S->getSpecializedTemplate()
+                          ->getTemplatedDecl()
+                          ->getCanonicalDecl() == Pattern->getCanonicalDecl();
+    };
+    if (Of(Element))
+      return Element;
+    const CXXRecordDecl *Found = nullptr;
+    Element->forallBases([&](const CXXRecordDecl *Base) {
+      if (Of(Base))
+        Found = Base;
+      return !Found;
+    });
+    return Found;
+  }
   /// D is declared at namespace scope, in a namespace that does not enclose
   /// the view.
   bool inForeignNamespace(const Decl *D) const {
