@@ -10,7 +10,9 @@
 // one view type per element type and nest, shared by the nest's loops over
 // that type, each loop building it from its own spec (a constructor per
 // loop, told apart by loop_tag<K>; the fields another loop uses stay
-// unset). A view declares `static constexpr bool soaview_is_view = true`.
+// unset). A view declares `static constexpr bool soaview_is_view = true`
+// and `using soaview_element = <element type>`; clones of the user's
+// functions accept it through if_views<stands_for<...>...>.
 //
 // A spec S provides:
 //   S::element, S::view              the element type and its proxy
