@@ -4,6 +4,7 @@
 #include "emit/HeapRoutes.h"
 #include "emit/RuntimeNames.h"
 #include "support/AstHelpers.h"
+#include "support/Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -35,7 +36,7 @@ std::string headSpelling(QualType Param, const CXXRecordDecl *Element,
     T = T->getPointeeType();
   if (isa<TemplateTypeParmType>(T.getCanonicalType()))
     return Written;
-  return Emit.Types.name(Emit.Ast.getRecordType(Element));
+  return Emit.Types.name(compat::recordType(Emit.Ast, Element));
 }
 } // namespace
 

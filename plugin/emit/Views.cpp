@@ -243,7 +243,8 @@ public:
   /// specialization: spelled out in the view, which is another class.
   bool VisitInjectedClassNameTypeLoc(InjectedClassNameTypeLoc TL) {
     if (const CXXRecordDecl *S = specializationOf(TL.getDecl()))
-      replaceToken(TL.getNameLoc(), Emit.Types.name(Emit.Ast.getRecordType(S)));
+      replaceToken(TL.getNameLoc(),
+                   Emit.Types.name(compat::recordType(Emit.Ast, S)));
     return true;
   }
   bool VisitTagTypeLoc(TagTypeLoc TL) {
@@ -299,7 +300,7 @@ private:
     return Before.ends_with("::");
   }
   bool dropElementQualifier(NestedNameSpecifierLoc Q, SourceLocation Name) {
-    const Type *T = Q.getNestedNameSpecifier()->getAsType();
+    const Type *T = compat::qualifierType(Q);
     const RecordDecl *RD = T ? T->getAsCXXRecordDecl() : nullptr; // also
     // a class template's injected name
     if (RD && isElementOrBase(RD, Element) && !Q.getBeginLoc().isMacroID() &&
@@ -410,9 +411,10 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
                      {"Name", Name},
                      {"Class", Class}}));
     } else if (const auto *TD = dyn_cast<TypedefNameDecl>(D); TD && Hidden) {
-      W.line(fill("using ${Name} = ${Type};",
-                  {{"Name", Name},
-                   {"Type", Emit.Types.name(Emit.Ast.getTypedefType(TD))}}));
+      W.line(
+          fill("using ${Name} = ${Type};",
+               {{"Name", Name},
+                {"Type", Emit.Types.name(compat::typedefType(Emit.Ast, TD))}}));
     } else if ((isa<TypeDecl>(D) && !isa<CXXRecordDecl>(D)) ||
                (isa<CXXRecordDecl>(D) && D != RD)) {
       Forward("using ${Name} = ${Class}::${Name};");

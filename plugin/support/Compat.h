@@ -52,6 +52,26 @@ inline clang::QualType recordType(const clang::ASTContext &Ctx,
 #endif
 }
 
+/// The type a typedef or alias declares, as its name spells it.
+inline clang::QualType typedefType(const clang::ASTContext &Ctx,
+                                   const clang::TypedefNameDecl *TD) {
+#if LLVM_VERSION_MAJOR >= 22
+  return Ctx.getTypedefType(clang::ElaboratedTypeKeyword::None,
+                            clang::NestedNameSpecifier(), TD);
+#else
+  return Ctx.getTypedefType(TD);
+#endif
+}
+
+/// The type a nested-name-specifier names (`Base::` in `Base::r`), or null.
+inline const clang::Type *qualifierType(clang::NestedNameSpecifierLoc Q) {
+#if LLVM_VERSION_MAJOR >= 22
+  return Q.getNestedNameSpecifier().getAsType();
+#else
+  return Q.getNestedNameSpecifier()->getAsType();
+#endif
+}
+
 /// The typedef or alias a TypedefTypeLoc names.
 inline const clang::TypedefNameDecl *typedefDecl(clang::TypedefTypeLoc TL) {
 #if LLVM_VERSION_MAJOR >= 22
