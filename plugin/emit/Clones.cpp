@@ -41,6 +41,7 @@ std::string headSpelling(QualType Param, const CXXRecordDecl *Element,
 } // namespace
 
 bool CloneEmitter::collect(const NestPlan &Nest) {
+  ++CollectedNests; // plans are not kept: nests are told apart by number
   for (const CalleeUse &U : Nest.Callees) {
     if (!U.NeedsClone) {
       if (!inPlace(Nest, U))
@@ -55,6 +56,9 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
     for (unsigned I = 0; I < U.ParamViews.size(); ++I)
       if (U.ParamViews[I] >= 0)
         R.ElementParams[I] = Nest.Loops[U.ParamViews[I]].View.Element;
+    R.Device |= Nest.offloads();
+    if (!R.Nests.insert(CollectedNests).second)
+      continue; // the nest's edits are in already (another binding)
     for (const Expr *E : Nest.identities())
       R.Identities.push_back(E);
     for (const HeapRoute &H : Nest.heapRoutes())
@@ -62,7 +66,6 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
     for (const LoopPlan &L : Nest.Loops)
       for (const VarDecl *V : L.View.Aliases)
         R.Aliases.push_back({V, L.View.Element});
-    R.Device |= Nest.offloads();
   }
   return true;
 }

@@ -53,6 +53,9 @@ private:
     std::vector<std::pair<const clang::VarDecl *, const clang::RecordDecl *>>
         Aliases;
     bool Device = false;
+    /// The nests (numbered by collect) whose edits (identities, routes,
+    /// aliases) are recorded.
+    std::set<unsigned> Nests;
   };
   bool inPlace(const NestPlan &Nest, const CalleeUse &U);
   bool write(const Request &R);
@@ -69,6 +72,7 @@ private:
 
   EmitContext &Emit;
   std::vector<Request> Requests;
+  unsigned CollectedNests = 0;
   std::map<const clang::FunctionDecl *, size_t> RequestOf;
   std::set<unsigned> EditedInPlace; ///< file locations already edited
   /// Functions already marked __host__ __device__ (CUDA backend).

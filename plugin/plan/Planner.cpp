@@ -49,8 +49,8 @@ std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
   return Places;
 }
 
-/// The statement S, or a function it reaches with loop K's view, has an
-/// `if`, `continue` or `break`: work that most iterations may skip.
+/// The statement S has an `if`, `continue` or `break`: work that most
+/// iterations may skip.
 bool branches(const Stmt *S) {
   struct Finder : RecursiveASTVisitor<Finder> {
     bool Found = false;
