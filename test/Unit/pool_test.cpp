@@ -64,6 +64,8 @@ struct P {
   int id;
 };
 struct PView {
+  static constexpr bool soaview_is_view = true;
+  using soaview_element = P;
   double &x;
   const void *soaview_address;
 };
