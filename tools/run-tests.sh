@@ -90,6 +90,7 @@ echo "== LLVM $second: the plugin built against Debian's clang-$second, the lit 
 if bash "$root/tools/setup.sh" --llvm "$second" "$other"; then
   other_lit=$(bash "$root/tools/toolchain.sh" "$other" | sed -n 's/^lit=//p')
   out=$(python3 "$other_lit" -s "$other/test" 2>&1); rc=$?
+  echo "$out" | sed -n '/^Failed Tests/,/^$/p'
   echo "$out" | tail -n 8
   count_lit "$out" $rc
 else

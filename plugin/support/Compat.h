@@ -66,7 +66,9 @@ inline clang::QualType typedefType(const clang::ASTContext &Ctx,
 /// The type a nested-name-specifier names (`Base::` in `Base::r`), or null.
 inline const clang::Type *qualifierType(clang::NestedNameSpecifierLoc Q) {
 #if LLVM_VERSION_MAJOR >= 22
-  return Q.getNestedNameSpecifier().getAsType();
+  clang::NestedNameSpecifier N = Q.getNestedNameSpecifier();
+  return N.getKind() == clang::NestedNameSpecifier::Kind::Type ? N.getAsType()
+                                                               : nullptr;
 #else
   return Q.getNestedNameSpecifier()->getAsType();
 #endif
