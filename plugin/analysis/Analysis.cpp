@@ -60,6 +60,11 @@ bool Collector::VisitCallExpr(CallExpr *E) {
   return true;
 }
 
+bool Collector::VisitLambdaExpr(LambdaExpr *E) {
+  Closures.insert(E->getLambdaClass());
+  return true;
+}
+
 bool Collector::VisitCXXConstructExpr(CXXConstructExpr *E) {
   if (Unevaluated)
     return true;
@@ -191,16 +196,19 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
   return Found;
 }
 
-/// A lambda written in analysed code and called with elements: its element
+/// A lambda written in this body and called with elements: its element
 /// parameters are bound to the view when every call passes an element of the
 /// same view (they are rewritten to `auto`, so the lambda takes the proxy).
+/// Lambdas written elsewhere (`forEach(l)` calling `l(p)`) are callees.
 void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
   std::map<const ParmVarDecl *, std::pair<Binding, Kind>> Found;
   std::set<const ParmVarDecl *> Mixed;
+  WrittenClosures.insert(C.Closures.begin(), C.Closures.end());
   for (const CallExpr *CE : C.Calls) {
     const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
-    if (!OC || !MD || !MD->getParent()->isLambda())
+    if (!OC || !MD || !MD->getParent()->isLambda() ||
+        !C.Closures.count(MD->getParent()))
       continue;
     for (unsigned I = 1; I < CE->getNumArgs() && I - 1 < MD->getNumParams();
          ++I) {

@@ -82,6 +82,10 @@ public:
   std::vector<const clang::CallExpr *> Calls;
   std::vector<const clang::CXXConstructExpr *> Ctors;
   std::vector<const clang::Expr *> Wholes; ///< element copies, assignments
+  /// Closure classes of the lambdas written in this body: only their
+  /// parameters are bound where written; a lambda written elsewhere is a
+  /// callee like any other.
+  llvm::SmallPtrSet<const clang::CXXRecordDecl *, 4> Closures;
 
   /// Field accesses in unevaluated operands (sizeof, alignof, decltype,
   /// __typeof__, noexcept, non-polymorphic typeid): they name a field's type,
@@ -135,6 +139,7 @@ public:
   bool VisitMemberExpr(clang::MemberExpr *E);
   bool VisitCallExpr(clang::CallExpr *E);
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *E);
+  bool VisitLambdaExpr(clang::LambdaExpr *E);
 
 private:
   template <class F> bool unevaluated(F Fn) {
@@ -268,6 +273,8 @@ private:
   llvm::DenseSet<const clang::CallExpr *> BoundCalls;      ///< given an element
   llvm::DenseMap<const clang::Expr *, int> ExtraRootViews; ///< `buf[i]`
   std::set<const clang::ParmVarDecl *> LambdaParams;
+  /// Closure classes of lambdas written in analysed code.
+  std::set<const clang::CXXRecordDecl *> WrittenClosures;
   llvm::DenseSet<const clang::Expr *> BoundWholes;
   std::set<AnalysisKey> Seen;
   std::deque<Work> Queue;

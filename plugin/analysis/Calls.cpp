@@ -1,7 +1,8 @@
 //===- Calls.cpp - calls that receive an element ------------------------===//
 //
 // A call whose argument is an element: member operators of the element are
-// its methods, lambdas given the element are analysed where written; free
+// its methods, lambdas written in analysed code are analysed where written
+// (a generic lambda written elsewhere is a function template); free
 // functions, function templates and member functions of other classes
 // (functors: the element is an argument, not the object) are followed into
 // (all element arguments bound at once, each function analysed once per
@@ -51,11 +52,16 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
     BoundCalls.insert(C);
     return CallOutcome{true, std::nullopt}; // analysed where it is written
   }
-  if (Lambda) {
+  if (Lambda && WrittenClosures.count(MD->getParent())) {
     refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(),
            Msg(diag::note_use_lambda_shared));
     return CallOutcome{};
   }
+  if (Lambda && !MD->getPrimaryTemplate()) {
+    refuse(Arg->getExprLoc(), diag::err_use_lambda_elsewhere, MD->getLocation(),
+           Msg(diag::note_use_lambda_elsewhere));
+    return CallOutcome{};
+  } // a generic lambda written elsewhere: followed like a function template
   if (MD && MD->isVirtual() && !devirtualized(C, MD)) {
     refuse(Arg->getExprLoc(),
            {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
@@ -162,15 +168,21 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
   // template of a class template specialization is declared with the
   // class's arguments in place.
   const FunctionTemplateDecl *Primary = Def->getPrimaryTemplate();
-  if (!Primary)
-    return true;
-  const FunctionDecl *Declared = Primary->getTemplatedDecl();
-  for (unsigned I = 0; I < ParamViews.size(); ++I)
-    if (ParamViews[I] >= 0 &&
-        (I >= Declared->getNumParams() ||
-         !Declared->getParamDecl(I)->getType()->isDependentType()))
-      return true;
-  return false;
+  bool Clone = !Primary;
+  const FunctionDecl *Declared = Primary ? Primary->getTemplatedDecl() : Def;
+  for (unsigned I = 0; I < ParamViews.size() && !Clone; ++I)
+    Clone = ParamViews[I] >= 0 &&
+            (I >= Declared->getNumParams() ||
+             !Declared->getParamDecl(I)->getType()->isDependentType());
+  // A closure class takes no members: a generic lambda written elsewhere
+  // must take every element through an `auto` parameter.
+  const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+  if (Clone && MD && MD->getParent()->isLambda()) {
+    refuse(C->getExprLoc(), diag::err_use_lambda_elsewhere, MD->getLocation(),
+           Msg(diag::note_use_lambda_elsewhere));
+    return std::nullopt;
+  }
+  return Clone;
 }
 
 /// A free function or function template receiving the element as argument

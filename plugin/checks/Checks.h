@@ -29,6 +29,10 @@ bool checkNotOpenMPLoop(clang::ASTContext &Ctx, const LoopAnnotation &A,
 /// consteval function.
 bool checkNotConstexpr(const LoopAnnotation &A, const clang::FunctionDecl *Fn,
                        DiagStore &Diags);
+/// The view is declared at namespace scope: it must be able to name the
+/// element's class (not a private or protected nested class).
+bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
+                          DiagStore &Diags);
 /// The view is built before the loop: the loop may not change its range.
 bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
                              DiagStore &Diags);

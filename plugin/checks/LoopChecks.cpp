@@ -67,6 +67,21 @@ bool checkNotConstexpr(const LoopAnnotation &A, const FunctionDecl *Fn,
   return false;
 }
 
+bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
+                          DiagStore &Diags) {
+  for (const DeclContext *DC = F.Element; DC && DC->isRecord();
+       DC = DC->getParent()) {
+    const auto *RD = cast<RecordDecl>(DC);
+    if (RD->getAccess() != AS_private && RD->getAccess() != AS_protected)
+      continue;
+    StoredDiag &D = Diags.report(A.ForLoc, {diag::err_loop_private_element,
+                                            {RD->getQualifiedNameAsString()}});
+    Diags.note(D, RD->getLocation(), diag::note_loop_private_element);
+    return false;
+  }
+  return true;
+}
+
 /// The variable a range expression names, if any (`ps`, `cell.parts`).
 static const ValueDecl *rangeRoot(const Expr *E) {
   E = E->IgnoreParenImpCasts();

@@ -88,10 +88,11 @@ void DiagStore::fixIt(StoredDiag &D, CharSourceRange R, StringRef Text) {
   D.FixIts.push_back(std::move(F));
 }
 
-const StoredDiag *DiagStore::firstError() const {
-  for (const StoredDiag &D : Diags)
-    if (D.Level == Severity::Error)
-      return &D;
+const StoredDiag *DiagStore::firstReason() const {
+  for (Severity Level : {Severity::Error, Severity::Warning})
+    for (const StoredDiag &D : Diags)
+      if (D.Level == Level)
+        return &D;
   return nullptr;
 }
 

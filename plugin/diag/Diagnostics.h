@@ -129,8 +129,9 @@ public:
   void fixIt(StoredDiag &D, clang::CharSourceRange R, llvm::StringRef Text);
 
   bool hasErrors() const;
-  /// The first error reported, or null.
-  const StoredDiag *firstError() const;
+  /// Why a trial failed: the first error reported, else the first warning
+  /// (a loop that uses no field), else null.
+  const StoredDiag *firstReason() const;
   const std::vector<StoredDiag> &all() const { return Diags; }
 
   /// Emits everything through DE at the positions Resolve gives. Warnings

@@ -228,7 +228,7 @@ void FirstPass::tryNest(const std::vector<LoopInstance> &N,
     return;
   }
   Failed.insert(keyOf(N.front()));
-  const StoredDiag *Why = Trial.firstError();
+  const StoredDiag *Why = Trial.firstReason();
   remarkNotConverted(N.front().A->ForLoc,
                      Why ? Why->Message : std::string("no reason given"),
                      Why ? Why->Loc : StoredLoc(),
@@ -279,7 +279,8 @@ FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
       return std::nullopt;
     std::optional<LoopForm> F =
         recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
-    if (!F || !checkContainerUnchanged(*F, *I.A, D))
+    if (!F || !checkElementNameable(*F, *I.A, D) ||
+        !checkContainerUnchanged(*F, *I.A, D))
       return std::nullopt;
     RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
     if (L.HoistTo && !checkHoist(Ctx, L, D))

@@ -77,9 +77,19 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
            {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}});
   if (F.Kind == LoopFormKind::Range) {
     const auto *RF = cast<CXXForRangeStmt>(F.Loop);
-    W.line(fill(
-        "auto &&${P}range = ${Range};",
-        {{"P", Prefix}, {"Range", Emit.Source.exprText(RF->getRangeInit())}}));
+    std::string Range = Emit.Source.exprText(RF->getRangeInit());
+    if (P.NondependentRange) {
+      // Passed through a lambda of the template, the range's type depends
+      // on it: the spec's selector is looked up when it instantiates.
+      W.line(fill("auto &&${P}held = ${Range};",
+                  {{"P", Prefix}, {"Range", Range}}));
+      W.line(fill("auto &${P}range = [](auto &r) -> auto & { return r; }"
+                  "(${P}held);",
+                  {{"P", Prefix}}));
+    } else {
+      W.line(fill("auto &&${P}range = ${Range};",
+                  {{"P", Prefix}, {"Range", Range}}));
+    }
     W.line(Site);
     W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
                 {{"Frame", Frame}, {"P", Prefix}}));

@@ -12,6 +12,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace soaview {
@@ -237,8 +239,14 @@ public:
   bool VisitMemberExpr(MemberExpr *E) {
     if (E->hasQualifier())
       dropElementQualifier(E->getQualifierLoc(), E->getMemberLoc());
+    exposeForeign(E);
     return true;
   }
+
+  /// Locals bound to the element: the view in the copy.
+  const llvm::SetVector<const VarDecl *> *Aliases = nullptr;
+  /// The call returning a private field's member pointer.
+  std::function<std::string(const FieldDecl *)> Expose;
   /// `Cluster` inside class template Cluster's own text names the
   /// specialization: spelled out in the view, which is another class.
   bool VisitInjectedClassNameTypeLoc(InjectedClassNameTypeLoc TL) {
@@ -299,6 +307,32 @@ private:
     StringRef Before = Text.substr(0, Offset).rtrim();
     return Before.ends_with("::");
   }
+  /// A private or protected field of another object of the class
+  /// (`Max.a_`, `other.id_`): the view is another class, so the copy
+  /// reaches it through a member pointer, `(Max.*m(tag{}))`.
+  void exposeForeign(const MemberExpr *E) {
+    const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
+    if (!F || !Expose || F->getAccess() == AS_public ||
+        F->getAccess() == AS_none ||
+        E->getMemberNameInfo().getLoc().isMacroID())
+      return;
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+    const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    const CXXRecordDecl *Parent = cast<CXXRecordDecl>(F->getParent());
+    if (!V || (Aliases && Aliases->count(V)) ||
+        !isElementOrBase(Parent, Element) || E->getBeginLoc().isMacroID())
+      return;
+    Edits.push_back(
+        {CharSourceRange::getCharRange(E->getBeginLoc(), E->getBeginLoc()),
+         "("});
+    Edits.push_back(
+        {CharSourceRange::getCharRange(
+             E->getOperatorLoc(),
+             Lexer::getLocForEndOfToken(E->getMemberLoc(), 0, Emit.SM,
+                                        Emit.Lang)),
+         std::string(E->isArrow() ? "->*" : ".*") + Expose(F) + ")"});
+  }
   bool dropElementQualifier(NestedNameSpecifierLoc Q, SourceLocation Name) {
     const Type *T = compat::qualifierType(Q);
     const RecordDecl *RD = T ? T->getAsCXXRecordDecl() : nullptr; // also
@@ -330,15 +364,20 @@ private:
 } // namespace
 
 void ViewEmitter::methodEdits(const ViewGroup &G, const CXXMethodDecl *MD,
-                              TextEdits &Edits) const {
+                              TextEdits &Edits, std::string &Tags) const {
   const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern();
   MethodNames Names(Emit, MD, G.Union.Element, Edits);
+  Names.Aliases = &G.Union.Aliases;
+  Names.Expose = [&](const FieldDecl *F) {
+    return exposed(G, FieldPath{F}, Tags);
+  };
   Names.TraverseDecl(const_cast<FunctionDecl *>(Pattern ? Pattern : MD));
 }
 
 std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
                                     const CXXMethodDecl *MD,
-                                    const std::string &ProxyName) const {
+                                    const std::string &ProxyName,
+                                    std::string &Tags) const {
   const SourceManager &SM = Emit.SM;
   CharSourceRange Range = Emit.Source.declRange(MD);
   TextEdits Edits;
@@ -359,7 +398,7 @@ std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
           Edits.push_back({Alias, ProxyName});
       }
   Emit.copyEdits(Nest, Range, Edits);
-  methodEdits(G, MD, Edits);
+  methodEdits(G, MD, Edits, Tags);
   return Emit.Source.lineDirective(Range.getBegin()) +
          Emit.Target.deviceMark(G.Device) +
          Emit.Source.withEdits(Range, Edits) + "\n";
@@ -396,8 +435,11 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
         continue;
       if (V->getType()->isArrayType()) // keeps its type: sizeof, extent
         Forward("static constexpr const auto &${Name} = ${Class}::${Name};");
-      else if (V->isConstexpr() || V->getType().isConstQualified())
+      else if (V->isConstexpr() || (V->getType().isConstQualified() &&
+                                    V->isUsableInConstantExpressions(Emit.Ast)))
         Forward("static constexpr auto ${Name} = ${Class}::${Name};");
+      else if (V->getType().isConstQualified()) // `static const T Max;`
+        Forward("static constexpr const auto &${Name} = ${Class}::${Name};");
       else
         Forward("static inline auto &${Name} = ${Class}::${Name};");
     } else if (isa<EnumConstantDecl>(D)) {
@@ -476,7 +518,8 @@ void ViewEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
 
 /// The members of proxy node N: its leaves' values and nested proxies.
 void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
-                          const ViewGroup &G, const ProxyNode &N) const {
+                          const ViewGroup &G, const ProxyNode &N,
+                          std::string &Tags) const {
   for (auto &Kid : N.Kids) {
     std::string Name = Kid->Field->getName().str();
     if (Kid->Leaf)
@@ -484,7 +527,8 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
           Emit.Types.declare(Kid->Field->getType().getUnqualifiedType(), Name) +
           ";");
     else
-      proxy(W, Nest, G, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";");
+      proxy(W, Nest, G, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";",
+            Tags);
   }
 }
 
@@ -613,13 +657,13 @@ std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
 /// them in registers across an inner loop.
 void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                         const ProxyNode &N, const std::string &Name,
-                        StringRef Tail) const {
+                        StringRef Tail, std::string &Tags) const {
   std::string Mark = Emit.Target.deviceMark(G.Device);
   W.block(
       "struct " + Name,
       [&](CodeWriter &Body) {
         forwarders(Body, G, N);
-        members(Body, Nest, G, N);
+        members(Body, Nest, G, N, Tags);
         if (!N.Field)
           outSlotMembers(Body, G);
         else
@@ -657,7 +701,7 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                                                    B->getBeginLoc());
         });
         for (const CXXMethodDecl *MD : Sorted)
-          Body.raw(methodText(Nest, G, MD, Name));
+          Body.raw(methodText(Nest, G, MD, Name, Tags));
       },
       Tail);
 }
@@ -703,46 +747,62 @@ std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
       Access += "." + F->getName().str();
       continue;
     }
-    // Private or protected: a member pointer obtained through explicit
-    // instantiation, where access is not checked ([temp.spec.general]).
-    // The member pointer's type is never spelt (C++17 `auto` parameter):
-    // the field's type may itself be private or end in '>'.
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
-    std::string Tag = G.Name + "_tag_" + bufferName(Sub);
-    std::string Field =
-        Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
-        "::" + F->getName().str();
-    std::string Member = Emit.Names.memberFunction();
-    if (Tags.find(Tag + " {") == std::string::npos)
-      Tags += fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
-                   "noexcept; };\n"
-                   "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
-                   {{"Tag", Tag},
-                    {"Member", Member},
-                    {"View", G.Name},
-                    {"Field", Field}});
-    Access = "(" + Access + ".*" + Member + "(" + Tag + "{}))";
+    Access = "(" + Access + ".*" + exposed(G, Sub, Tags) + ")";
   }
   return Access;
+}
+
+/// A private or protected field reached through a member pointer obtained
+/// by explicit instantiation, where access is not checked
+/// ([temp.spec.general]): the call `member(Tag{})` that returns it, the
+/// tag and the instantiation added to Tags once. The member pointer's type
+/// is never spelt (C++17 `auto` parameter): the field's type may itself be
+/// private or end in '>'.
+std::string ViewEmitter::exposed(const ViewGroup &G, const FieldPath &Path,
+                                 std::string &Tags) const {
+  const FieldDecl *F = Path.back();
+  std::string Tag = G.Name + "_tag_" + bufferName(Path);
+  std::string Field =
+      Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
+      "::" + F->getName().str();
+  std::string Member = Emit.Names.memberFunction();
+  if (Tags.find(Tag + " {") == std::string::npos)
+    Tags += fill(
+        "struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+        "noexcept; };\n"
+        "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+        {{"Tag", Tag}, {"Member", Member}, {"View", G.Name}, {"Field", Field}});
+  return Member + "(" + Tag + "{})";
+}
+
+/// What a buffer holds of a field of type T: buffers are written by the
+/// gather, so a const field (the key of a std::map's pair) is held
+/// unqualified.
+static QualType bufferType(ASTContext &Ast, QualType T) {
+  Qualifiers Dropped;
+  return Ast.getUnqualifiedArrayType(T.getUnqualifiedType(), Dropped);
 }
 
 /// Each buffer of a spec, in the order of the loop's fields.
 std::vector<ViewEmitter::SpecBuffer>
 ViewEmitter::specBuffers(const Fields &F) const {
   std::vector<SpecBuffer> Buffers;
+  auto Unqualified = [&](QualType T) { return bufferType(Emit.Ast, T); };
   for (auto &[Path, A] : F) {
     QualType Elem;
     if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
       for (unsigned C = 0; C < N; ++C) {
         std::string K = "[" + std::to_string(C) + "]";
-        Buffers.push_back({bufferName(Path) + K, Emit.Types.name(Elem),
-                           A.Written, dotted(Path) + K});
+        Buffers.push_back({bufferName(Path) + K,
+                           Emit.Types.name(Unqualified(Elem)), A.Written,
+                           dotted(Path) + K});
       }
       continue;
     }
     Buffers.push_back({bufferName(Path),
-                       Emit.Types.name(Path.back()->getType()), A.Written,
-                       dotted(Path)});
+                       Emit.Types.name(Unqualified(Path.back()->getType())),
+                       A.Written, dotted(Path)});
   }
   return Buffers;
 }
@@ -757,14 +817,15 @@ void ViewEmitter::specLayout(CodeWriter &W, const Fields &F) const {
           QualType Elem;
           if (unsigned N =
                   splitComponents(Emit.Ast, Path.back()->getType(), Elem))
-            Soa.line(fill("${Type} *${Name}[${N}]; // one buffer per component",
-                          {{"Type", Emit.Types.name(Elem)},
-                           {"Name", bufferName(Path)},
-                           {"N", std::to_string(N)}}));
+            Soa.line(
+                fill("${Type} *${Name}[${N}]; // one buffer per component",
+                     {{"Type", Emit.Types.name(bufferType(Emit.Ast, Elem))},
+                      {"Name", bufferName(Path)},
+                      {"N", std::to_string(N)}}));
           else
-            Soa.line(Emit.Types.declare(
-                         Emit.Ast.getPointerType(Path.back()->getType()),
-                         bufferName(Path)) +
+            Soa.line(Emit.Types.declare(Emit.Ast.getPointerType(bufferType(
+                                            Emit.Ast, Path.back()->getType())),
+                                        bufferName(Path)) +
                      ";");
         }
         Soa.line("const void *const *soaview_address;");
@@ -932,7 +993,7 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
              First.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
             {"Loops", G.Loops.size() > 1 ? "loops" : "loop"},
             {"Where", Where}}));
-  proxy(Body, Nest, G, proxyTree(G), G.Name, ";");
+  proxy(Body, Nest, G, proxyTree(G), G.Name, ";", Tags);
   if (!Tags.empty())
     Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "
                 "constexpr auto ${Member}(Tag) noexcept { return M; } };\n",

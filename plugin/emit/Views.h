@@ -76,10 +76,10 @@ private:
                  Chunks &Main);
   ProxyNode proxyTree(const ViewGroup &G) const;
   void proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-             const ProxyNode &N, const std::string &Name,
-             llvm::StringRef Tail) const;
+             const ProxyNode &N, const std::string &Name, llvm::StringRef Tail,
+             std::string &Tags) const;
   void members(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-               const ProxyNode &N) const;
+               const ProxyNode &N, std::string &Tags) const;
   ProxyParts constructorParts(const ViewGroup &G, size_t Loop,
                               const ProxyNode &N) const;
   void leafInit(const ViewGroup &G, const ProxyNode &Kid,
@@ -91,11 +91,13 @@ private:
   void templateArguments(CodeWriter &W, const clang::RecordDecl *RD) const;
   std::string methodText(const NestPlan &Nest, const ViewGroup &G,
                          const clang::CXXMethodDecl *MD,
-                         const std::string &ProxyName) const;
+                         const std::string &ProxyName, std::string &Tags) const;
   void methodEdits(const ViewGroup &G, const clang::CXXMethodDecl *MD,
-                   TextEdits &Edits) const;
+                   TextEdits &Edits, std::string &Tags) const;
   std::string accessPath(const ViewGroup &G, const FieldPath &Path,
                          llvm::StringRef Obj, std::string &Tags) const;
+  std::string exposed(const ViewGroup &G, const FieldPath &Path,
+                      std::string &Tags) const;
   std::vector<SpecBuffer> specBuffers(const Fields &F) const;
   void spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
             size_t Loop, std::string &Tags) const;

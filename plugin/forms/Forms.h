@@ -58,6 +58,11 @@ struct RecognisedLoop {
   const LoopAnnotation *Annotation = nullptr;
   LoopForm Form;
   bool InTemplate = false;
+  /// In a template, a range whose type does not depend on the template's
+  /// parameters (`std::vector<P> ps` of the class): the code naming the
+  /// view's spec must be made dependent, or it would be looked up before
+  /// the spec is declared.
+  bool NondependentRange = false;
   /// soa_conversion_hoist(n): the loop statement n levels out before which
   /// the view is built (null: the loop itself).
   const clang::Stmt *HoistTo = nullptr;

@@ -424,6 +424,32 @@ std::optional<LoopForm> recogniseLoop(ASTContext &Ctx, const Stmt *Loop,
   return Recogniser(Ctx, A, All, Diags).run(Loop, Fn);
 }
 
+/// The statement of Body that starts at For (a template's pattern keeps the
+/// locations of its instantiations).
+static const Stmt *loopAt(const Stmt *Body, SourceLocation For) {
+  if (!Body)
+    return nullptr;
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Body);
+      RF && RF->getForLoc() == For)
+    return RF;
+  for (const Stmt *Child : Body->children())
+    if (const Stmt *Found = loopAt(Child, For))
+      return Found;
+  return nullptr;
+}
+
+/// A range-for in a template whose range's type is known in the pattern.
+static bool nondependentRange(const LoopInstance &I) {
+  const auto *RF = dyn_cast<CXXForRangeStmt>(I.Loop);
+  const FunctionDecl *Pattern = I.Fn->getTemplateInstantiationPattern();
+  if (!RF || !Pattern)
+    return false;
+  const auto *Written = dyn_cast_or_null<CXXForRangeStmt>(
+      loopAt(Pattern->getBody(), RF->getForLoc()));
+  return Written && Written->getRangeInit() &&
+         !Written->getRangeInit()->isTypeDependent();
+}
+
 RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
                               LoopForm F) {
   RecognisedLoop L;
@@ -435,6 +461,7 @@ RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
   }
   L.InTemplate = I.Fn->getTemplateInstantiationPattern() != nullptr ||
                  I.Fn->isTemplateInstantiation();
+  L.NondependentRange = L.InTemplate && nondependentRange(I);
   return L;
 }
 

@@ -45,6 +45,15 @@ constexpr int count(const P (&a)[3]) { // expected-note {{move the loop into a f
   return n;
 }
 
+// A loop left as written for a reason that is a warning, not an error: the
+// remark names it.
+int countAll(std::vector<P *> &ps) {
+  int n = 0;
+  for (P *p : ps) // expected-remark {{loop left as written (annotate=all): loop uses no field of 'P'}} expected-note {{there is nothing to gather into a view}} expected-note {{soaview stopped here}}
+    n += p != nullptr;
+  return n;
+}
+
 int sum(std::vector<int> &v) {
   int s = 0;
   for (int x : v)

@@ -56,10 +56,19 @@ struct Grid {
   }
 };
 
+template <class L> void eachOf(std::vector<P *> &v, L visit) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    visit(*p); // expected-error {{the element is passed to a lambda written outside the loop that takes it by the element's own type}}
+}
+void lambdaElsewhere(std::vector<P *> &v) {
+  eachOf(v, [](P &q) { q.y = 0; }); // expected-note {{take every element parameter as 'auto &'}}
+}
+
 void lambdaMixed(std::vector<P *> &v, P &other) {
-  auto reset = [](P &q) { q.y = 0; }; // expected-note {{call it only with elements of this loop, or make it a function}}
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    auto reset = [](P &q) { q.y = 0; }; // expected-note {{call it only with elements of this loop, or make it a function}}
     reset(*p); // expected-error {{a lambda receiving the element is also called with other objects}}
     reset(other);
   }

@@ -69,3 +69,23 @@ constexpr double total(const P (&a)[2]) { // expected-note {{move the loop into 
     s += p.x;
   return s;
 }
+
+// Elements of a private nested class (AutoPas's LJFunctor::AoSThreadData):
+// the view, declared outside the class, could not name it.
+namespace lib {
+template <class T> class Functor {
+public:
+  void init() {
+    [[clang::soa_conversion]]
+    for (auto &d : data) // expected-error {{its elements are of 'lib::Functor<int>::Data', a private or protected nested class}}
+      d.e = 0;
+  }
+
+private:
+  struct Data { // expected-note {{make the nested class public (its members may stay private)}}
+    double e, v;
+  };
+  std::vector<Data> data{4};
+};
+} // namespace lib
+void initAll(lib::Functor<int> &f) { f.init(); }
