@@ -113,8 +113,9 @@ class Gen:
                             out.append((f"{f.name}.{s.name}[{k}]", s.kind))
                     else:
                         out.append((f"{f.name}.{s.name}", s.kind))
-        # Loops use one member of the anonymous union (ua): init and dump
-        # never touch ub, which shares its storage.
+        # Loops use one member of the anonymous union (ua), and update()
+        # sometimes writes ub over it then ua again (overlapping members):
+        # init and dump never read ub, which shares its storage.
         if self.anon_union:
             out += [("ua.u0", "double"), ("ua.u1", "double")]
         if self.anon_struct:
@@ -133,6 +134,13 @@ class Gen:
         if self.chars() and r.random() < 0.1:
             c, _ = self.pick(self.chars())
             return f"{obj}{acc}{c} = (char)('a' + ({obj}{acc}{c} - 'a' + 1 + 26) % 26);"
+        if self.anon_union and r.random() < 0.08:
+            # Overlapping union members (SWIFT's ghost): ub.v0 shares ua.u0's
+            # storage; written from ua, then ua written back over it, so the
+            # dumped ua (read as written last) stays defined.
+            U = f"{obj}{acc}"
+            return (f"{{ {U}ub.v0 = {U}ua.u1 * 0.5 + 0.25; double t_ = {U}ub.v0; "
+                    f"{U}ua.u0 = t_; }}")
         lhs, kind = self.pick(self.scalars())
         rhs, rk = self.pick(self.scalars())
         L = f"{obj}{acc}{lhs}"

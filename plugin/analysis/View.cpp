@@ -3,6 +3,7 @@
 #include "analysis/View.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace clang;
 
@@ -25,7 +26,55 @@ static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
          std::equal(Pre.begin(), Pre.end(), P.begin());
 }
 
+/// The anonymous union holding the field at P directly below Prefix: the
+/// length of the path up to and including it, or 0.
+static size_t unionEnd(const FieldPath &P) {
+  for (size_t I = 0; I + 1 < P.size(); ++I)
+    if (P[I]->isAnonymousStructOrUnion() && P[I]->getType()->isUnionType())
+      return I + 1;
+  return 0;
+}
+
+/// An anonymous union a view can hold whole: its members are named and
+/// public, in a named class, so that the view can declare a union of the
+/// same members (`decltype(C::density) density;`).
+bool holdableUnion(const FieldDecl *U) {
+  const auto *Parent = dyn_cast<CXXRecordDecl>(U->getParent());
+  const auto *RD = U->getType()->getAsCXXRecordDecl();
+  if (!Parent || !Parent->getIdentifier() || !RD || !RD->isTriviallyCopyable())
+    return false;
+  for (const FieldDecl *M : RD->fields())
+    if (!M->getIdentifier() || M->isBitField() ||
+        (M->getAccess() != AS_public && M->getAccess() != AS_none))
+      return false;
+  return !RD->field_empty();
+}
+
+void ViewModel::holdUnions() {
+  // Members of one anonymous union share storage: when the loop writes one
+  // and uses another, the view holds the union whole (as the element does),
+  // so that every write lands on the same bytes as it would in the element.
+  std::map<FieldPath, std::pair<std::set<const FieldDecl *>, LeafAccess>> Seen;
+  for (auto *Fields : {&Leaves, &Wholes})
+    for (auto &[Path, A] : *Fields) {
+      size_t End = unionEnd(Path);
+      if (!End || !holdableUnion(Path[End - 1]) || End == Path.size())
+        continue;
+      auto &[Members, Access] =
+          Seen[FieldPath(Path.begin(), Path.begin() + End)];
+      Members.insert(Path[End]);
+      Access.Read |= A.Read;
+      Access.Written |= A.Written;
+      if (Access.FirstUse.isInvalid())
+        Access.FirstUse = A.FirstUse;
+    }
+  for (auto &[Union, Use] : Seen)
+    if (Use.first.size() > 1 && Use.second.Written)
+      Wholes[Union] = Use.second;
+}
+
 void ViewModel::normalise() {
+  holdUnions();
   // Outermost whole records win.
   for (auto It = Wholes.begin(); It != Wholes.end();) {
     LeafAccess *Outer = nullptr;

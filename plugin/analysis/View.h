@@ -33,6 +33,15 @@ struct LeafAccess {
   clang::SourceLocation FirstUse;
 };
 
+/// An anonymous union (its field) that a view can hold whole: named public
+/// members in a named class.
+bool holdableUnion(const clang::FieldDecl *U);
+/// The path ends at an anonymous union held whole.
+inline bool isUnionLeaf(const FieldPath &P) {
+  return !P.empty() && P.back()->isAnonymousStructOrUnion() &&
+         P.back()->getType()->isUnionType();
+}
+
 /// Fields by path in declaration order (a map keyed by pointers is not:
 /// messages and generated code use this order).
 std::vector<std::pair<FieldPath, LeafAccess>>
@@ -53,8 +62,11 @@ struct ViewModel {
   /// their written element type must become the proxy type.
   llvm::SetVector<const clang::VarDecl *> Aliases;
 
-  /// Folds leaves below whole records into the whole record.
+  /// Folds leaves below whole records into the whole record; an anonymous
+  /// union whose members the loop uses apart, writing one, becomes one
+  /// whole leaf (holdableUnion).
   void normalise();
+  void holdUnions();
   /// Leaves in declaration order.
   std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
   /// True when the loop writes some leaf (the view has fields to scatter).

@@ -20,14 +20,31 @@ namespace soaview {
 
 namespace {
 
+/// The name a view gives the field F: its own, or for an anonymous union
+/// held whole (isUnionLeaf) `soaview_u<index>`.
+std::string memberName(const FieldDecl *F) {
+  if (F->isAnonymousStructOrUnion())
+    return "soaview_u" + std::to_string(F->getFieldIndex());
+  return F->getName().str();
+}
+
 /// Name of the SoA buffer of a leaf: the path joined with '_' (identifiers
 /// stay valid; nothing is stripped, so `p` and `p_` stay distinct).
 std::string bufferName(const FieldPath &P) {
   std::string S;
   for (const FieldDecl *F : P)
-    if (!F->isAnonymousStructOrUnion())
-      S += (S.empty() ? "" : "_") + F->getName().str();
+    if (!F->isAnonymousStructOrUnion() || (F == P.back() && isUnionLeaf(P)))
+      S += (S.empty() ? "" : "_") + memberName(F);
   return S;
+}
+
+/// The path as the view's code names it: `kin.soaview_u2` for a union held
+/// whole.
+std::string viewMember(const FieldPath &P) {
+  if (!isUnionLeaf(P))
+    return dotted(P);
+  std::string Prefix = dotted(FieldPath(P.begin(), P.end() - 1));
+  return (Prefix.empty() ? "" : Prefix + ".") + memberName(P.back());
 }
 
 /// Function templates receiving the proxy reach the element class's names
@@ -494,11 +511,13 @@ void ViewEmitter::templateArguments(CodeWriter &W, const RecordDecl *RD) const {
 /// How a loop's constructor sets one leaf from slot i of its buffers.
 void ViewEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
                            ProxyParts &Parts) const {
-  std::string Name = Kid.Field->getName().str();
+  std::string Name = memberName(Kid.Field);
   QualType T = Kid.Field->getType();
   std::string Buffer = "s." + bufferName(Kid.Path);
   QualType Elem;
-  if (unsigned Components = splitComponents(Emit.Ast, T, Elem)) {
+  if (isUnionLeaf(Kid.Path)) { // its bytes, whichever member they hold
+    Parts.Inits.push_back(Name + "(" + Buffer + "[i])");
+  } else if (unsigned Components = splitComponents(Emit.Ast, T, Elem)) {
     std::string List;
     for (unsigned C = 0; C < Components; ++C)
       List += (C ? ", " : "") + Buffer + "[" + std::to_string(C) + "][i]";
@@ -522,7 +541,9 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
                           std::string &Tags) const {
   for (auto &Kid : N.Kids) {
     std::string Name = Kid->Field->getName().str();
-    if (Kid->Leaf)
+    if (Kid->Leaf && isUnionLeaf(Kid->Path))
+      heldUnion(W, G, Kid->Path);
+    else if (Kid->Leaf)
       W.line(
           Emit.Types.declare(Kid->Field->getType().getUnqualifiedType(), Name) +
           ";");
@@ -590,7 +611,8 @@ void ViewEmitter::outSlotMembers(CodeWriter &W, const ViewGroup &G) const {
     if (!A.Written)
       continue;
     QualType Elem, FieldType = Path.back()->getType();
-    std::string Type = splitComponents(Emit.Ast, FieldType, Elem)
+    std::string Type = isUnionLeaf(Path) ? unionMirror(G, Path)
+                       : splitComponents(Emit.Ast, FieldType, Elem)
                            ? Emit.Types.name(Elem)
                            : Emit.Types.name(FieldType.getUnqualifiedType());
     for (auto &[Slot, Component] : outSlots(Emit.Ast, Path))
@@ -626,10 +648,14 @@ std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
   for (auto &[Path, A] : G.Union.orderedLeaves()) {
     if (!A.Written)
       continue;
-    std::string Member = dotted(Path);
+    std::string Member = viewMember(Path);
     QualType FieldType = Path.back()->getType();
     for (auto &[Slot, Component] : outSlots(Emit.Ast, Path)) {
-      if (!Component.empty())
+      if (isUnionLeaf(Path))
+        Statements.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
+                                  "&${Member}, sizeof ${Member});",
+                                  {{"Slot", Slot}, {"Member", Member}}));
+      else if (!Component.empty())
         Statements.push_back(
             fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",
                  {{"Slot", Slot}, {"Member", Member}, {"K", Component}}));
@@ -706,6 +732,66 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
       Tail);
 }
 
+/// The union type a view's buffers hold an anonymous union in: the same
+/// members, so the same size, alignment and bytes.
+std::string ViewEmitter::unionMirror(const ViewGroup &G,
+                                     const FieldPath &Path) const {
+  return G.Name + "_" + bufferName(Path);
+}
+
+/// The members of the anonymous union at Path, as the view declares them:
+/// `decltype(C::density) density;` (holdableUnion: named, public members of
+/// a named class).
+std::vector<std::string>
+ViewEmitter::unionMembers(const FieldPath &Path) const {
+  const FieldDecl *U = Path.back();
+  std::string Class = Emit.Types.name(
+      compat::recordType(Emit.Ast, cast<RecordDecl>(U->getParent())));
+  std::vector<std::string> Members;
+  for (const FieldDecl *M : U->getType()->getAsRecordDecl()->fields())
+    Members.push_back(fill("decltype(${Class}::${Name}) ${Name};",
+                           {{"Class", Class}, {"Name", M->getName().str()}}));
+  return Members;
+}
+
+/// The declarations of the unions a view holds whole, before the view.
+void ViewEmitter::unionMirrors(CodeWriter &W, const ViewGroup &G) const {
+  for (auto &[Path, A] : G.Union.orderedLeaves())
+    if (isUnionLeaf(Path)) {
+      W.block(
+          "union " + unionMirror(G, Path),
+          [&](CodeWriter &U) {
+            for (const std::string &M : unionMembers(Path))
+              U.line(M);
+          },
+          ";");
+      QualType T = Path.back()->getType();
+      W.line(fill(
+          "static_assert(sizeof(${Mirror}) == ${Size} && "
+          "alignof(${Mirror}) == ${Align});",
+          {{"Mirror", unionMirror(G, Path)},
+           {"Size",
+            std::to_string(Emit.Ast.getTypeSizeInChars(T).getQuantity())},
+           {"Align",
+            std::to_string(Emit.Ast.getTypeAlignInChars(T).getQuantity())}}));
+    }
+}
+
+/// An anonymous union held whole: in the view an anonymous union too, of
+/// the same members (the loop's code names them as it did) and the mirror
+/// that the constructor and destructor copy.
+void ViewEmitter::heldUnion(CodeWriter &W, const ViewGroup &G,
+                            const FieldPath &Path) const {
+  W.block(
+      "union",
+      [&](CodeWriter &U) {
+        U.line(unionMirror(G, Path) + " " + memberName(Path.back()) + ";");
+        for (const std::string &M : unionMembers(Path))
+          U.line(M);
+      },
+      ";");
+}
+
 /// The proxy tree of a view: one node per field on the way to each leaf,
 /// leaves in declaration order.
 ViewEmitter::ProxyNode ViewEmitter::proxyTree(const ViewGroup &G) const {
@@ -715,7 +801,8 @@ ViewEmitter::ProxyNode ViewEmitter::proxyTree(const ViewGroup &G) const {
     for (size_t I = 0; I < Path.size(); ++I) {
       // Members of anonymous structs and unions are the enclosing record's
       // names: the proxy declares them directly (same names, same access).
-      if (Path[I]->isAnonymousStructOrUnion())
+      if (Path[I]->isAnonymousStructOrUnion() &&
+          !(I + 1 == Path.size() && isUnionLeaf(Path)))
         continue;
       ProxyNode *Next = nullptr;
       for (auto &Kid : N->Kids)
@@ -786,10 +873,15 @@ static QualType bufferType(ASTContext &Ast, QualType T) {
 
 /// Each buffer of a spec, in the order of the loop's fields.
 std::vector<ViewEmitter::SpecBuffer>
-ViewEmitter::specBuffers(const Fields &F) const {
+ViewEmitter::specBuffers(const ViewGroup &G, const Fields &F) const {
   std::vector<SpecBuffer> Buffers;
   auto Unqualified = [&](QualType T) { return bufferType(Emit.Ast, T); };
   for (auto &[Path, A] : F) {
+    if (isUnionLeaf(Path)) {
+      Buffers.push_back({bufferName(Path), unionMirror(G, Path), A.Written,
+                         bufferName(Path)});
+      continue;
+    }
     QualType Elem;
     if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
       for (unsigned C = 0; C < N; ++C) {
@@ -809,14 +901,17 @@ ViewEmitter::specBuffers(const Fields &F) const {
 
 /// The soa struct (one buffer per field, per component of a split array),
 /// its size and how an arena is carved into it.
-void ViewEmitter::specLayout(CodeWriter &W, const Fields &F) const {
+void ViewEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
+                             const Fields &F) const {
   W.block(
       "struct soa",
       [&](CodeWriter &Soa) {
         for (auto &[Path, A] : F) {
           QualType Elem;
-          if (unsigned N =
-                  splitComponents(Emit.Ast, Path.back()->getType(), Elem))
+          if (isUnionLeaf(Path))
+            Soa.line(unionMirror(G, Path) + " *" + bufferName(Path) + ";");
+          else if (unsigned N =
+                       splitComponents(Emit.Ast, Path.back()->getType(), Elem))
             Soa.line(
                 fill("${Type} *${Name}[${N}]; // one buffer per component",
                      {{"Type", Emit.Types.name(bufferType(Emit.Ast, Elem))},
@@ -831,7 +926,7 @@ void ViewEmitter::specLayout(CodeWriter &W, const Fields &F) const {
         Soa.line("const void *const *soaview_address;");
       },
       ";");
-  std::vector<SpecBuffer> Buffers = specBuffers(F);
+  std::vector<SpecBuffer> Buffers = specBuffers(G, F);
   W.block("static std::size_t bytes_for(std::size_t n)", [&](CodeWriter &Fn) {
     std::vector<std::string> Terms;
     for (const SpecBuffer &B : Buffers)
@@ -854,6 +949,16 @@ void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
                             bool ToSlot, std::string &Tags,
                             std::vector<std::string> &Statements) const {
   std::string Slot = "s." + bufferName(Path) + "[i]";
+  if (isUnionLeaf(Path)) { // the union's bytes, from its first member on
+    FieldPath First = Path;
+    First.push_back(*Path.back()->getType()->getAsRecordDecl()->field_begin());
+    std::string Field = accessPath(G, First, "e", Tags);
+    Statements.push_back(fill("std::memcpy(&${To}, &${From}, sizeof ${Slot});",
+                              {{"To", ToSlot ? Slot : Field},
+                               {"From", ToSlot ? Field : Slot},
+                               {"Slot", Slot}}));
+    return;
+  }
   std::string Field = accessPath(G, Path, "e", Tags);
   QualType Elem;
   if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
@@ -894,7 +999,7 @@ void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
   W.block(
       "template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
       [&](CodeWriter &F) {
-        for (const SpecBuffer &B : specBuffers(Own))
+        for (const SpecBuffer &B : specBuffers(G, Own))
           F.line(fill("f(h.${Name}, d.${Name}, sizeof(${Type}), ${Written});",
                       {{"Name", B.Name},
                        {"Type", B.Type},
@@ -928,11 +1033,11 @@ void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
         S.line("using view = " + G.Name + ";");
         S.line(std::string("static constexpr bool writes = ") +
                (Writes ? "true" : "false") + ";");
-        specLayout(S, Own);
+        specLayout(S, G, Own);
         if (Nest.Sweep)
           S.block("template <class F> static void fields(soa &s, F &&f)",
                   [&](CodeWriter &F) {
-                    for (const SpecBuffer &B : specBuffers(Own))
+                    for (const SpecBuffer &B : specBuffers(G, Own))
                       F.line(fill("f(s.${Name}, \"${Field}\");",
                                   {{"Name", B.Name}, {"Field", B.Field}}));
                   });
@@ -993,6 +1098,7 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
              First.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
             {"Loops", G.Loops.size() > 1 ? "loops" : "loop"},
             {"Where", Where}}));
+  unionMirrors(Body, G);
   proxy(Body, Nest, G, proxyTree(G), G.Name, ";", Tags);
   if (!Tags.empty())
     Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "

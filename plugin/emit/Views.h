@@ -98,10 +98,16 @@ private:
                          llvm::StringRef Obj, std::string &Tags) const;
   std::string exposed(const ViewGroup &G, const FieldPath &Path,
                       std::string &Tags) const;
-  std::vector<SpecBuffer> specBuffers(const Fields &F) const;
+  std::vector<SpecBuffer> specBuffers(const ViewGroup &G,
+                                      const Fields &F) const;
+  std::string unionMirror(const ViewGroup &G, const FieldPath &Path) const;
+  std::vector<std::string> unionMembers(const FieldPath &Path) const;
+  void unionMirrors(CodeWriter &W, const ViewGroup &G) const;
+  void heldUnion(CodeWriter &W, const ViewGroup &G,
+                 const FieldPath &Path) const;
   void spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
             size_t Loop, std::string &Tags) const;
-  void specLayout(CodeWriter &W, const Fields &F) const;
+  void specLayout(CodeWriter &W, const ViewGroup &G, const Fields &F) const;
   void specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
                   std::string &Tags) const;
   void copyField(const ViewGroup &G, const FieldPath &Path, bool ToSlot,

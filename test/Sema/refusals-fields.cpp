@@ -22,12 +22,33 @@ void volatileField(std::vector<V *> &v, double &s) {
 }
 
 // Members of one anonymous union share storage: separate buffers are exact
-// only while none of them is written.
-void unionMembersMixed(std::vector<V *> &v) {
+// only while none of them is written. A view holds the union whole when it
+// can declare one like it (V's: test/Exec/constructs/anonymous-union.cpp);
+// not with a bit-field among its members.
+struct W {
+  union {
+    struct {
+      float wcount, div_v;
+    } density;
+    struct {
+      float f, v_sig;
+    } force;
+    unsigned bits : 3;
+  };
+  double b;
+};
+void unionMembersMixed(std::vector<W *> &v) {
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}
     p->density.wcount = p->b; // expected-error {{cannot convert loop: field 'density.wcount' is written and field 'force.v_sig' is used, and they share storage in an anonymous union}}
-    p->b += p->force.v_sig;   // expected-note {{a view keeps each field in its own buffer; use one member of the union in a loop}}
+    p->b += p->force.v_sig;   // expected-note {{a view holds an anonymous union whole only when its members are named, public and not bit-fields; otherwise use one member of the union in a loop}}
+  }
+}
+void unionMembersMixedHeld(std::vector<V *> &v) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) {
+    p->density.wcount = p->b;
+    p->b += p->force.v_sig;
   }
 }
 
