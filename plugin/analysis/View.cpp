@@ -12,11 +12,18 @@ namespace soaview {
 std::string dotted(const FieldPath &P) {
   std::string S;
   for (const FieldDecl *F : P) {
-    if (F->isAnonymousStructOrUnion())
+    if (F->isAnonymousStructOrUnion() && !(F == P.back() && isUnionLeaf(P)))
       continue; // its members are named as the enclosing record's
     if (!S.empty())
       S += '.';
-    S += F->getName();
+    if (F->isAnonymousStructOrUnion()) { // held whole: `union {a, b}`
+      std::string Members;
+      for (const FieldDecl *M : F->getType()->getAsRecordDecl()->fields())
+        Members += (Members.empty() ? "" : ", ") + M->getName().str();
+      S += "union {" + Members + "}";
+    } else {
+      S += F->getName();
+    }
   }
   return S;
 }
@@ -26,7 +33,7 @@ static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
          std::equal(Pre.begin(), Pre.end(), P.begin());
 }
 
-/// The anonymous union holding the field at P directly below Prefix: the
+/// The first anonymous union on the path P below which P goes on: the
 /// length of the path up to and including it, or 0.
 static size_t unionEnd(const FieldPath &P) {
   for (size_t I = 0; I + 1 < P.size(); ++I)

@@ -23,7 +23,8 @@ namespace soaview {
 /// A chain of fields from the element: {kin, v} is `kin.v`.
 using FieldPath = std::vector<const clang::FieldDecl *>;
 
-/// The path as the user writes it (`kin.v`; anonymous members skipped).
+/// The path as the user writes it (`kin.v`; anonymous members skipped; an
+/// anonymous union held whole as `union {density, force}`).
 std::string dotted(const FieldPath &P);
 
 /// How a loop uses one field.

@@ -329,7 +329,7 @@ private:
   /// reaches it through a member pointer, `(Max.*m(tag{}))`.
   void exposeForeign(const MemberExpr *E) {
     const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
-    if (!F || !Expose || F->getAccess() == AS_public ||
+    if (!F || !Expose || E->hasQualifier() || F->getAccess() == AS_public ||
         F->getAccess() == AS_none ||
         E->getMemberNameInfo().getLoc().isMacroID())
       return;

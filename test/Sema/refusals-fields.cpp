@@ -51,6 +51,15 @@ void unionMembersMixedHeld(std::vector<V *> &v) {
     p->b += p->force.v_sig;
   }
 }
+// A union held whole and written is one field: another object's member of
+// it conflicts with the view.
+void unionHeldForeign(std::vector<V *> &v, V *other) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    p->force.f = p->density.wcount * 2; // expected-note {{the view works on a copy of the field}}
+    p->b += other->density.wcount; // expected-error {{field 'union {density, force}' is read through another object of the element type while the loop writes it through the view}}
+  }
+}
 
 void unionMembersRead(std::vector<V *> &v, double &s) {
   [[clang::soa_conversion]]
