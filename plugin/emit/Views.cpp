@@ -756,25 +756,26 @@ ViewEmitter::unionMembers(const FieldPath &Path) const {
 
 /// The declarations of the unions a view holds whole, before the view.
 void ViewEmitter::unionMirrors(CodeWriter &W, const ViewGroup &G) const {
-  for (auto &[Path, A] : G.Union.orderedLeaves())
-    if (isUnionLeaf(Path)) {
-      W.block(
-          "union " + unionMirror(G, Path),
-          [&](CodeWriter &U) {
-            for (const std::string &M : unionMembers(Path))
-              U.line(M);
-          },
-          ";");
-      QualType T = Path.back()->getType();
-      W.line(fill(
-          "static_assert(sizeof(${Mirror}) == ${Size} && "
-          "alignof(${Mirror}) == ${Align});",
-          {{"Mirror", unionMirror(G, Path)},
-           {"Size",
-            std::to_string(Emit.Ast.getTypeSizeInChars(T).getQuantity())},
-           {"Align",
-            std::to_string(Emit.Ast.getTypeAlignInChars(T).getQuantity())}}));
-    }
+  for (auto &Leaf : G.Union.orderedLeaves()) {
+    const FieldPath &Path = Leaf.first;
+    if (!isUnionLeaf(Path))
+      continue;
+    W.block(
+        "union " + unionMirror(G, Path),
+        [&](CodeWriter &U) {
+          for (const std::string &M : unionMembers(Path))
+            U.line(M);
+        },
+        ";");
+    QualType T = Path.back()->getType();
+    W.line(fill(
+        "static_assert(sizeof(${Mirror}) == ${Size} && "
+        "alignof(${Mirror}) == ${Align});",
+        {{"Mirror", unionMirror(G, Path)},
+         {"Size", std::to_string(Emit.Ast.getTypeSizeInChars(T).getQuantity())},
+         {"Align",
+          std::to_string(Emit.Ast.getTypeAlignInChars(T).getQuantity())}}));
+  }
 }
 
 /// An anonymous union held whole: in the view an anonymous union too, of
