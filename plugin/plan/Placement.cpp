@@ -11,13 +11,33 @@ using namespace clang;
 
 namespace soaview {
 
+/// The point of instantiation that places the views of a loop in Fn:
+/// Fn's, or where Fn has none (a member function with a deduced return
+/// type, instantiated when its type was needed; a lambda's call operator)
+/// that of the outermost function or class template specialization Fn is
+/// nested in.
+static SourceLocation placingPoint(const FunctionDecl *Fn) {
+  SourceLocation Point = Fn->getPointOfInstantiation();
+  if (Point.isValid())
+    return Point;
+  for (const DeclContext *DC = Fn->getParent(); DC; DC = DC->getParent()) {
+    SourceLocation Outer;
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+      Outer = FD->getPointOfInstantiation();
+    else if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(DC))
+      Outer = CTS->getPointOfInstantiation();
+    if (Outer.isValid())
+      Point = Outer;
+  }
+  return Point;
+}
+
 const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
   SourceManager &SM = Ctx.getSourceManager();
   const Decl *D = P.Form.Function;
   if (P.InTemplate) {
     // Views of instantiations go before the declaration that instantiates.
-    SourceLocation POI =
-        SM.getFileLoc(P.Form.Function->getPointOfInstantiation());
+    SourceLocation POI = SM.getFileLoc(placingPoint(P.Form.Function));
     const Decl *Best = nullptr;
     std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
       for (const Decl *C : DC->decls()) {
