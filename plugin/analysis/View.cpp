@@ -2,6 +2,8 @@
 //----------------===//
 #include "analysis/View.h"
 
+#include "clang/AST/Type.h" // LLVM 22: Type::getAs*RecordDecl are inline here
+
 #include <algorithm>
 #include <set>
 
