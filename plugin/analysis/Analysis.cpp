@@ -203,7 +203,6 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
 void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
   std::map<const ParmVarDecl *, std::pair<Binding, Kind>> Found;
   std::set<const ParmVarDecl *> Mixed;
-  WrittenClosures.insert(C.Closures.begin(), C.Closures.end());
   for (const CallExpr *CE : C.Calls) {
     const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
@@ -604,6 +603,7 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
   C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));
   ParentMap PM(const_cast<Stmt *>(Body));
+  WrittenClosures.insert(C.Closures.begin(), C.Closures.end());
   bindLambdaParams(C, E);
   analyseRoots(C, E, PM);
   if (Failed)
