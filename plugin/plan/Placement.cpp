@@ -11,15 +11,15 @@ using namespace clang;
 
 namespace soaview {
 
-/// The point of instantiation that places the views of a loop in Fn:
-/// Fn's, or where Fn has none (a member function with a deduced return
-/// type, instantiated when its type was needed; a lambda's call operator)
-/// that of the outermost function or class template specialization Fn is
-/// nested in.
-static SourceLocation placingPoint(const FunctionDecl *Fn) {
-  SourceLocation Point = Fn->getPointOfInstantiation();
-  if (Point.isValid())
-    return Point;
+/// The points of instantiation that may place the views of a loop in Fn,
+/// innermost first: Fn's own, then those of the functions and class
+/// template specializations Fn is nested in. Fn has none of its own when it
+/// is a lambda's call operator or a member function with a deduced return
+/// type, instantiated when its type was needed.
+static SmallVector<SourceLocation, 4> placingPoints(const FunctionDecl *Fn) {
+  SmallVector<SourceLocation, 4> Points;
+  if (Fn->getPointOfInstantiation().isValid())
+    Points.push_back(Fn->getPointOfInstantiation());
   for (const DeclContext *DC = Fn->getParent(); DC; DC = DC->getParent()) {
     SourceLocation Outer;
     if (const auto *FD = dyn_cast<FunctionDecl>(DC))
@@ -27,42 +27,97 @@ static SourceLocation placingPoint(const FunctionDecl *Fn) {
     else if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(DC))
       Outer = CTS->getPointOfInstantiation();
     if (Outer.isValid())
-      Point = Outer;
+      Points.push_back(Outer);
   }
-  return Point;
+  return Points;
+}
+
+/// The declaration at namespace scope whose source holds Point, or the
+/// namespace holding Point between declarations.
+static const Decl *declarationAt(ASTContext &Ctx, SourceLocation Point) {
+  SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation POI = SM.getFileLoc(Point);
+  const Decl *Best = nullptr;
+  std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
+    for (const Decl *C : DC->decls()) {
+      if (C->isImplicit())
+        continue;
+      SourceRange R = C->getSourceRange();
+      if (R.isInvalid())
+        continue;
+      SourceLocation B = SM.getFileLoc(R.getBegin()),
+                     End = SM.getFileLoc(R.getEnd());
+      if (SM.isBeforeInTranslationUnit(POI, B) ||
+          SM.isBeforeInTranslationUnit(End, POI))
+        continue;
+      Best = C;
+      if (isa<NamespaceDecl>(C) || isa<LinkageSpecDecl>(C))
+        Walk(cast<DeclContext>(C));
+      return;
+    }
+  };
+  Walk(Ctx.getTranslationUnitDecl());
+  return Best;
+}
+
+/// A point inside a template's own source (a use in another template's
+/// body) says nothing about where the instantiation happens.
+static bool inTemplateSource(const Decl *D) {
+  return isa<RedeclarableTemplateDecl>(D) ||
+         isa<ClassTemplatePartialSpecializationDecl>(D) || D->isTemplated();
+}
+
+/// The last declaration at namespace scope of the main file.
+static const Decl *lastMainFileDecl(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Decl *Last = nullptr;
+  const DeclContext *DC = Ctx.getTranslationUnitDecl();
+  while (DC) {
+    const Decl *InDC = nullptr;
+    for (const Decl *C : DC->decls())
+      if (!C->isImplicit() && C->getBeginLoc().isValid() &&
+          SM.isInMainFile(SM.getFileLoc(C->getBeginLoc())))
+        InDC = C;
+    if (!InDC)
+      break;
+    Last = InDC;
+    DC = isa<NamespaceDecl>(InDC) || isa<LinkageSpecDecl>(InDC)
+             ? cast<DeclContext>(InDC)
+             : nullptr;
+  }
+  return Last && !isa<NamespaceDecl>(Last) && !isa<LinkageSpecDecl>(Last)
+             ? Last
+             : nullptr;
+}
+
+/// Where the views of instantiations go: before the declaration outside any
+/// template source that holds the innermost usable point of instantiation.
+/// Where every point lies in template source (the instantiation began in
+/// another library template, say a standard type trait), before the main
+/// file's last declaration: the function bodies of instantiations are
+/// instantiated at the end of the translation unit, and their template
+/// arguments are declared by then.
+static const Decl *instantiatingDecl(ASTContext &Ctx, const FunctionDecl *Fn) {
+  const Decl *Fallback = nullptr;
+  for (SourceLocation Point : placingPoints(Fn)) {
+    const Decl *D = declarationAt(Ctx, Point);
+    if (!D || isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D))
+      continue;
+    if (!inTemplateSource(D))
+      return D;
+    if (!Fallback)
+      Fallback = D;
+  }
+  if (const Decl *Last = lastMainFileDecl(Ctx))
+    return Last;
+  return Fallback;
 }
 
 const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
-  SourceManager &SM = Ctx.getSourceManager();
   const Decl *D = P.Form.Function;
   if (P.InTemplate) {
     // Views of instantiations go before the declaration that instantiates.
-    SourceLocation POI = SM.getFileLoc(placingPoint(P.Form.Function));
-    const Decl *Best = nullptr;
-    std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
-      for (const Decl *C : DC->decls()) {
-        if (C->isImplicit())
-          continue;
-        SourceRange R = C->getSourceRange();
-        if (R.isInvalid())
-          continue;
-        SourceLocation B = SM.getFileLoc(R.getBegin()),
-                       End = SM.getFileLoc(R.getEnd());
-        if (SM.isBeforeInTranslationUnit(POI, B) ||
-            SM.isBeforeInTranslationUnit(End, POI))
-          continue;
-        if (isa<NamespaceDecl>(C) || isa<LinkageSpecDecl>(C)) {
-          Walk(cast<DeclContext>(C));
-          if (!Best)
-            Best = C;
-          return;
-        }
-        Best = C;
-        return;
-      }
-    };
-    Walk(Ctx.getTranslationUnitDecl());
-    if (Best && !isa<NamespaceDecl>(Best) && !isa<LinkageSpecDecl>(Best))
+    if (const Decl *Best = instantiatingDecl(Ctx, P.Form.Function))
       return Best;
     if (const FunctionDecl *Pat =
             P.Form.Function->getTemplateInstantiationPattern())
