@@ -233,6 +233,7 @@ private:
   /// Whether the callee gets a clone (true) or instantiates again with the
   /// proxy types (false); nullopt after refusing the templated shapes.
   bool devirtualized(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
+  bool guardDispatch(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
                                  const std::vector<int> &ParamViews);

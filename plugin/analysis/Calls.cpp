@@ -62,7 +62,7 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
            Msg(diag::note_use_lambda_elsewhere));
     return CallOutcome{};
   } // a generic lambda written elsewhere: followed like a function template
-  if (MD && MD->isVirtual() && !devirtualized(C, MD)) {
+  if (MD && MD->isVirtual() && !devirtualized(C, MD) && !guardDispatch(C, MD)) {
     refuse(Arg->getExprLoc(),
            {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
            MD->getLocation(), Msg(diag::note_use_virtual_method));
@@ -86,6 +86,53 @@ bool Analyzer::devirtualized(const CallExpr *C, const CXXMethodDecl *MD) {
     Object = C->getArg(0);
   }
   return Object && MD->getDevirtualizedMethod(Object, false) == MD;
+}
+
+/// Whether the virtual call C of MD, written in the nest's own code on a
+/// variable (a reference or object, or a pointer the nest does not change)
+/// declared before the nest, can run MD under a check of the object's
+/// dynamic type when the nest starts (recorded in Out.Guards). Not in
+/// templates (one rewrite serves every instantiation) nor without RTTI.
+bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
+  if (!MC || !Ctx.getLangOpts().RTTI || In.InTemplate ||
+      CurrentFunction != In.Loops[0].Form.Function || !contains(SM, Nest, C))
+    return false;
+  const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  bool Pointer = Object->getType()->isPointerType();
+  if (const auto *U = dyn_cast<UnaryOperator>(Object);
+      U && U->getOpcode() == UO_Deref) {
+    Object = U->getSubExpr()->IgnoreParenImpCasts();
+    Pointer = true;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Object);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V ||
+      !SM.isBeforeInTranslationUnit(V->getLocation(), Nest->getBeginLoc()))
+    return false;
+  QualType T = V->getType().getNonReferenceType();
+  const CXXRecordDecl *Static =
+      Pointer ? T->getPointeeCXXRecordDecl() : T->getAsCXXRecordDecl();
+  if (!Static || !Static->hasDefinition() ||
+      MD->getCorrespondingMethodInClass(Static) != MD)
+    return false;
+  if (Pointer) { // the pointer must stay as it is for the whole nest
+    if (!T->isPointerType() || !V->hasLocalStorage())
+      return false;
+    ParentMap PM(const_cast<Stmt *>(Nest));
+    for (const DeclRefExpr *U :
+         findVarUses(Nest, [&](const VarDecl *W) { return W == V; })) {
+      const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(PM.getParent(U));
+      if (!Read || Read->getCastKind() != CK_LValueToRValue)
+        return false;
+    }
+  }
+  for (const DispatchGuard &G : Out.Guards)
+    if (G.Object == V)
+      return true;
+  Out.Guards.push_back({V, Pointer, Static, MD, C->getExprLoc()});
+  return true;
 }
 
 /// The parameter receiving the element: by reference or pointer, of the

@@ -103,12 +103,28 @@ struct ForeignAccess {
   const clang::RecordDecl *Record;
 };
 
+/// A virtual member function the nest's own code calls with an element, on
+/// an object whose dynamic type is checked when the nest starts: the
+/// converted nest runs when it is the static type (whose override the
+/// analysis followed), the nest as written otherwise.
+struct DispatchGuard {
+  /// The variable naming the object (a reference or an object), or a
+  /// pointer to it that the nest does not change.
+  const clang::VarDecl *Object = nullptr;
+  bool IsPointer = false;
+  /// The object's static type, and the method called on it.
+  const clang::CXXRecordDecl *Class = nullptr;
+  const clang::CXXMethodDecl *Method = nullptr;
+  clang::SourceLocation Call;
+};
+
 /// The analysis of a nest: one LoopAnalysis per loop of the RecognisedNest,
 /// in the same order.
 struct AnalysedNest {
   std::vector<LoopAnalysis> Loops;
   std::vector<CalleeUse> Callees;
   std::vector<ForeignAccess> Foreign;
+  std::vector<DispatchGuard> Guards;
 };
 
 } // namespace soaview

@@ -388,6 +388,10 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
     else if (P.Annotation->has(AttrKind::Offload))
       Where += "; not offloaded: compile with -fopenmp to offload, the loop "
                "runs on the host";
+    for (const DispatchGuard &G : Nest.Guards)
+      Where += "; runs when '" + G.Object->getName().str() +
+               "' is exactly a '" + G.Class->getQualifiedNameAsString() +
+               "' (checked when the nest starts), as written otherwise";
     Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
   }
 }

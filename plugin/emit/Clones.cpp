@@ -158,12 +158,17 @@ void CloneEmitter::memberEdits(const FunctionDecl *Decl,
   const auto *MD = dyn_cast<CXXMethodDecl>(Decl);
   if (!MD)
     return;
-  auto Drop = [&](SourceLocation L) { // the word and the space before it
+  // The word and a space after it, else a space before it (a declaration
+  // copied from its first word has none before).
+  auto Drop = [&](SourceLocation L) {
     if (L.isInvalid() || L.isMacroID())
       return;
     SourceLocation End = Lexer::getLocForEndOfToken(L, 0, Emit.SM, Emit.Lang);
-    SourceLocation Before = L.getLocWithOffset(-1);
-    if (Emit.Source.text(CharSourceRange::getCharRange(Before, L)) == " ")
+    SourceLocation Before = L.getLocWithOffset(-1),
+                   After = End.getLocWithOffset(1);
+    if (Emit.Source.text(CharSourceRange::getCharRange(End, After)) == " ")
+      End = After;
+    else if (Emit.Source.text(CharSourceRange::getCharRange(Before, L)) == " ")
       L = Before;
     Edits.push_back({CharSourceRange::getCharRange(L, End), ""});
   };

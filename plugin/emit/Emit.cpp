@@ -21,6 +21,7 @@
 #include "emit/Backend.h"
 #include "emit/Chunks.h"
 #include "emit/Clones.h"
+#include "emit/Dispatch.h"
 #include "emit/EmitContext.h"
 #include "emit/HeapRoutes.h"
 #include "emit/Loops.h"
@@ -56,7 +57,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
-  if (!declareTables(Nest))
+  if (!declareTables(Nest) || !emitDispatchGuard(*Context, Nest))
     return false;
   Chunks All;
   All.append(Forward);

@@ -31,9 +31,15 @@ CharSourceRange SourceText::declRange(const Decl *D) const {
 std::string SourceText::withEdits(CharSourceRange R, TextEdits Edits) const {
   unsigned Begin = SM.getFileOffset(R.getBegin());
   std::string T = text(R);
+  // From the end; at one offset a replacement before an insertion, so that
+  // the insertion stays in front of what replaces the range.
   llvm::sort(Edits, [&](auto &A, auto &B) {
-    return SM.getFileOffset(A.first.getBegin()) >
-           SM.getFileOffset(B.first.getBegin());
+    unsigned AB = SM.getFileOffset(A.first.getBegin()),
+             BB = SM.getFileOffset(B.first.getBegin());
+    if (AB != BB)
+      return AB > BB;
+    return SM.getFileOffset(A.first.getEnd()) >
+           SM.getFileOffset(B.first.getEnd());
   });
   for (auto &[Range, Replacement] : Edits) {
     unsigned From = SM.getFileOffset(Range.getBegin()) - Begin;

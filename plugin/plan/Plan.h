@@ -128,6 +128,7 @@ struct NestPlan {
   std::vector<LoopPlan> Loops; ///< outermost first
   std::vector<CalleeUse> Callees;
   std::vector<ForeignAccess> Foreign;
+  std::vector<DispatchGuard> Guards;
   bool InTemplate = false;
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.

@@ -110,6 +110,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
                             std::move(Places[I]));
   Nest.Callees = std::move(A.Callees);
   Nest.Foreign = std::move(A.Foreign);
+  Nest.Guards = std::move(A.Guards);
   Nest.InTemplate = R.InTemplate;
   Nest.Root = R.Root;
   Nest.Sweep = std::move(R.Sweep);

@@ -112,3 +112,14 @@ void hoistedOffload(std::vector<P *> &v, int steps) {
       p->x += p->y;
   }
 }
+
+// A virtual call runs converted only after a check of the object's dynamic
+// type on the host; offloaded, it is a member function of another class.
+struct Dispatching {
+  virtual void apply(P &p) const { p.x = 1; } // expected-error {{cannot offload loop: the element is passed to 'Dispatching::apply', a member function of another class}}
+};
+void dispatchingOffload(std::vector<P> &v, const Dispatching &d) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{on the device it would run on a copy of its object}}
+  for (auto &p : v)
+    d.apply(p);
+}

@@ -13,7 +13,7 @@ struct P {
 };
 
 struct Solver {
-  virtual void apply(P &p) { p.x = 0; } // expected-note {{declare the function or its class 'final', call it through a qualified name, or on an object whose type is known}}
+  virtual void apply(P &p) { p.x = 0; } // expected-note 2 {{declare the function or its class 'final', call it through a qualified name, or on an object whose type is known}}
   void exact(P &p);
 };
 // A hidden friend, declared only in its class: no place for its clone.
@@ -54,14 +54,28 @@ void lambdaEscapes(std::vector<P *> &v, std::vector<double (*)(P *)> &) {
     (void)std::make_pair(0, [p] { return p->x; });
 }
 
-void memberCallee(std::vector<P *> &v, Solver &s) {
+// A virtual call on a variable the loop leaves alone converts under a check
+// of the object's dynamic type (test/Exec/constructs/virtual-functors.cpp);
+// on a pointer the loop changes, or in a template, it is refused.
+void memberCallee(std::vector<P *> &v, Solver &s, Solver *t, Solver *u) {
   [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    s.apply(*p); // expected-error {{the element is passed to virtual member function 'Solver::apply', which may run an override}}
+  for (auto *p : v)
+    s.apply(*p); // converts, checked: s is exactly a Solver
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    t->apply(*p); // expected-error {{the element is passed to virtual member function 'Solver::apply', which may run an override}}
+    t = u;
+  }
   [[clang::soa_conversion]]
   for (auto *p : v)
     s.Solver::apply(*p); // a qualified call runs Solver::apply: converts
 }
+template <class S> void memberCalleeTemplate(std::vector<P *> &v, S &s) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    s.apply(*p); // expected-error {{the element is passed to virtual member function 'Solver::apply', which may run an override}}
+}
+template void memberCalleeTemplate(std::vector<P *> &, Solver &);
 
 void friendOnly(std::vector<Q *> &v) {
   [[clang::soa_conversion]]

@@ -42,6 +42,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace soaview {
@@ -138,6 +139,20 @@ template <class V> const void *identity(const V *v) noexcept {
   else
     return v;
 }
+
+#if defined(__cpp_rtti) || defined(__GXX_RTTI)
+/// Whether the object's dynamic type is its static type T. A converted nest
+/// that calls a virtual member function of T with an element runs T's
+/// override, so it runs only when this holds when the nest starts (the nest
+/// as written runs otherwise). Host code, with RTTI.
+template <class T> bool exact_type(const T &object) noexcept {
+  return typeid(object) == typeid(T);
+}
+/// The same for the object a pointer points to; false for a null pointer.
+template <class T> bool exact_pointee(const T *object) noexcept {
+  return object != nullptr && typeid(*object) == typeid(T);
+}
+#endif
 
 } // namespace soaview
 

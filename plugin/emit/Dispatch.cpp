@@ -1,0 +1,91 @@
+//===- Dispatch.cpp - the nest as written, for other dynamic types --------===//
+//
+// A nest whose own code calls a virtual member function with an element
+// (`functor.apply(*p)` through a reference to a functor class) was analysed
+// with the override of the object's static type. It runs converted only when
+// the object's dynamic type is that type, checked once when it starts:
+//
+//   if (!(::soaview::exact_type(functor))) { // soaview: ...
+//   #line 12 "user.cpp"
+//     <the nest as written, its soaview attributes commented out>
+//   } else <the converted nest>
+//
+// Tests: test/Exec/constructs/virtual-functors.cpp,
+// test/Rewrite/dispatch-guard.cpp.
+//===----------------------------------------------------------------------===//
+#include "emit/Dispatch.h"
+
+#include "emit/CodeWriter.h"
+#include "emit/RuntimeNames.h"
+#include "frontend/Annotations.h"
+
+#include <limits>
+
+using namespace clang;
+
+namespace soaview {
+namespace {
+
+/// Text with every `[[clang::soa_conversion...]]` turned into a comment:
+/// the copy is plain code.
+std::string commentAnnotations(std::string Text) {
+  for (size_t I = 0; (I = Text.find("[[", I)) != std::string::npos;) {
+    size_t Name = Text.find_first_not_of(" \t", I + 2);
+    size_t End = Text.find("]]", I);
+    if (Name == std::string::npos || End == std::string::npos)
+      break;
+    if (!llvm::StringRef(Text).substr(Name).starts_with(
+            "clang::soa_conversion")) {
+      I += 2;
+      continue;
+    }
+    Text.replace(I, 2, "/*");
+    Text.replace(End, 2, "*/");
+    I = End + 2;
+  }
+  return Text;
+}
+
+/// The checks, one per object: `::soaview::exact_type(f)`.
+std::string condition(const NestPlan &Nest) {
+  std::string Cond;
+  for (const DispatchGuard &G : Nest.Guards)
+    Cond += fill("${And}${Check}(${Object})",
+                 {{"And", Cond.empty() ? "" : " && "},
+                  {"Check", G.IsPointer ? rt::ExactPointee : rt::ExactType},
+                  {"Object", G.Object->getName()}});
+  return Cond;
+}
+
+} // namespace
+
+bool emitDispatchGuard(EmitContext &Emit, const NestPlan &Nest) {
+  if (Nest.Guards.empty())
+    return true;
+  const LoopPlan &Outer = Nest.Loops[0];
+  const Stmt *S = Nest.Root ? Nest.Root : Outer.Form.Loop;
+  SourceLocation Begin = Emit.SM.getFileLoc(S->getBeginLoc());
+  if (S == Outer.Form.Loop && !Outer.Annotation->Implicit)
+    Begin = Emit.SM.getFileLoc(Outer.Annotation->Written.getBegin());
+  CharSourceRange Range =
+      CharSourceRange::getCharRange(Begin, Emit.Source.afterStmt(S));
+  std::string Objects;
+  for (const DispatchGuard &G : Nest.Guards)
+    Objects +=
+        (Objects.empty() ? "'" : ", '") + G.Object->getName().str() + "'";
+  EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
+  if (!Buffer)
+    return false;
+  Buffer->insert(
+      Emit.Source.offset(Begin),
+      fill("if (!(${Cond})) { // soaview: the loop as written, for other "
+           "dynamic types of ${Objects}\n${Line}${Copy}\n} else ",
+           {{"Cond", condition(Nest)},
+            {"Objects", Objects},
+            {"Line", Emit.Source.lineDirective(Begin)},
+            {"Copy", commentAnnotations(Emit.Source.text(Range))}}),
+      std::numeric_limits<int>::min());
+  return true;
+}
+
+} // namespace soaview
