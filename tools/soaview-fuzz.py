@@ -63,6 +63,7 @@ class Gen:
         self.r = random.Random(seed)
         self.seed = seed
         self.lines = []
+        self.in_template = False
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -328,6 +329,20 @@ class Gen:
         w("  n += 2;")
         w("}")
         w("static Fx<S> fx;")
+        # A class with a virtual member that is not final, called through a
+        # reference bound to it or to a derived class's object (decided at
+        # run time): the converted loop runs after a check of the dynamic type,
+        # the loop as written otherwise.
+        w("struct Vk { virtual ~Vk() = default; long n = 0;")
+        w("  virtual void hit(S &s) { " + self.update("s", False) + " ++n; } // @r")
+        w("};")
+        w("struct Vk2 : Vk {")
+        w("  void hit(S &s) override { " + self.update("s", False) + " n += 3; } // @r")
+        w("};")
+        w("static Vk vk0;")
+        w("static Vk2 vk1;")
+        w(f"static volatile int vsel = {r.randint(0, 1)};")
+        w("static Vk &vk = vsel ? static_cast<Vk &>(vk1) : vk0;")
         w("")
         return L, getters
 
@@ -373,8 +388,11 @@ class Gen:
                     f"{{ auto *t = static_cast<{kind} *>(std::malloc(sizeof({kind}))); "
                     f"if (t) *t = {x}; {upd} std::free(t); }}"]))
             elif k < 0.945 and not device:  # functor members
-                out.append(r.choice([f"fx.apply({ref});", f"fx({ref});", f"fx.hit({ref});",
-                                     f"fx.bump<2>({ref}, {ref});"]))
+                calls = [f"fx.apply({ref});", f"fx({ref});", f"fx.hit({ref});",
+                         f"fx.bump<2>({ref}, {ref});"]
+                if not self.in_template and not device:  # guarded virtual calls
+                    calls.append(f"vk.hit({ref});")
+                out.append(r.choice(calls))
             elif k < 0.95 and not device:  # lvalues only read: ?:, a const& getter
                 (a, ka), (b, kb) = self.pick(self.scalars()), self.pick(self.scalars())
                 if ka == kb:
@@ -398,6 +416,8 @@ class Gen:
                 out.append(f"acc += {var}{acc}{lhs};")
         if r.random() < 0.1:  # a discarded element: `(void)p;`
             out.insert(r.randint(0, len(out)), f"(void){var};")
+        if not device and not self.in_template and r.random() < 0.15:
+            out.insert(r.randint(0, len(out)), f"vk.hit({ref});")  # guarded virtual
         return [s + " // @r" for s in out]
 
     def generate(self):
@@ -480,7 +500,9 @@ class Gen:
                 w("  double acc = 0;")
                 w(f"  {attr}")
                 w(f"  for ({header}) {{")
+                self.in_template = kind == "tmpl"
                 L.extend("    " + s for s in self.body("e", arrow, getters, device))
+                self.in_template = False
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
                 w("  double acc = 0;")
@@ -601,7 +623,7 @@ class Gen:
                        "PtrRange{uptrs.data(), (int)uptrs.size()}"}.get(arg, arg)
             w(f"    acc += {name}({arg});")
         w("  }")
-        w('  std::printf("%a %ld\\n", acc, fx.n);')
+        w('  std::printf("%a %ld %ld\\n", acc, fx.n, vk0.n + vk1.n);')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
         w("  for (auto &s : arr) dump(s);")
