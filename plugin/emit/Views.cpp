@@ -462,10 +462,12 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
     } else if (isa<EnumConstantDecl>(D)) {
       Forward("static constexpr auto ${Name} = ${Class}::${Name};");
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
+      // Viable only for the static overloads: a call matching a non-static
+      // member of the same name takes the copied member.
       if (MD->isStatic())
-        W.line(fill("template <class... A> static ${Mark}decltype(auto) "
-                    "${Name}(A &&...a) { return ${Class}::${Name}"
-                    "(static_cast<A &&>(a)...); }",
+        W.line(fill("template <class... A> static ${Mark}auto ${Name}(A &&...a)"
+                    " -> decltype(${Class}::${Name}(static_cast<A &&>(a)...)) "
+                    "{ return ${Class}::${Name}(static_cast<A &&>(a)...); }",
                     {{"Mark", Emit.Target.deviceMark(G.Device)},
                      {"Name", Name},
                      {"Class", Class}}));
