@@ -88,16 +88,32 @@ bool Analyzer::devirtualized(const CallExpr *C, const CXXMethodDecl *MD) {
   return Object && MD->getDevirtualizedMethod(Object, false) == MD;
 }
 
+/// In a template, a guarded object must be a parameter declared as a
+/// pointer (`F *f`) when Pointer, as no pointer otherwise, so that it is the
+/// same in every instantiation: one rewrite of the template serves them all.
+static bool samePointernessInPattern(const FunctionDecl *Fn, const VarDecl *V,
+                                     bool Pointer) {
+  const auto *PV = dyn_cast<ParmVarDecl>(V);
+  const FunctionDecl *Pattern = Fn->getTemplateInstantiationPattern();
+  if (!PV || !Pattern || PV->getFunctionScopeIndex() >= Pattern->getNumParams())
+    return false;
+  QualType Written = Pattern->getParamDecl(PV->getFunctionScopeIndex())
+                         ->getType()
+                         .getNonReferenceType();
+  return Written->isPointerType() == Pointer;
+}
+
 /// Whether the virtual call C of MD, written in the nest's own code on a
 /// variable (a reference or object, or a pointer the nest does not change)
 /// declared before the nest, can run MD under a check of the object's
-/// dynamic type when the nest starts (recorded in Out.Guards). Not in
-/// templates (one rewrite serves every instantiation) nor without RTTI.
+/// dynamic type when the nest starts (recorded in Out.Guards). Not without
+/// RTTI.
 bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
   const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
-  if (!MC || !Ctx.getLangOpts().RTTI || In.InTemplate ||
-      CurrentFunction != In.Loops[0].Form.Function || !contains(SM, Nest, C))
+  const FunctionDecl *Fn = In.Loops[0].Form.Function;
+  if (!MC || !Ctx.getLangOpts().RTTI || CurrentFunction != Fn ||
+      !contains(SM, Nest, C))
     return false;
   const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   bool Pointer = Object->getType()->isPointerType();
@@ -110,6 +126,8 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V ||
       !SM.isBeforeInTranslationUnit(V->getLocation(), Nest->getBeginLoc()))
+    return false;
+  if (In.InTemplate && !samePointernessInPattern(Fn, V, Pointer))
     return false;
   QualType T = V->getType().getNonReferenceType();
   const CXXRecordDecl *Static =

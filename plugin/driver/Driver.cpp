@@ -72,6 +72,7 @@ private:
   void emit(const NestPlan &Nest);
   void reportRows(const NestPlan &Nest, bool Converted);
   void recordConverted(const NestPlan &Nest);
+  bool sameAsOtherInstances(const NestPlan &Nest, DiagStore &D);
   void remarkConverted(const NestPlan &Nest);
 
   ASTContext &Ctx;
@@ -90,6 +91,15 @@ private:
   const bool Host;
   bool AnyRewrite = false, AnyOffload = false, AnyHeap = false;
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
+  /// By loop location and element type: what the first instantiation's
+  /// view uses, and where that instantiation was made.
+  std::map<std::pair<unsigned, std::string>,
+           std::pair<std::string, SourceLocation>>
+      ViewsAt;
+  /// By the outer loop's location: the dispatch checks of its nests (of
+  /// every instantiation: one rewrite of a template's loop serves them all),
+  /// emitted at the end.
+  std::map<unsigned, DispatchSite> GuardsAt;
 };
 
 void FirstPass::attributeProblems() {
@@ -135,7 +145,8 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
     return;
   if (!Pays)
     return reportRows(*Nest, false);
-  emit(*Nest);
+  if (sameAsOtherInstances(*Nest, Diags))
+    emit(*Nest);
 }
 
 /// One nest through the stages: recognise, analyse, check the views, plan,
@@ -223,7 +234,8 @@ void FirstPass::tryNest(const std::vector<LoopInstance> &N,
                         std::vector<NestPlan> &Passed,
                         std::set<unsigned> &Failed) {
   DiagStore Trial(SM);
-  if (std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial)) {
+  std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
+  if (Nest && sameAsOtherInstances(*Nest, Trial)) {
     Passed.push_back(std::move(*Nest));
     return;
   }
@@ -318,6 +330,9 @@ bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
 void FirstPass::emit(const NestPlan &Nest) {
   if (!Em.emitNest(Nest))
     return;
+  if (!Nest.Guards.empty())
+    addDispatchSite(
+        Nest, GuardsAt[Nest.Loops[0].Annotation->ForLoc.getRawEncoding()]);
   if (Nest.Sweep)
     Em.emitSweep(Nest);
   else
@@ -357,6 +372,52 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
 /// Remembers where the nest's loops are, so that errors in their generated
 /// code can be blamed on them (GeneratedCodeGuard); with the test hook,
 /// breaks that code.
+/// What a loop's view uses: `in {x, h} out {rho}` and the member functions
+/// copied into it.
+static std::string viewUses(const ViewModel &V) {
+  std::string In, Out, Methods;
+  for (auto &[Path, A] : V.orderedLeaves()) {
+    if (A.Read)
+      In += (In.empty() ? "" : ", ") + dotted(Path);
+    if (A.Written)
+      Out += (Out.empty() ? "" : ", ") + dotted(Path);
+  }
+  for (auto &[Path, Ms] : V.Methods)
+    for (const CXXMethodDecl *MD : Ms)
+      Methods += (Methods.empty() ? "" : ", ") +
+                 (Path.empty() ? "" : dotted(Path) + ".") +
+                 MD->getNameAsString();
+  for (auto &[Path, A] : V.Wholes)
+    Methods += (Methods.empty() ? "" : ", ") + dotted(Path) + " (whole)";
+  return "in {" + In + "} out {" + Out + "}" +
+         (Methods.empty() ? "" : " with {" + Methods + "}");
+}
+
+/// A loop's text, views included, is shared by the instantiations of its
+/// template: they must use the same fields and member functions of each
+/// element type (the view of one location and element type is one type).
+bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D) {
+  if (!Nest.InTemplate)
+    return true;
+  for (const LoopPlan &P : Nest.Loops) {
+    std::string Element = qualifiedName(Ctx, P.View.ElementType);
+    std::string Uses = viewUses(P.View);
+    SourceLocation Made = P.Form.Function->getPointOfInstantiation();
+    auto [It, New] =
+        ViewsAt.insert({{P.Annotation->ForLoc.getRawEncoding(), Element},
+                        {Uses, Made.isValid() ? Made : P.Annotation->ForLoc}});
+    if (New || It->second.first == Uses)
+      continue;
+    StoredDiag &E =
+        D.report(P.Annotation->ForLoc,
+                 {diag::err_loop_instances_differ, {Element, Uses}});
+    D.note(E, It->second.second,
+           {diag::note_loop_instances_differ, {It->second.first}});
+    return false;
+  }
+  return true;
+}
+
 void FirstPass::recordConverted(const NestPlan &Nest) {
   if (Nest.Sweep)
     Result.Converted.push_back({Diags.locate(Nest.Sweep->Loop->getBeginLoc()),
@@ -397,6 +458,8 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
 }
 
 void FirstPass::finish() {
+  for (auto &[At, Site] : GuardsAt)
+    Em.emitDispatchGuard(Site);
   if (AnyRewrite)
     Em.finish();
   for (auto &[Name, Buffer] : Em.buffers())

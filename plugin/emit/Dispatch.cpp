@@ -47,9 +47,9 @@ std::string commentAnnotations(std::string Text) {
 }
 
 /// The checks, one per object: `::soaview::exact_type(f)`.
-std::string condition(const NestPlan &Nest) {
+std::string condition(const std::vector<DispatchGuard> &Guards) {
   std::string Cond;
-  for (const DispatchGuard &G : Nest.Guards)
+  for (const DispatchGuard &G : Guards)
     Cond += fill("${And}${Check}(${Object})",
                  {{"And", Cond.empty() ? "" : " && "},
                   {"Check", G.IsPointer ? rt::ExactPointee : rt::ExactType},
@@ -59,18 +59,28 @@ std::string condition(const NestPlan &Nest) {
 
 } // namespace
 
-bool emitDispatchGuard(EmitContext &Emit, const NestPlan &Nest) {
-  if (Nest.Guards.empty())
-    return true;
+void addDispatchSite(const NestPlan &Nest, DispatchSite &Site) {
   const LoopPlan &Outer = Nest.Loops[0];
-  const Stmt *S = Nest.Root ? Nest.Root : Outer.Form.Loop;
-  SourceLocation Begin = Emit.SM.getFileLoc(S->getBeginLoc());
-  if (S == Outer.Form.Loop && !Outer.Annotation->Implicit)
-    Begin = Emit.SM.getFileLoc(Outer.Annotation->Written.getBegin());
-  CharSourceRange Range =
-      CharSourceRange::getCharRange(Begin, Emit.Source.afterStmt(S));
-  std::string Objects;
+  Site.Nest = Nest.Root ? Nest.Root : Outer.Form.Loop;
+  Site.Outer = Site.Nest == Outer.Form.Loop && !Outer.Annotation->Implicit
+                   ? Outer.Annotation
+                   : nullptr;
   for (const DispatchGuard &G : Nest.Guards)
+    if (llvm::none_of(Site.Guards, [&](const DispatchGuard &O) {
+          return O.Object->getName() == G.Object->getName();
+        }))
+      Site.Guards.push_back(G);
+}
+
+bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
+  if (Site.Guards.empty())
+    return true;
+  SourceLocation Begin = Emit.SM.getFileLoc(
+      Site.Outer ? Site.Outer->Written.getBegin() : Site.Nest->getBeginLoc());
+  CharSourceRange Range =
+      CharSourceRange::getCharRange(Begin, Emit.Source.afterStmt(Site.Nest));
+  std::string Objects;
+  for (const DispatchGuard &G : Site.Guards)
     Objects +=
         (Objects.empty() ? "'" : ", '") + G.Object->getName().str() + "'";
   EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
@@ -80,7 +90,7 @@ bool emitDispatchGuard(EmitContext &Emit, const NestPlan &Nest) {
       Emit.Source.offset(Begin),
       fill("if (!(${Cond})) { // soaview: the loop as written, for other "
            "dynamic types of ${Objects}\n${Line}${Copy}\n} else ",
-           {{"Cond", condition(Nest)},
+           {{"Cond", condition(Site.Guards)},
             {"Objects", Objects},
             {"Line", Emit.Source.lineDirective(Begin)},
             {"Copy", commentAnnotations(Emit.Source.text(Range))}}),

@@ -8,9 +8,24 @@
 
 namespace soaview {
 
-/// Before a nest with dispatch guards (NestPlan::Guards): the check of the
-/// objects' dynamic types and the nest as written, run when it fails.
-bool emitDispatchGuard(EmitContext &Emit, const NestPlan &Nest);
+/// A nest with dispatch checks: the statement copied as written, and the
+/// checks of every instantiation of it (one rewrite of a template's loop
+/// serves them all).
+struct DispatchSite {
+  /// The enclosing loop a view is hoisted out of, or the outer loop.
+  const clang::Stmt *Nest = nullptr;
+  /// The outer loop's annotation when Nest is the outer loop (the copy
+  /// starts at its attribute).
+  const LoopAnnotation *Outer = nullptr;
+  std::vector<DispatchGuard> Guards;
+};
+
+/// Adds Nest's checks to Site (one per object, by name).
+void addDispatchSite(const NestPlan &Nest, DispatchSite &Site);
+
+/// Before the nest: the check of the objects' dynamic types and the nest as
+/// written, run when it fails.
+bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site);
 
 } // namespace soaview
 

@@ -21,7 +21,6 @@
 #include "emit/Backend.h"
 #include "emit/Chunks.h"
 #include "emit/Clones.h"
-#include "emit/Dispatch.h"
 #include "emit/EmitContext.h"
 #include "emit/HeapRoutes.h"
 #include "emit/Loops.h"
@@ -57,7 +56,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
-  if (!declareTables(Nest) || !emitDispatchGuard(*Context, Nest))
+  if (!declareTables(Nest))
     return false;
   Chunks All;
   All.append(Forward);
@@ -71,6 +70,10 @@ bool Emitter::emitNest(const NestPlan &Nest) {
 }
 
 bool Emitter::finish() { return Clones->finish(); }
+
+bool Emitter::emitDispatchGuard(const DispatchSite &Site) {
+  return soaview::emitDispatchGuard(*Context, Site);
+}
 
 /// The constant tables the nest's device code reads, declared for the
 /// device right after their definitions (once each).

@@ -15,6 +15,7 @@
 
 #include "diag/Diagnostics.h"
 #include "driver/Options.h"
+#include "emit/Dispatch.h"
 #include "plan/Plan.h"
 #include "support/EditBuffer.h"
 
@@ -47,6 +48,9 @@ public:
 
   /// Emits the views of a nest's loops and the clones of its callees.
   bool emitNest(const NestPlan &Nest);
+  /// The dispatch check before a nest and the nest as written (once per
+  /// site, after every nest was emitted).
+  bool emitDispatchGuard(const DispatchSite &Site);
   /// Rewrites one loop of Nest (once per loop, shared by instantiations);
   /// call after emitNest of a nest holding it.
   bool emitLoop(const NestPlan &Nest, const LoopPlan &Plan);

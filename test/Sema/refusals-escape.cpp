@@ -56,7 +56,7 @@ void lambdaEscapes(std::vector<P *> &v, std::vector<double (*)(P *)> &) {
 
 // A virtual call on a variable the loop leaves alone converts under a check
 // of the object's dynamic type (test/Exec/constructs/virtual-functors.cpp);
-// on a pointer the loop changes, or in a template, it is refused.
+// on a pointer the loop changes it is refused.
 void memberCallee(std::vector<P *> &v, Solver &s, Solver *t, Solver *u) {
   [[clang::soa_conversion]]
   for (auto *p : v)
@@ -70,7 +70,10 @@ void memberCallee(std::vector<P *> &v, Solver &s, Solver *t, Solver *u) {
   for (auto *p : v)
     s.Solver::apply(*p); // a qualified call runs Solver::apply: converts
 }
-template <class S> void memberCalleeTemplate(std::vector<P *> &v, S &s) {
+// In a template, only on parameters (one rewrite serves every
+// instantiation): a local variable is refused.
+template <class S> void memberCalleeTemplate(std::vector<P *> &v, S &given) {
+  S &s = given;
   [[clang::soa_conversion]]
   for (auto *p : v) // expected-note {{in the loop annotated here}}
     s.apply(*p); // expected-error {{the element is passed to virtual member function 'Solver::apply', which may run an override}}

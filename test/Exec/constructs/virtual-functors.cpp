@@ -5,8 +5,11 @@
 // object's dynamic type is its static type, whose override was followed,
 // and as written for an object of a derived class, whose override the
 // converted nest would not run. Both happen here: a plain functor, then one
-// of a class derived from it, then a null pointer on an empty list.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 3 --out %t \
+// of a class derived from it, then a null pointer on an empty list. In a
+// template (AutoPas's traversals: `f->AoSFunctor(p1, p2, true)` with
+// `PairwiseFunctor *f`), instantiated with that class and with a final one:
+// one rewrite serves both, the check included (they use the same fields).
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 5 --out %t \
 // RUN:   --run "1 40" --run "5 3" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -59,6 +62,22 @@ void single(Density *functor, std::vector<Part> &ps, Part &centre) {
       functor->aos(p, centre, false);
 }
 
+struct Final final : PairwiseFunctor {
+  long visits = 0;
+  void aos(Part &a, Part &b, bool newton3) override {
+    visits += newton3 ? 1 : 3;
+    a.rho += 0.25 * (b.r[1] - a.r[0]);
+  }
+};
+
+template <class PairwiseFunctor>
+void buffers(PairwiseFunctor *f, std::vector<Part> &buffer, Part &halo) {
+  [[clang::soa_conversion("always")]]
+  for (auto &&p1 : buffer)
+    if (p1.owned)
+      f->aos(p1, halo, true);
+}
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   int n = corpus::count(argc, argv, 20);
@@ -86,8 +105,13 @@ int main(int argc, char **argv) {
   single(&corrected, ps, centre);
   std::vector<Part> none;
   single(nullptr, none, centre);
+  Final fin;
+  buffers(&plain, ps, centre);
+  buffers<Density>(&corrected, ps, centre);
+  buffers(&fin, ps, centre);
   for (const Part &p : ps)
-    corpus::print("f", p.f[1]);
+    corpus::print("f", p.f[0] + p.f[1]);
+  corpus::print("final visits", fin.visits);
   corpus::print("visits", plain.visits + corrected.visits);
   corpus::print("centre", centre.rho);
 }
