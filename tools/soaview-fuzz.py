@@ -64,6 +64,7 @@ class Gen:
         self.seed = seed
         self.lines = []
         self.in_template = False
+        self.in_device = False
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -95,6 +96,7 @@ class Gen:
         self.anon_struct = r.random() < 0.3  # struct { double s0; int s1; };
         self.private = r.random() < 0.3      # private Real pv; Vec2 pw; + accessors
         self.namespaced = r.random() < 0.3   # S inside namespace ns1::ns2
+        self.bvec = r.random() < 0.3         # BVec bv: copied as bytes (Peano4's Vector)
         self.fields = fields
         self.inner = inner
 
@@ -121,6 +123,8 @@ class Gen:
             out += [("ua.u0", "double"), ("ua.u1", "double")]
         if self.anon_struct:
             out += [("s0", "double"), ("s1", "int")]
+        if self.bvec:
+            out += [("bv.x", "double"), ("bv.y", "double")]
         return out
 
     def chars(self):
@@ -142,6 +146,9 @@ class Gen:
             U = f"{obj}{acc}"
             return (f"{{ {U}ub.v0 = {U}ua.u1 * 0.5 + 0.25; double t_ = {U}ub.v0; "
                     f"{U}ua.u0 = t_; }}")
+        if self.bvec and not self.in_device and r.random() < 0.08:  # BVec whole, both ways
+            B = f"{obj}{acc}bv"
+            return f"{{ auto t_ = {B}; t_.x = t_.x * 0.5 + t_.y * 0.25; {B} = t_; }}"
         lhs, kind = self.pick(self.scalars())
         rhs, rk = self.pick(self.scalars())
         L = f"{obj}{acc}{lhs}"
@@ -225,6 +232,13 @@ class Gen:
             w("};")
         if self.private:
             w("struct Vec2 { double v[2]; };")
+        if self.bvec:  # not trivially copyable; its value is its bytes
+            w("struct BVec {")
+            w("  double x, y;")
+            w("  BVec() = default;")
+            w("  BVec(const BVec &o) : x(o.x) { y = o.y; }")
+            w("  BVec &operator=(const BVec &o) { x = o.x; y = o.y; return *this; }")
+            w("};")
         w("struct S {")
         w("  static constexpr double kHalf = 0.5;")
         w("  static constexpr double kW[2] = {0.5, 0.25};")
@@ -238,6 +252,8 @@ class Gen:
             w("  union { struct { double u0; double u1; } ua; struct { double v0; } ub; };")
         if self.anon_struct:
             w("  struct { double s0; int s1; };")
+        if self.bvec:
+            w("  BVec bv;")
         if self.private:
             w("  Real get_pv() const { return pv; }")
             w("  const Real &ref_pv() const { return pv; }")
@@ -353,6 +369,7 @@ class Gen:
         acc = "->" if arrow else "."
         ref = f"*{var}" if arrow else var
         ptr = var if arrow else f"&{var}"
+        self.in_device = device  # host only: BVec copied whole
         out = []
         for _ in range(r.randint(2, 7)):
             k = r.random()
@@ -418,6 +435,7 @@ class Gen:
             out.insert(r.randint(0, len(out)), f"(void){var};")
         if not device and not self.in_template and r.random() < 0.15:
             out.insert(r.randint(0, len(out)), f"vk.hit({ref});")  # guarded virtual
+        self.in_device = False
         return [s + " // @r" for s in out]
 
     def generate(self):

@@ -304,7 +304,7 @@ bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
       W.Cur = ME;
       return true;
     }
-    if (!FieldType.isTriviallyCopyableType(Ctx)) {
+    if (!copiesAsBytes(Ctx, FieldType)) {
       refuse(ME->getMemberLoc(),
              {diag::err_use_whole_not_copyable, {FD->getName().str()}},
              FD->getLocation(), Msg(diag::note_field_memcpy));
@@ -313,7 +313,7 @@ bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
     leaf(ME, Binding{W.B.View, Path}, /*Whole=*/true, PM);
     return false;
   }
-  if (!FieldType.isTriviallyCopyableType(Ctx)) {
+  if (!copiesAsBytes(Ctx, FieldType)) {
     refuse(ME->getMemberLoc(),
            {diag::err_field_not_copyable, {FD->getName().str()}},
            FD->getLocation(), Msg(diag::note_field_memcpy));

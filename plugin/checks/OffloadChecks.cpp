@@ -65,6 +65,12 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
         !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
       return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
                     diag::note_offload_outer_index);
+    for (auto &[Path, Access] : L.View.orderedLeaves())
+      if (!Path.back()->getType().isTriviallyCopyableType(Ctx))
+        return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
+                                                : L.Annotation->ForLoc,
+                      {diag::err_offload_bytes_field, {dotted(Path)}},
+                      diag::note_offload_bytes_field);
     return true;
   };
   // A nest offloads as a whole from its outer loop: the inner loop's view

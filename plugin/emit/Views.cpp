@@ -528,10 +528,14 @@ void ViewEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
     Parts.Copies.push_back(
         fill("${Copy}(${Name}, ${Buffer}[i]);",
              {{"Copy", rt::CopyArray}, {"Name", Name}, {"Buffer", Buffer}}));
-  } else if (T->isArrayType()) {
+  } else if (T->isArrayType() || !T.isTriviallyCopyableType(Emit.Ast)) {
+    // Arrays, and classes that views carry as bytes (copiesAsBytes): their
+    // own copy operations run only where the program copies.
     Parts.Copies.push_back(
-        fill("std::memcpy(&${Name}, &${Buffer}[i], sizeof ${Name});",
-             {{"Name", Name}, {"Buffer", Buffer}}));
+        fill("std::memcpy(${Void}&${Name}, &${Buffer}[i], sizeof ${Name});",
+             {{"Void", T->isArrayType() ? "" : "(void *)"},
+              {"Name", Name},
+              {"Buffer", Buffer}}));
   } else {
     Parts.Inits.push_back(Name + "(" + Buffer + "[i])");
   }
@@ -665,10 +669,14 @@ std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
         Statements.push_back(fill(
             "if (${Slot}.p) ${Copy}(*${Slot}.p, ${Member});",
             {{"Slot", Slot}, {"Copy", rt::CopyArray}, {"Member", Member}}));
-      else if (FieldType->isArrayType())
-        Statements.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
-                                  "&${Member}, sizeof ${Member});",
-                                  {{"Slot", Slot}, {"Member", Member}}));
+      else if (FieldType->isArrayType() ||
+               !FieldType.isTriviallyCopyableType(Emit.Ast))
+        Statements.push_back(
+            fill("if (${Slot}.p) std::memcpy(${Void}${Slot}.p, "
+                 "&${Member}, sizeof ${Member});",
+                 {{"Void", FieldType->isArrayType() ? "" : "(void *)"},
+                  {"Slot", Slot},
+                  {"Member", Member}}));
       else
         Statements.push_back(fill("if (${Slot}.p) *${Slot}.p = ${Member};",
                                   {{"Slot", Slot}, {"Member", Member}}));
@@ -975,11 +983,17 @@ void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
     return;
   }
   const std::string &To = ToSlot ? Slot : Field, &From = ToSlot ? Field : Slot;
-  if (Path.back()->getType()->isScalarType())
+  QualType T = Path.back()->getType();
+  if (T->isScalarType())
     Statements.push_back(To + " = " + From + ";");
-  else
-    Statements.push_back(fill("std::memcpy(&${To}, &${From}, sizeof ${Slot});",
-                              {{"To", To}, {"From", From}, {"Slot", Slot}}));
+  else // a class carried as bytes (copiesAsBytes): a plain pointer for memcpy
+    Statements.push_back(
+        fill("std::memcpy(${Void}&${To}, &${From}, sizeof "
+             "${Slot});",
+             {{"Void", T.isTriviallyCopyableType(Emit.Ast) ? "" : "(void *)"},
+              {"To", To},
+              {"From", From},
+              {"Slot", Slot}}));
 }
 
 /// gather and scatter (between elements and slots), the host/device buffer

@@ -123,3 +123,20 @@ void dispatchingOffload(std::vector<P> &v, const Dispatching &d) {
   for (auto &p : v)
     d.apply(p);
 }
+
+// A class views carry as bytes stays on the host.
+struct Vec3 {
+  double v[3];
+  Vec3() = default;
+  Vec3(const Vec3 &o) {
+    for (int i = 0; i < 3; i++)
+      v[i] = o.v[i];
+  }
+};
+struct Q3 { Vec3 x; double w; };
+inline double first(const Vec3 &v) { return v.v[0]; }
+void bytesOffload(std::vector<Q3> &qs) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{device code copies only trivially copyable fields; run this loop on the host}}
+  for (auto &q : qs)
+    q.w += first(q.x); // expected-error {{cannot offload loop: field 'x' is of a class that is not trivially copyable, which views carry as bytes on the host only}}
+}
