@@ -117,6 +117,17 @@ void ViewModel::normalise() {
   Wholes.clear();
 }
 
+std::pair<std::string, std::string> ViewModel::inOutNames() const {
+  std::string In, Out;
+  for (auto &[Path, A] : orderedLeaves()) {
+    if (A.Read)
+      In += (In.empty() ? "" : ", ") + dotted(Path);
+    if (A.Written)
+      Out += (Out.empty() ? "" : ", ") + dotted(Path);
+  }
+  return {In, Out};
+}
+
 std::vector<std::pair<FieldPath, LeafAccess>> ViewModel::orderedLeaves() const {
   return inDeclarationOrder(Leaves);
 }

@@ -70,6 +70,9 @@ struct ViewModel {
   void holdUnions();
   /// Leaves in declaration order.
   std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
+  /// The leaves read and those written, as the user writes them, in
+  /// declaration order: {"x, h", "rho"}.
+  std::pair<std::string, std::string> inOutNames() const;
   /// True when the loop writes some leaf (the view has fields to scatter).
   bool writes() const;
 };

@@ -375,13 +375,8 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
 /// What a loop's view uses: `in {x, h} out {rho}` and the member functions
 /// copied into it.
 static std::string viewUses(const ViewModel &V) {
-  std::string In, Out, Methods;
-  for (auto &[Path, A] : V.orderedLeaves()) {
-    if (A.Read)
-      In += (In.empty() ? "" : ", ") + dotted(Path);
-    if (A.Written)
-      Out += (Out.empty() ? "" : ", ") + dotted(Path);
-  }
+  auto [In, Out] = V.inOutNames();
+  std::string Methods;
   for (auto &[Path, Ms] : V.Methods)
     for (const CXXMethodDecl *MD : Ms)
       Methods += (Methods.empty() ? "" : ", ") +

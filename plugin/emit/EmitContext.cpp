@@ -34,13 +34,7 @@ EmitContext::EmitContext(ASTContext &Ctx, DiagStore &Diags,
       Names(Ctx, Types.policy()), Files(SM) {}
 
 Msg EmitContext::remark(const LoopPlan &P, const std::string &Where) const {
-  std::string In, Out;
-  for (auto &[Path, A] : P.View.orderedLeaves()) {
-    if (A.Read)
-      In += (In.empty() ? "" : ", ") + dotted(Path);
-    if (A.Written)
-      Out += (Out.empty() ? "" : ", ") + dotted(Path);
-  }
+  auto [In, Out] = P.View.inOutNames();
   ViewSize S = viewSize(Ast, P);
   return {diag::remark_converted,
           {qualifiedName(Ast, P.View.ElementType), In, Out,
