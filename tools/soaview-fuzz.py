@@ -14,7 +14,8 @@ the grammar too: anonymous unions and structs, private members of class and
 alias type behind getters and setters (a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
-templates taking both views through one parameter, const element pointers,
+templates taking both views through one parameter, pair loops writing a
+field through both views (Newton's third law), const element pointers,
 discarded elements (`(void)p;`), user ranges found by argument-dependent
 lookup (free begin/end only), and scratch allocation in offloaded bodies
 (new/delete, new[]/delete[], malloc/free: routed to soaview's device heap).
@@ -591,6 +592,15 @@ class Gen:
                     w(line)
                 if shared:
                     w(f"      {guard}pt{name}(*l, *a); // @r")
+                # Newton's third law: the inner loop writes a field the outer
+                # one writes too, which both views share in the element.
+                tops = [x for x in outs if re.match(r"^(f\w*|a\d+)(\[\d+\])?$", x[0])]
+                if not device and tops and r.random() < 0.4:
+                    o, ok = self.pick(tops)
+                    if ok in ("double", "float"):
+                        w(f"      {guard}a->{o} = a->{o} * 0.5 - 0.125 * (l->{o} > 0 ? 1 : -1); // @r")
+                    else:
+                        w(f"      {guard}a->{o} = (a->{o} + (l->{o} > 0 ? 5 : 1)) % 1000; // @r")
                 w("    }")
             w("  }")
             w("  return acc;")

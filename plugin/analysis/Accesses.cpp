@@ -49,6 +49,10 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
   return true;
 }
 
+namespace {
+bool passedOn(const Expr *Use, ParentMap &PM);
+} // namespace
+
 /// A field access through a view: recorded as a leaf (or a whole record)
 /// of the view with how it is used.
 void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
@@ -76,12 +80,9 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
            Msg(diag::note_field_address_escapes));
     return;
   }
+  Found.RefSensitive = Use->getType().isConstQualified() && passedOn(Use, PM);
   ViewModel &V = view(B);
-  LeafAccess &A = Whole ? V.Wholes[B.Path] : V.Leaves[B.Path];
-  if (A.FirstUse.isInvalid())
-    A.FirstUse = Found.FirstUse;
-  A.Read |= Found.Read;
-  A.Written |= Found.Written;
+  (Whole ? V.Wholes[B.Path] : V.Leaves[B.Path]).join(Found);
 }
 
 namespace {
@@ -286,6 +287,51 @@ const Expr *sameLvalue(const Stmt *P, const Expr *Cur, ParentMap &PM) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return BO->getOpcode() == BO_Comma && BO->getRHS() == Cur ? E : nullptr;
   return nullptr;
+}
+
+/// Whether the lvalue Use is passed on as an lvalue (to a call, a member
+/// function, a reference, a constructor, a return) rather than only read or
+/// assigned: through a const object, such a use could mean something else
+/// when the view reaches the field through a (non-const) reference member.
+bool passedOn(const Expr *Use, ParentMap &PM) {
+  const Expr *Cur = Use;
+  while (true) {
+    const Stmt *P =
+        parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
+    if (!P)
+      return false;
+    if (isa<DeclStmt>(P) || isa<ReturnStmt>(P))
+      return true;
+    if (!isa<Expr>(P))
+      return false;
+    if (const Expr *Same = sameLvalue(P, Cur, PM)) {
+      Cur = Same;
+      continue;
+    }
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+      if (IC->getCastKind() == CK_LValueToRValue)
+        return false;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+          PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+      if (IC->getCastKind() != CK_ArrayToPointerDecay || !AS ||
+          AS->getBase() != IC)
+        return true;
+      Cur = AS;
+      continue;
+    }
+    if (const auto *EC = dyn_cast<ExplicitCastExpr>(P))
+      return EC->getCastKind() != CK_ToVoid;
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (!isa<FieldDecl>(ME->getMemberDecl()))
+        return true;
+      Cur = ME;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getLHS() != Cur ||
+             !(BO->isAssignmentOp() || BO->getOpcode() == BO_Comma);
+    return true;
+  }
 }
 
 /// The function a return statement in the analysed body returns from: a

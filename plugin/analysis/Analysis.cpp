@@ -521,6 +521,7 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
   if (A.FirstUse.isInvalid())
     A.FirstUse = ME->getExprLoc();
   A.Read = true;
+  A.RefSensitive = true; // decltype(p->f) of a reference member differs
 }
 
 //--- One body ----------------------------------------------------------------

@@ -22,6 +22,13 @@ std::optional<AnalysedNest> analyseNest(clang::ASTContext &Ctx,
                                         DiagStore &Diags,
                                         const RecognisedNest &Nest);
 
+/// The fields one view of the nest writes and another holds, first the
+/// writer's first use; each marked InPlace where every view can reach it
+/// in the element itself. Checks refuse the others; planning keeps the
+/// in-place ones (analysis/Shared.cpp).
+std::vector<SharedField> sharedFields(const RecognisedNest &R,
+                                      const AnalysedNest &A);
+
 } // namespace soaview
 
 #endif

@@ -72,10 +72,7 @@ void ViewModel::holdUnions() {
       auto &[Members, Access] =
           Seen[FieldPath(Path.begin(), Path.begin() + End)];
       Members.insert(Path[End]);
-      Access.Read |= A.Read;
-      Access.Written |= A.Written;
-      if (Access.FirstUse.isInvalid())
-        Access.FirstUse = A.FirstUse;
+      Access.join(A);
     }
   for (auto &[Union, Use] : Seen)
     if (Use.first.size() > 1 && Use.second.Written)
@@ -91,8 +88,7 @@ void ViewModel::normalise() {
       if (W.first != It->first && isPrefix(W.first, It->first))
         Outer = &W.second;
     if (Outer) {
-      Outer->Read |= It->second.Read;
-      Outer->Written |= It->second.Written;
+      Outer->join(It->second);
       It = Wholes.erase(It);
     } else
       ++It;
@@ -100,8 +96,7 @@ void ViewModel::normalise() {
   for (auto &W : Wholes) {
     for (auto It = Leaves.begin(); It != Leaves.end();) {
       if (isPrefix(W.first, It->first)) {
-        W.second.Read |= It->second.Read;
-        W.second.Written |= It->second.Written;
+        W.second.join(It->second);
         It = Leaves.erase(It);
       } else
         ++It;
@@ -161,6 +156,20 @@ inDeclarationOrder(const std::map<FieldPath, LeafAccess> &Fields) {
     return A.first.size() < B.first.size();
   });
   return V;
+}
+
+bool unionSiblings(const FieldPath &A, const FieldPath &B) {
+  size_t N = std::min(A.size(), B.size());
+  for (size_t I = 0; I < N; ++I)
+    if (A[I] != B[I])
+      return I > 0 && A[I - 1]->isAnonymousStructOrUnion() &&
+             A[I - 1]->getType()->isUnionType();
+  return false;
+}
+
+bool overlaps(const FieldPath &A, const FieldPath &B) {
+  size_t N = std::min(A.size(), B.size());
+  return std::equal(A.begin(), A.begin() + N, B.begin()) || unionSiblings(A, B);
 }
 
 } // namespace soaview

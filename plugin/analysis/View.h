@@ -31,7 +31,22 @@ std::string dotted(const FieldPath &P);
 struct LeafAccess {
   bool Read = false;
   bool Written = false;
+  /// Some use would mean something else if the view reached the field
+  /// through a reference member (fields in place, sharedFields): its
+  /// declared type is taken (`decltype(p->f)`), or it is passed on (to a
+  /// call, a reference, a member function) through a const object, where a
+  /// reference member would not be const.
+  bool RefSensitive = false;
   clang::SourceLocation FirstUse;
+
+  /// Adds the uses of A (the first use stays the earlier one found).
+  void join(const LeafAccess &A) {
+    Read |= A.Read;
+    Written |= A.Written;
+    RefSensitive |= A.RefSensitive;
+    if (FirstUse.isInvalid())
+      FirstUse = A.FirstUse;
+  }
 };
 
 /// An anonymous union (its field) that a view can hold whole: named public
@@ -42,6 +57,13 @@ inline bool isUnionLeaf(const FieldPath &P) {
   return !P.empty() && P.back()->isAnonymousStructOrUnion() &&
          P.back()->getType()->isUnionType();
 }
+
+/// Two different members of one anonymous union below a common prefix
+/// (`density.wcount` and `force.f` of SWIFT's particle): they share storage.
+bool unionSiblings(const FieldPath &A, const FieldPath &B);
+/// The storage of the fields at A and B overlaps (one contains the other,
+/// or they are unionSiblings).
+bool overlaps(const FieldPath &A, const FieldPath &B);
 
 /// Fields by path in declaration order (a map keyed by pointers is not:
 /// messages and generated code use this order).
@@ -119,6 +141,23 @@ struct DispatchGuard {
   const clang::CXXRecordDecl *Class = nullptr;
   const clang::CXXMethodDecl *Method = nullptr;
   clang::SourceLocation Call;
+};
+
+/// A field that one loop of a nest writes through its view and another
+/// loop's view over the same element type (or a base) holds: their
+/// containers may share elements, so two copies of the field could
+/// disagree ([Radtke2025], section 3.3).
+struct SharedField {
+  FieldPath Path;        ///< as the writing loop's view holds it
+  size_t Writer, Holder; ///< indices of the loops
+  clang::SourceLocation WriteUse;
+  /// Every view of the nest can reach the field in the element itself,
+  /// through a reference member, so that they share it as the original
+  /// loops do: a field of the element itself (not of a member, not in an
+  /// anonymous union), every loop of its type holding exactly it, none
+  /// using it where a reference would mean something else (RefSensitive),
+  /// no loop over copies of its elements.
+  bool InPlace = false;
 };
 
 /// The analysis of a nest: one LoopAnalysis per loop of the RecognisedNest,

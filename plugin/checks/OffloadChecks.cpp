@@ -66,6 +66,12 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
       return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
                     diag::note_offload_outer_index);
     for (auto &[Path, Access] : L.View.orderedLeaves())
+      if (L.InPlace.count(Path))
+        return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
+                                                : L.Annotation->ForLoc,
+                      {diag::err_offload_in_place, {dotted(Path)}},
+                      diag::note_offload_in_place);
+    for (auto &[Path, Access] : L.View.orderedLeaves())
       if (!Path.back()->getType().isTriviallyCopyableType(Ctx))
         return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
                                                 : L.Annotation->ForLoc,

@@ -4,10 +4,10 @@
 // cells at once: it computes what the cell loop computes only when no cell
 // can see another cell's writes, and when the nest needs nothing of the
 // cell loop but its lists (docs/offload.md, "Sweeps"). A field written
-// through the local elements and read through the inner loop is refused
-// for every nest (checks/ViewChecks.cpp: the two views could disagree);
-// writes through the inner loop leave the nest on the host
-// (plan/Planner.cpp, sweepStaysOnHost).
+// through the local elements and read through the inner loop stays in the
+// element on the host and is refused on the device (checks/ViewChecks.cpp,
+// checks/OffloadChecks.cpp); writes through the inner loop leave the nest
+// on the host (plan/Planner.cpp, sweepStaysOnHost).
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "checks/Checks.h"
 
+#include "analysis/Analysis.h"
 #include "diag/Diagnostics.h"
 #include "support/AstHelpers.h"
 
@@ -55,23 +56,6 @@ bool checkForeign(const RecognisedNest &R, const AnalysedNest &A,
   return true;
 }
 
-/// Two different members of one anonymous union below a common prefix
-/// (`density.wcount` and `force.f` of SWIFT's particle): they share storage.
-bool unionSiblings(const FieldPath &A, const FieldPath &B) {
-  size_t N = std::min(A.size(), B.size());
-  for (size_t I = 0; I < N; ++I)
-    if (A[I] != B[I])
-      return I > 0 && A[I - 1]->isAnonymousStructOrUnion() &&
-             A[I - 1]->getType()->isUnionType();
-  return false;
-}
-
-/// The storage of the fields at A and B overlaps.
-bool overlaps(const FieldPath &A, const FieldPath &B) {
-  size_t N = std::min(A.size(), B.size());
-  return std::equal(A.begin(), A.begin() + N, B.begin()) || unionSiblings(A, B);
-}
-
 /// Members of one anonymous union share storage: a view keeping two of them
 /// in separate buffers is exact only while neither is written.
 bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
@@ -102,37 +86,24 @@ bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
 }
 
 /// Two views of the same element type in one nest may hold the same objects
-/// (the active set contains the local one). That is safe only when no field
-/// written through one view is held by the other ([Radtke2025], section
-/// 3.3).
+/// (the active set contains the local one). A field written through one and
+/// held by the other is shared in place where every view can reach it in
+/// the element (analysis/Shared.cpp); any other is refused.
 bool checkAliasing(const RecognisedNest &R, const AnalysedNest &A,
                    DiagStore &Diags) {
-  for (size_t I = 0; I < R.Loops.size(); ++I)
-    for (size_t J = I + 1; J < R.Loops.size(); ++J) {
-      const ViewModel &VI = A.Loops[I].View, &VJ = A.Loops[J].View;
-      if (!isElementOrBase(VJ.Element, R.Loops[I].Form.Element) &&
-          !isElementOrBase(VI.Element, R.Loops[J].Form.Element))
-        continue;
-      auto LeavesI = VI.orderedLeaves(), LeavesJ = VJ.orderedLeaves();
-      for (auto &[PathI, AccessI] : LeavesI)
-        for (auto &[PathJ, AccessJ] : LeavesJ) {
-          if (!overlaps(PathI, PathJ) || (!AccessI.Written && !AccessJ.Written))
-            continue;
-          const RecognisedLoop &Writer =
-              AccessI.Written ? R.Loops[I] : R.Loops[J];
-          const RecognisedLoop &Holder =
-              AccessI.Written ? R.Loops[J] : R.Loops[I];
-          StoredDiag &D =
-              Diags.report((AccessI.Written ? AccessI : AccessJ).FirstUse,
-                           {diag::err_views_alias,
-                            {dotted(AccessI.Written ? PathI : PathJ)}});
-          Diags.note(D, Writer.Form.Loop->getBeginLoc(),
-                     diag::note_views_alias_writer);
-          Diags.note(D, Holder.Form.Loop->getBeginLoc(),
-                     diag::note_views_alias_holder);
-          return false;
-        }
-    }
+  for (const SharedField &S : sharedFields(R, A)) {
+    if (S.InPlace)
+      continue;
+    StoredDiag &D =
+        Diags.report(S.WriteUse, {diag::err_views_alias, {dotted(S.Path)}});
+    Diags.note(D, R.Loops[S.Writer].Form.Loop->getBeginLoc(),
+               diag::note_views_alias_writer);
+    Diags.note(D, R.Loops[S.Holder].Form.Loop->getBeginLoc(),
+               diag::note_views_alias_holder);
+    Diags.note(D, S.Path.front()->getLocation(),
+               diag::note_views_alias_in_place);
+    return false;
+  }
   return true;
 }
 

@@ -36,10 +36,17 @@ EmitContext::EmitContext(ASTContext &Ctx, DiagStore &Diags,
 Msg EmitContext::remark(const LoopPlan &P, const std::string &Where) const {
   auto [In, Out] = P.View.inOutNames();
   ViewSize S = viewSize(Ast, P);
+  std::string InPlace;
+  for (auto &[Path, A] : P.View.orderedLeaves())
+    if (P.InPlace.count(Path))
+      InPlace += (InPlace.empty() ? "" : ", ") + dotted(Path);
+  if (!InPlace.empty())
+    InPlace = "; in the element: {" + InPlace +
+              "} (another view of the nest may hold it)";
   return {diag::remark_converted,
           {qualifiedName(Ast, P.View.ElementType), In, Out,
            std::to_string(S.GatherBytes), std::to_string(S.ScatterBytes),
-           Where}};
+           InPlace + Where}};
 }
 
 void EmitContext::identityEdits(CharSourceRange R,

@@ -24,6 +24,7 @@ inline constexpr const char *Identity = "::soaview::identity";
 inline constexpr const char *ExactType = "::soaview::exact_type";
 inline constexpr const char *ExactPointee = "::soaview::exact_pointee";
 inline constexpr const char *CopyArray = "::soaview::copy_array";
+inline constexpr const char *ElementAt = "::soaview::element_at";
 inline constexpr const char *ElementOf = "::soaview::element_of_t";
 inline constexpr const char *TargetElement = "::soaview::target_element_t";
 inline constexpr const char *IndexSpanOf = "::soaview::index_span_of";

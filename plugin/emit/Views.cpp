@@ -127,13 +127,6 @@ bool defaultConstructible(QualType T) {
   return !RD || !RD->hasDefinition() || RD->hasDefaultConstructor();
 }
 
-void merge(LeafAccess &Into, const LeafAccess &A) {
-  if (Into.FirstUse.isInvalid())
-    Into.FirstUse = A.FirstUse;
-  Into.Read |= A.Read;
-  Into.Written |= A.Written;
-}
-
 } // namespace
 
 ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
@@ -153,7 +146,7 @@ ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
   for (size_t I : G.Loops) {
     const ViewModel &V = Nest.Loops[I].View;
     for (auto &[Path, A] : V.Leaves)
-      merge(G.Union.Leaves[Path], A);
+      G.Union.Leaves[Path].join(A);
     for (auto &[Path, Methods] : V.Methods)
       G.Union.Methods[Path].insert(Methods.begin(), Methods.end());
     G.Union.Aliases.insert(V.Aliases.begin(), V.Aliases.end());
@@ -168,9 +161,12 @@ ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
       ++It;
       continue;
     }
-    merge(Whole->second, It->second);
+    Whole->second.join(It->second);
     It = G.Union.Leaves.erase(It);
   }
+  for (auto &Leaf : G.Union.Leaves)
+    if (Nest.Loops[Loop].InPlace.count(Leaf.first))
+      G.InPlace.insert(Leaf.first);
   for (size_t I : G.Loops) {
     std::map<FieldPath, LeafAccess> Own;
     for (auto &[Path, A] : Nest.Loops[I].View.Leaves) {
@@ -178,7 +174,8 @@ ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
       for (auto &[U, UA] : G.Union.Leaves)
         if (isPrefixOf(U, Path))
           Held = U;
-      merge(Own[Held], A);
+      if (!G.InPlace.count(Held))
+        Own[Held].join(A);
     }
     G.Fields[I] = inDeclarationOrder(Own);
   }
@@ -187,13 +184,19 @@ ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
   for (size_t I : G.Loops)
     for (auto &Leaf : G.Union.Leaves)
       if (!defaultConstructible(Leaf.first.back()->getType()) &&
+          !G.InPlace.count(Leaf.first) &&
           !llvm::any_of(G.Fields[I],
                         [&](auto &F) { return F.first == Leaf.first; }) &&
           G.Loops.size() > 1) {
         ViewGroup Own;
         Own.Loops = {Loop};
         Own.Union = Nest.Loops[Loop].View;
-        Own.Fields[Loop] = Own.Union.orderedLeaves();
+        for (auto &F : Own.Union.orderedLeaves())
+          if (G.InPlace.count(F.first))
+            Own.InPlace.insert(F.first);
+        for (auto &F : Own.Union.orderedLeaves())
+          if (!Own.InPlace.count(F.first))
+            Own.Fields[Loop].push_back(F);
         Own.Device = EmitContext::onDevice(Nest.Loops[Loop]);
         Own.Name = Emit.Names.view(Nest.Loops[Loop]);
         return Own;
@@ -549,6 +552,10 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
     std::string Name = Kid->Field->getName().str();
     if (Kid->Leaf && isUnionLeaf(Kid->Path))
       heldUnion(W, G, Kid->Path);
+    else if (Kid->Leaf && G.InPlace.count(Kid->Path))
+      W.line(Emit.Types.declare(
+                 Emit.Ast.getLValueReferenceType(Kid->Field->getType()), Name) +
+             "; // in the element: another view may hold it");
     else if (Kid->Leaf)
       W.line(
           Emit.Types.declare(Kid->Field->getType().getUnqualifiedType(), Name) +
@@ -560,11 +567,13 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
 }
 
 /// What the constructor for loop Loop sets in node N: the leaves the loop
-/// gathers, the nested proxies holding some, and at the top the element's
-/// address and the slots the loop writes back to.
-ViewEmitter::ProxyParts
-ViewEmitter::constructorParts(const ViewGroup &G, size_t Loop,
-                              const ProxyNode &N) const {
+/// gathers, the nested proxies holding some, and at the top the fields in
+/// place (every loop binds them), the element's address and the slots the
+/// loop writes back to.
+ViewEmitter::ProxyParts ViewEmitter::constructorParts(const ViewGroup &G,
+                                                      size_t Loop,
+                                                      const ProxyNode &N,
+                                                      std::string &Tags) const {
   const Fields &Own = G.Fields.at(Loop);
   auto Gathers = [&](const FieldPath &P, bool Below) {
     return llvm::any_of(Own, [&](auto &F) {
@@ -575,7 +584,14 @@ ViewEmitter::constructorParts(const ViewGroup &G, size_t Loop,
   std::string Tag =
       fill("::soaview::loop_tag<${K}>{}", {{"K", std::to_string(Loop)}});
   for (auto &Kid : N.Kids) {
-    if (Kid->Leaf && Gathers(Kid->Path, false))
+    if (Kid->Leaf && G.InPlace.count(Kid->Path))
+      Parts.Inits.push_back(
+          Kid->Field->getName().str() + "(" +
+          accessPath(G, Kid->Path,
+                     std::string(rt::ElementAt) + "<soaview_element>(s, i)",
+                     Tags) +
+          ")");
+    else if (Kid->Leaf && Gathers(Kid->Path, false))
       leafInit(G, *Kid, Parts);
     else if (!Kid->Leaf && Gathers(Kid->Path, true))
       Parts.Inits.push_back(Kid->Field->getName().str() + "(" + Tag +
@@ -614,7 +630,7 @@ void ViewEmitter::outSlotMembers(CodeWriter &W, const ViewGroup &G) const {
          Emit.Types.name(G.Union.ElementType.getUnqualifiedType()) + ";");
   W.line("const void *soaview_address;");
   for (auto &[Path, A] : G.Union.orderedLeaves()) {
-    if (!A.Written)
+    if (!A.Written || G.InPlace.count(Path))
       continue;
     QualType Elem, FieldType = Path.back()->getType();
     std::string Type = isUnionLeaf(Path) ? unionMirror(G, Path)
@@ -632,7 +648,7 @@ void ViewEmitter::outSlotInits(const ViewGroup &G, size_t Loop,
                                ProxyParts &Parts) const {
   const Fields &Own = G.Fields.at(Loop);
   for (auto &[Path, A] : G.Union.orderedLeaves()) {
-    if (!A.Written)
+    if (!A.Written || G.InPlace.count(Path))
       continue;
     bool Writes = llvm::any_of(Own, [&, &Held = Path](auto &F) {
       return F.first == Held && F.second.Written;
@@ -652,7 +668,7 @@ void ViewEmitter::outSlotInits(const ViewGroup &G, size_t Loop,
 std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
   std::vector<std::string> Statements;
   for (auto &[Path, A] : G.Union.orderedLeaves()) {
-    if (!A.Written)
+    if (!A.Written || G.InPlace.count(Path))
       continue;
     std::string Member = viewMember(Path);
     QualType FieldType = Path.back()->getType();
@@ -705,7 +721,7 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
         else
           Body.line(Name + "() = default;");
         for (size_t Loop : G.Loops) {
-          ProxyParts Parts = constructorParts(G, Loop, N);
+          ProxyParts Parts = constructorParts(G, Loop, N, Tags);
           if (N.Field && Parts.Inits.empty() && Parts.Copies.empty())
             continue; // the loop uses nothing of this sub-object
           Body.constructor(fill("template <class S> ${Mark}${Name}(::soaview::"

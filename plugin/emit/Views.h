@@ -35,6 +35,9 @@ struct ViewGroup {
   ViewModel Union;
   /// Some loop of the group runs on a device.
   bool Device = false;
+  /// Fields every loop's constructor binds a reference member to, in the
+  /// element itself (LoopPlacement::InPlace): no buffer, no write-back.
+  std::set<FieldPath> InPlace;
 };
 
 class ViewEmitter {
@@ -81,7 +84,7 @@ private:
   void members(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                const ProxyNode &N, std::string &Tags) const;
   ProxyParts constructorParts(const ViewGroup &G, size_t Loop,
-                              const ProxyNode &N) const;
+                              const ProxyNode &N, std::string &Tags) const;
   void leafInit(const ViewGroup &G, const ProxyNode &Kid,
                 ProxyParts &Parts) const;
   void outSlotMembers(CodeWriter &W, const ViewGroup &G) const;

@@ -41,7 +41,9 @@ ViewSize viewSize(const ASTContext &Ctx, const LoopPlan &P) {
   ViewSize S;
   for (auto &[Path, A] : P.View.Leaves) {
     uint64_t Bytes =
-        Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
+        P.InPlace.count(Path)
+            ? 0 // reached in the element, not moved
+            : Ctx.getTypeSizeInChars(Path.back()->getType()).getQuantity();
     S.GatherBytes += Bytes;
     if (A.Read)
       S.InFields++;

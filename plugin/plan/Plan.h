@@ -17,6 +17,7 @@
 #include "forms/Forms.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,10 @@ struct LoopPlacement {
   /// a reference to its view, instead of loading all the view's fields
   /// before the branch.
   bool Packed = false;
+  /// Fields of the nest that one view writes and another holds, which every
+  /// view reaches in the element itself (SharedField::InPlace): the view
+  /// has a reference member for each and no buffer.
+  std::set<FieldPath> InPlace;
   /// Its launch is wrapped in the device heap's loop scope.
   bool usesHeap() const { return !Heap.Routes.empty(); }
 };
@@ -153,6 +158,7 @@ struct NestPlan {
 /// field of the view (a written field may be written in part, so it is
 /// gathered too); the scatter writes back the written fields, unless the
 /// loop variable is a copy (`for (P p : ps)`), which scatters nothing.
+/// Fields in place move nothing.
 struct ViewSize {
   unsigned InFields = 0, OutFields = 0; ///< fields read, fields written
   uint64_t GatherBytes = 0, ScatterBytes = 0;

@@ -1,6 +1,7 @@
 //===- Planner.cpp - from an analysed nest to its plan --------------------===//
 #include "plan/Planner.h"
 
+#include "analysis/Analysis.h"
 #include "frontend/Annotations.h"
 #include "plan/DeviceCode.h"
 #include "plan/Placement.h"
@@ -21,6 +22,11 @@ std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
     if (Access.Written)
       return "the inner loop writes field '" + dotted(Path) +
              "' (each element would be written from several cells at once)";
+  for (const SharedField &S : sharedFields(R, A))
+    if (S.InPlace)
+      return "field '" + dotted(S.Path) +
+             "' is written through the local elements and read through the "
+             "inner loop (the views share it in the element, in host memory)";
   return std::nullopt;
 }
 
@@ -104,6 +110,10 @@ bool packs(const ASTContext &Ctx, const NestPlan &Nest, size_t K) {
 NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
                   const PlanOptions &O) {
   std::vector<LoopPlacement> Places = placeLoops(R, O.CanOffload);
+  for (const SharedField &S : sharedFields(R, A))
+    if (S.InPlace)
+      for (LoopPlacement &P : Places)
+        P.InPlace.insert(S.Path);
   NestPlan Nest;
   for (size_t I = 0; I < R.Loops.size(); ++I)
     Nest.Loops.emplace_back(std::move(R.Loops[I]), std::move(A.Loops[I]),

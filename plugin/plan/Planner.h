@@ -32,7 +32,8 @@ struct PlanOptions {
 
 /// Why a recognised sweep stays on the host, cell by cell, or nullopt: a
 /// swept nest whose inner loop writes (the active-local order) would write
-/// each element from several cells at once.
+/// each element from several cells at once; one whose loops share a field
+/// in place (analysis/Shared.cpp) reaches it in host memory.
 std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
                                             const AnalysedNest &A);
 

@@ -8,24 +8,45 @@ struct P {
   double x, rho, f;
 };
 
-void bothWrite(std::list<P *> &local, std::list<P *> &active) {
+// Two loops write 'rho' (or one writes what the other reads): the views
+// share it in the element (test/Exec/constructs/shared-fields.cpp), unless
+// it is a field of a member, or a use would change meaning through a
+// reference member (a const element passing it on, decltype).
+struct Q {
+  struct {
+    double x, y;
+  } kin; // expected-note {{views share such a field in the element itself when it is a field of the element (not of a member or an anonymous union)}}
+  double rho; // expected-note 2 {{views share such a field in the element itself}}
+};
+
+void memberOfMember(std::list<Q *> &local, std::list<Q *> &active) {
   [[clang::soa_conversion]]
   for (auto *l : local) { // expected-note {{the loop writing it}}
     [[clang::soa_conversion]]
-    for (auto *a : active) { // expected-note {{the loop holding it; its containers may share elements}}
-      l->f += a->x;
-      a->rho += 1;
-    }
-    l->rho = 0; // expected-error {{cannot convert loops: field 'rho' is written through the view of one loop and held by the view of another loop over the same element type}}
+    for (auto *a : active) // expected-note {{the loop holding it; its containers may share elements}}
+      l->kin.x += a->kin.x; // expected-error {{cannot convert loops: field 'kin.x' is written through the view of one loop and held by the view of another loop over the same element type}}
   }
 }
 
-void outerWritesWhatInnerReads(std::list<P *> &local, std::list<P *> &active) {
+const double &larger(const double &a, const double &b) { return a < b ? b : a; }
+
+void constPassedOn(std::list<Q *> &local, std::list<const Q *> &active) {
   [[clang::soa_conversion]]
   for (auto *l : local) { // expected-note {{the loop writing it}}
     [[clang::soa_conversion_hoist(1)]]
-    for (auto *a : active) // expected-note {{the loop holding it}}
-      l->x += a->x; // expected-error {{field 'x' is written through the view of one loop and held by the view of another}}
+    for (const Q *a : active) // expected-note {{the loop holding it}}
+      l->rho = larger(l->rho, a->rho); // expected-error {{field 'rho' is written through the view of one loop and held by the view of another}}
+  }
+}
+
+void declaredType(std::list<Q *> &local, std::list<Q *> &active) {
+  [[clang::soa_conversion]]
+  for (auto *l : local) { // expected-note {{the loop writing it}}
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *a : active) { // expected-note {{the loop holding it}}
+      decltype(a->rho) copy = a->rho;
+      l->rho += copy; // expected-error {{field 'rho' is written through the view of one loop and held by the view of another}}
+    }
   }
 }
 

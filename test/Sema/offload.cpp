@@ -140,3 +140,14 @@ void bytesOffload(std::vector<Q3> &qs) {
   for (auto &q : qs)
     q.w += first(q.x); // expected-error {{cannot offload loop: field 'x' is of a class that is not trivially copyable, which views carry as bytes on the host only}}
 }
+
+// The outer loop writes what the inner one reads: on the host both views
+// reach it in the element; the device has no such element.
+void sharedField(std::list<P *> &a, std::list<P *> &b) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{on the host both views share the element's own field; run this nest on the host, or use the field in one loop of the nest only}}
+  for (auto *p : a) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (auto *q : b)
+      p->x += q->x; // expected-error {{cannot offload loop: field 'x' is written through the view of one loop and used through the view of another, so the views reach it in the element, in host memory}}
+  }
+}

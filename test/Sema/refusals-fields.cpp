@@ -4,7 +4,7 @@
 
 struct V {
   volatile double sensor; // expected-note {{a view works on a temporary copy}}
-  union {
+  union { // expected-note {{views share such a field in the element itself when it is a field of the element (not of a member or an anonymous union)}}
     struct {
       float wcount, div_v;
     } density;

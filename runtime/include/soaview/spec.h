@@ -117,6 +117,13 @@ template <class T> struct out_slot {
   SOAVIEW_HD out_slot &operator=(const out_slot &) noexcept { return *this; }
 };
 
+/// The element slot i of a host frame's buffers s stands for: views reach
+/// their fields in place through it (a field one view writes and another
+/// holds). Host frames only: device buffers keep no addresses.
+template <class E, class S> E &element_at(const S &s, std::size_t i) noexcept {
+  return *static_cast<E *>(const_cast<void *>(s.soaview_address[i]));
+}
+
 /// Element-wise copy of an array field between a view and its slot. Views
 /// that run in CUDA kernels use it: memcpy in device code copies byte by
 /// byte, this copies whole elements.
