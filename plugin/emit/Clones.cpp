@@ -132,11 +132,14 @@ std::string CloneEmitter::templateParams(
 /// the declaration specifiers (`template <...> void f(soaview_E0 &p)`), or,
 /// for a function template, the end of its template parameter list
 /// (`template <bool N, class soaview_E0, ...>`; its explicit arguments
-/// still name its own parameters first).
+/// still name its own parameters first). Clones are always inlined
+/// (rt::AlwaysInline): a view passed to a call that is not inlined is built
+/// in memory, which made AutoPas's SPH force functor 1.9x slower than plain.
 void CloneEmitter::headEdit(const FunctionDecl *Decl, const std::string &Params,
                             bool Device, TextEdits &Edits) const {
   SourceLocation Inner = Decl->getInnerLocStart();
-  std::string Mark = Emit.Target.deviceMark(Device);
+  std::string Mark =
+      Emit.Target.deviceMark(Device) + std::string(rt::AlwaysInline) + " ";
   const FunctionTemplateDecl *Template = Decl->getDescribedFunctionTemplate();
   if (!Template) {
     Edits.push_back({CharSourceRange::getCharRange(Inner, Inner),
@@ -147,8 +150,7 @@ void CloneEmitter::headEdit(const FunctionDecl *Decl, const std::string &Params,
   SourceLocation RAngle = List->getRAngleLoc();
   Edits.push_back({CharSourceRange::getCharRange(RAngle, RAngle),
                    (List->size() ? ", " : "") + Params});
-  if (!Mark.empty())
-    Edits.push_back({CharSourceRange::getCharRange(Inner, Inner), Mark});
+  Edits.push_back({CharSourceRange::getCharRange(Inner, Inner), Mark});
 }
 
 /// A member function's clone is a plain member template: no `virtual`,

@@ -21,6 +21,10 @@ inline constexpr const char *PackedFrame = "::soaview::packed_frame";
 inline constexpr const char *Arena = "::soaview::arena";
 inline constexpr const char *OutSlot = "::soaview::out_slot";
 inline constexpr const char *Identity = "::soaview::identity";
+/// On every clone: a view is the loop's values for one iteration, which
+/// the compiler keeps in registers only where the function receiving it is
+/// inlined (a call that is not must build it in memory).
+inline constexpr const char *AlwaysInline = "__attribute__((always_inline))";
 inline constexpr const char *ExactType = "::soaview::exact_type";
 inline constexpr const char *ExactPointee = "::soaview::exact_pointee";
 inline constexpr const char *CopyArray = "::soaview::copy_array";

@@ -26,11 +26,11 @@ void phys::kick(P &p, double dt) { p.v += dt / p.m; }
 // CHECK: inline void drift(P &p, double dt) { p.x += p.v * dt; }
 // CHECK-NEXT: // soaview: clone of 'phys::drift' for soaview's views
 // CHECK-NEXT: #line 9 "{{.*}}callee-clone.cpp"
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>> = 0> inline void drift(soaview_E0 &p, double dt) { p.x += p.v * dt; }
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>> = 0> __attribute__((always_inline)) inline void drift(soaview_E0 &p, double dt) { p.x += p.v * dt; }
 // CHECK: void kick(P &p, double dt);
 // CHECK-NEXT: // soaview: clone of 'phys::kick' for soaview's views
 // CHECK-NEXT: #line 10
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>> = 0> void kick(soaview_E0 &p, double dt);
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>> = 0> __attribute__((always_inline)) void kick(soaview_E0 &p, double dt);
 // CHECK-LABEL: namespace app {
 // CHECK: } // soaview: leave the namespace to emit views
 // CHECK: struct [[V:P_16_3]] {
@@ -46,4 +46,4 @@ void phys::kick(P &p, double dt) { p.v += dt / p.m; }
 // CHECK: void phys::kick(P &p, double dt) { p.v += dt / p.m; }
 // CHECK-NEXT: // soaview: clone of 'phys::kick' for soaview's views
 // CHECK-NEXT: #line 23
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>>> void phys::kick(soaview_E0 &p, double dt) { p.v += dt / p.m; }
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::phys::P>>> __attribute__((always_inline)) void phys::kick(soaview_E0 &p, double dt) { p.v += dt / p.m; }

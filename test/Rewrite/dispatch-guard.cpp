@@ -28,7 +28,7 @@ void one(std::vector<P> &ps, K *k, const P &c) {
 }
 // CHECK: clone of 'K::apply'
 // CHECK-NEXT: #line
-// CHECK-NEXT: {{^}}  template <class soaview_E0, class soaview_E1, {{.*}}> void apply(soaview_E0 &a, const soaview_E1 &b)
+// CHECK-NEXT: {{^}}  template <class soaview_E0, class soaview_E1, {{.*}}> __attribute__((always_inline)) void apply(soaview_E0 &a, const soaview_E1 &b)
 // CHECK-LABEL: {{^}}void pairs(
 // CHECK-NEXT: if (!(::soaview::exact_type(k))) { // soaview: the loop as written, for other dynamic types of 'k'
 // CHECK-NEXT: #line [[LINE:[0-9]+]]

@@ -32,18 +32,18 @@ void run(std::vector<A *> &as, F<A> &f) {
 // CHECK: void one(T &a) override { a.f += k; }
 // CHECK-NEXT: // soaview: clone of 'F::one' for soaview's views
 // CHECK-NEXT: #line
-// CHECK-NEXT: {{^}}  template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> void one(soaview_E0 &a) { a.f += k; }
+// CHECK-NEXT: {{^}}  template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> __attribute__((always_inline)) void one(soaview_E0 &a) { a.f += k; }
 // CHECK: // soaview: clone of 'F::two' for soaview's views
 // CHECK-NEXT: #line
-// CHECK-NEXT: template <bool N, class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> void two(soaview_E0 &a, const T &b)
+// CHECK-NEXT: template <bool N, class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> __attribute__((always_inline)) void two(soaview_E0 &a, const T &b)
 // CHECK: void three(T &a);
 // CHECK-NEXT: // soaview: clone of 'F::three' for soaview's views
 // CHECK-NEXT: #line
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> void three(soaview_E0 &a);
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>> = 0> __attribute__((always_inline)) void three(soaview_E0 &a);
 // CHECK: template <class T> void F<T>::three(T &a) { a.f *= k; }
 // CHECK-NEXT: // soaview: clone of 'F::three' for soaview's views
 // CHECK-NEXT: #line
-// CHECK-NEXT: template <class T> template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>>> void F<T>::three(soaview_E0 &a) { a.f *= k; }
+// CHECK-NEXT: template <class T> template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, T>>> __attribute__((always_inline)) void F<T>::three(soaview_E0 &a) { a.f *= k; }
 // The calls are the user's, unchanged.
 // CHECK-LABEL: void run(
 // CHECK: f.one(*a);

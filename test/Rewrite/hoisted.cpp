@@ -13,7 +13,7 @@ void pairs(std::list<P *> &local, std::list<P *> &active) {
       density(*l, *a);
   }
 }
-// CHECK: template <class soaview_E0, class soaview_E1, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>, ::soaview::stands_for<soaview_E1, ::P>> = 0> void density(soaview_E0 &l, const soaview_E1 &a) {
+// CHECK: template <class soaview_E0, class soaview_E1, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>, ::soaview::stands_for<soaview_E1, ::P>> = 0> __attribute__((always_inline)) void density(soaview_E0 &l, const soaview_E1 &a) {
 // CHECK: struct [[L:P_10_3]]_spec {
 // CHECK: struct [[A:P_12_5]]_spec {
 // CHECK-NEXT: using element = ::P;

@@ -17,7 +17,7 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
 // CHECK-NEXT: #pragma omp declare target
 // CHECK-NEXT: #line 7
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> static void kick(soaview_E0 &p, double dt) { p.v += dt; }
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> __attribute__((always_inline)) static void kick(soaview_E0 &p, double dt) { p.v += dt; }
 // CHECK-NEXT: #pragma omp end declare target
 // CHECK: #pragma omp declare target
 // CHECK-NEXT: // soaview: view of 'P' for the loop at offload.cpp:10:3
