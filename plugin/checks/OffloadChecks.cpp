@@ -10,6 +10,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace soaview {
@@ -40,6 +42,28 @@ bool checkHostVariables(const SourceManager &SM, const LoopPlan &P,
                     diag::note_offload_table_place);
   return true;
 }
+/// A field of a view that device code cannot have, where it is first used.
+struct HostOnlyField {
+  SourceLocation Loc;
+  Msg Error;
+  diag::Id Note;
+};
+
+/// The first field of L's view that stays on the host: one in place (the
+/// element's own, docs/semantics.md), else one carried as bytes.
+std::optional<HostOnlyField> hostOnlyField(ASTContext &Ctx, const LoopPlan &L) {
+  for (auto &[Path, Access] : L.View.orderedLeaves())
+    if (L.InPlace.count(Path))
+      return HostOnlyField{Access.FirstUse,
+                           {diag::err_offload_in_place, {dotted(Path)}},
+                           diag::note_offload_in_place};
+  for (auto &[Path, Access] : L.View.orderedLeaves())
+    if (!Path.back()->getType().isTriviallyCopyableType(Ctx))
+      return HostOnlyField{Access.FirstUse,
+                           {diag::err_offload_bytes_field, {dotted(Path)}},
+                           diag::note_offload_bytes_field};
+  return std::nullopt;
+}
 } // namespace
 
 /// What an offloaded loop may not do: its iterations run in parallel on a
@@ -65,18 +89,9 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
         !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
       return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
                     diag::note_offload_outer_index);
-    for (auto &[Path, Access] : L.View.orderedLeaves())
-      if (L.InPlace.count(Path))
-        return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
-                                                : L.Annotation->ForLoc,
-                      {diag::err_offload_in_place, {dotted(Path)}},
-                      diag::note_offload_in_place);
-    for (auto &[Path, Access] : L.View.orderedLeaves())
-      if (!Path.back()->getType().isTriviallyCopyableType(Ctx))
-        return Refuse(Access.FirstUse.isValid() ? Access.FirstUse
-                                                : L.Annotation->ForLoc,
-                      {diag::err_offload_bytes_field, {dotted(Path)}},
-                      diag::note_offload_bytes_field);
+    if (auto F = hostOnlyField(Ctx, L))
+      return Refuse(F->Loc.isValid() ? F->Loc : L.Annotation->ForLoc, F->Error,
+                    F->Note);
     return true;
   };
   // A nest offloads as a whole from its outer loop: the inner loop's view

@@ -191,12 +191,12 @@ ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
         ViewGroup Own;
         Own.Loops = {Loop};
         Own.Union = Nest.Loops[Loop].View;
-        for (auto &F : Own.Union.orderedLeaves())
+        for (auto &F : Own.Union.orderedLeaves()) {
           if (G.InPlace.count(F.first))
             Own.InPlace.insert(F.first);
-        for (auto &F : Own.Union.orderedLeaves())
-          if (!Own.InPlace.count(F.first))
+          else
             Own.Fields[Loop].push_back(F);
+        }
         Own.Device = EmitContext::onDevice(Nest.Loops[Loop]);
         Own.Name = Emit.Names.view(Nest.Loops[Loop]);
         return Own;
