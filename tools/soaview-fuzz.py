@@ -66,6 +66,7 @@ class Gen:
         self.lines = []
         self.in_template = False
         self.in_device = False
+        self.host_only = set()
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -124,7 +125,7 @@ class Gen:
             out += [("ua.u0", "double"), ("ua.u1", "double")]
         if self.anon_struct:
             out += [("s0", "double"), ("s1", "int")]
-        if self.bvec:
+        if self.bvec and not self.in_device:  # views carry BVec as bytes on the host only
             out += [("bv.x", "double"), ("bv.y", "double")]
         return out
 
@@ -192,6 +193,16 @@ class Gen:
             if acc:
                 lines.append(f"      acc += {src}{i2}; // @r")
         return lines
+
+    def note_host_only(self, name, lines):
+        """Functions whose code uses the BVec (host only: offloaded loops
+        do not call them)."""
+        if any("bv" in l for l in lines):
+            self.host_only.add(name)
+
+    def on_device(self, sc, device):
+        """The fields an offloaded loop may use: not the BVec (host only)."""
+        return [x for x in sc if not (device and x[0].startswith("bv."))]
 
     def split_fields(self, sc):
         """Scalars split by top-level field into (written, read) halves, so
@@ -276,8 +287,10 @@ class Gen:
         if self.private:
             getters += [("pv", "double"), ("pw0", "double")]
         w("  void step(double t) {")
+        at = len(L)
         for _ in range(r.randint(1, 3)):
             w("    " + self.update("this", True).replace("this->", "") + " // @r")
+        self.note_host_only("step", L[at:])
         w("    (void)t;")
         w("  }")
         if self.private:
@@ -310,16 +323,21 @@ class Gen:
             ptr = r.random() < 0.5
             p = "S *s" if ptr else "S &s"
             w(f"static void fn{j}({p}, int depth) {{")
+            at = len(L)
             for _ in range(r.randint(1, 3)):
                 w("  " + self.update("s", ptr) + " // @r")
+            calls_host_only = f"fn{j + 1}" in self.host_only  # the next in the chain
+            self.note_host_only(f"fn{j}", L[at:] + (["bv"] if calls_host_only else []))
             if j + 1 < nfun:
                 call = f"fn{j+1}({'s' if ptr == self.fnptr.get(j+1, False) else ('*s' if ptr else '&s')}, depth);"
                 w(f"  if (depth > 0) {call} // @r")
             w("}")
             self.fnptr[j] = ptr
         w("template <class T> void tfn(T &s) {")
+        at = len(L)
         for _ in range(r.randint(1, 2)):
             w("  " + self.update("s", False) + " // @r")
+        self.note_host_only("tfn", L[at:])
         if r.random() < 0.5:
             path, kind = self.pick([x for x in self.scalars() if x[1] == "double"] or [("", "")])
             if path:
@@ -387,11 +405,15 @@ class Gen:
             elif k < 0.7:
                 j = r.randint(0, len(self.fnptr) - 1)
                 arg = ptr if self.fnptr[j] else ref
-                out.append(f"fn{j}({arg}, {r.randint(0, 2)});")
+                depth = r.randint(0, 2)
+                if not (device and f"fn{j}" in self.host_only):
+                    out.append(f"fn{j}({arg}, {depth});")
             elif k < 0.77:
-                out.append(f"tfn({ref});")
+                if not (device and "tfn" in self.host_only):
+                    out.append(f"tfn({ref});")
             elif k < 0.84:
-                out.append(f"{var}{acc}step(0.5);")
+                if not (device and "step" in self.host_only):
+                    out.append(f"{var}{acc}step(0.5);")
             elif k < 0.9 and getters:
                 path, kind = self.pick(getters)
                 out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
@@ -537,7 +559,7 @@ class Gen:
                 body = self.body("buf[i]", False, getters, device)
                 L.extend("    " + s for s in body)
             elif kind == "sweep":  # cells: offloaded, all cells in one sweep; else per cell
-                outs, ins = self.split_fields(sc)
+                outs, ins = self.split_fields(self.on_device(sc, device))
                 w(f"double {name}(std::vector<std::vector<S *>> &locals, std::vector<std::vector<S *>> &actives) {{")
                 w("  double acc = 0;")
                 if device:
@@ -548,16 +570,20 @@ class Gen:
                     local = "mine"
                 else:
                     local = "locals[c]"
+                active = "actives[c]"
+                if not device and self.seed % 5 == 0:  # ranges the size gate may evaluate
+                    w("    std::vector<S *> &theirs = actives[c];")
+                    active = "theirs"
                 w("    [[clang::soa_conversion]]")
                 w(f"    for (S *l : {local}) {{")
                 w("      [[clang::soa_conversion_hoist(1)]]")
-                w("      for (const S *a : actives[c]) {")
+                w(f"      for (const S *a : {active}) {{")
                 for line in self.pair_updates(outs, ins, "l->", "a->", "", not device):
                     w("  " + line)
                 w("      }")
                 w("    }")
             elif kind == "nbody":  # one target, both loops: buf[i] writes A, buf[j] reads B
-                outs, ins = self.split_fields(sc)
+                outs, ins = self.split_fields(self.on_device(sc, device))
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
                 w('  [[clang::soa_conversion_target("buf")]]')
@@ -568,7 +594,7 @@ class Gen:
                     w(line)
                 w("    }")
             else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
-                outs, ins = self.split_fields(sc)
+                outs, ins = self.split_fields(self.on_device(sc, device))
                 # Offloaded: the nest runs on the device from its outer
                 # loop (no address comparison, no outer accumulator).
                 shared = r.random() < 0.5
@@ -665,7 +691,16 @@ class Gen:
 
 # The fuzzer tests the conversion machinery: every annotated loop is
 # converted, including single loops the profitability rule would leave.
+# Every fifth seed is built under the profitability rule instead: its pair
+# nests with a hoisted view get the size gate (the nest as written next to
+# the converted one, ::soaview::pays_off choosing at run time), and single
+# loops stay as written.
 SOAVIEW_FLAGS = ["-fplugin-arg-soaview-convert=always"]
+RULE_FLAGS = ["-fplugin-arg-soaview-convert=profitable"]
+
+
+def soaview_flags(seed):
+    return RULE_FLAGS if seed % 5 == 0 else SOAVIEW_FLAGS
 OFFLOAD_ATTR = "soa_conversion_offload_compute"
 def llvm_libdir(plain):
     """The lib directory of the LLVM installation that holds `plain`
@@ -691,7 +726,7 @@ def run(cmd, timeout, cwd=None, env=None):
         return "timeout", "", ""
 
 
-def check(src, work, plain, soaview, flags):
+def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
     """Returns (verdict, detail): ok, refused, or a failure kind."""
     path = os.path.join(work, "prog.cpp")
     with open(path, "w") as f:
@@ -703,7 +738,7 @@ def check(src, work, plain, soaview, flags):
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:
         return "generator", "plain build failed: " + err[:2000]
-    rc, _, err = run([soaview] + flags + SOAVIEW_FLAGS + [path, "-o", sexe], 120)
+    rc, _, err = run([soaview] + flags + svflags + [path, "-o", sexe], 120)
     if rc == "timeout":
         return "compiler-hang", ""
     if rc != 0:
@@ -726,7 +761,7 @@ def check(src, work, plain, soaview, flags):
     return "ok", ""
 
 
-def reduce(src, kind, work, plain, soaview, flags):
+def reduce(src, kind, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
     """Drops removable statements while the failure keeps its kind."""
     lines = src.split("\n")
     removable = [i for i, l in enumerate(lines) if l.rstrip().endswith("// @r")]
@@ -737,7 +772,7 @@ def reduce(src, kind, work, plain, soaview, flags):
         while i < len(removable):
             trial = set(removable[i:i + chunk])
             cand = "\n".join(l for j, l in enumerate(lines) if j not in trial)
-            if check(cand, work, plain, soaview, flags)[0] == kind:
+            if check(cand, work, plain, soaview, flags, svflags)[0] == kind:
                 lines = [l for j, l in enumerate(lines) if j not in trial]
                 removable = [j for j, l in enumerate(lines) if l.rstrip().endswith("// @r")]
                 changed = True
@@ -753,7 +788,7 @@ def one(args):
     src = Gen(seed).generate()
     work = tempfile.mkdtemp(prefix=f"soaview-fuzz-{seed}-")
     try:
-        verdict, detail = check(src, work, plain, soaview, flags)
+        verdict, detail = check(src, work, plain, soaview, flags, soaview_flags(seed))
         if keep:
             shutil.copy(os.path.join(work, "prog.cpp"), os.path.join(keep, f"fuzz-{seed}.cpp"))
         return seed, verdict, detail, src
@@ -798,7 +833,7 @@ def main():
             continue
         os.makedirs(a.save_failures, exist_ok=True)
         work = tempfile.mkdtemp(prefix="soaview-reduce-")
-        small = reduce(src, verdict, work, a.plain, a.soaview, flags)
+        small = reduce(src, verdict, work, a.plain, a.soaview, flags, soaview_flags(seed))
         shutil.rmtree(work, ignore_errors=True)
         out = os.path.join(a.save_failures, f"fuzz-{seed}.cpp")
         with open(out, "w") as f:
@@ -809,7 +844,9 @@ def main():
             if off:
                 f.write("// REQUIRES: offload-host\n")
             f.write(f"// RUN: %clangxx {fl} -Wno-unknown-attributes %s -o %t.plain\n")
-            f.write(f"// RUN: %soaviewxx {fl} %s -o %t.sv\n")
+            rule = soaview_flags(seed) is RULE_FLAGS
+            f.write(f"// RUN: {'env -u SOAVIEW_CONVERT ' if rule else ''}%soaviewxx {fl}"
+                    f"{' ' + RULE_FLAGS[0] if rule else ''} %s -o %t.sv\n")
             f.write(f"// RUN: {envp}%t.plain > %t.plain.out && {envp}%t.sv > %t.sv.out\n")
             f.write("// RUN: diff %t.plain.out %t.sv.out\n")
             f.write(small)

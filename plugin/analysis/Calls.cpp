@@ -63,9 +63,12 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
     return CallOutcome{};
   } // a generic lambda written elsewhere: followed like a function template
   if (MD && MD->isVirtual() && !devirtualized(C, MD) && !guardDispatch(C, MD)) {
+    const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
     refuse(Arg->getExprLoc(),
            {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
-           MD->getLocation(), Msg(diag::note_use_virtual_method));
+           MD->getLocation(),
+           Msg(copiesAsWritten(Nest) ? diag::note_use_virtual_method
+                                     : diag::note_use_virtual_copy));
     return CallOutcome{};
   }
   return std::nullopt;
@@ -107,13 +110,14 @@ static bool samePointernessInPattern(const FunctionDecl *Fn, const VarDecl *V,
 /// variable (a reference or object, or a pointer the nest does not change)
 /// declared before the nest, can run MD under a check of the object's
 /// dynamic type when the nest starts (recorded in Out.Guards). Not without
-/// RTTI.
+/// RTTI, nor for a nest whose copy as written would duplicate a static
+/// variable or a label.
 bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
   const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
   const FunctionDecl *Fn = In.Loops[0].Form.Function;
   if (!MC || !Ctx.getLangOpts().RTTI || CurrentFunction != Fn ||
-      !contains(SM, Nest, C))
+      !contains(SM, Nest, C) || !copiesAsWritten(Nest))
     return false;
   const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   bool Pointer = Object->getType()->isPointerType();

@@ -44,7 +44,7 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(C), Opts(Opts),
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
         Planning{Ctx.getLangOpts().OpenMP || Opts.Offload == BackendKind::Cuda,
-                 Opts.Offload, Opts.DeviceHeap},
+                 Opts.Offload, Opts.DeviceHeap, Opts.Profitability},
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
 
   void attributeProblems();
@@ -330,7 +330,7 @@ bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
 void FirstPass::emit(const NestPlan &Nest) {
   if (!Em.emitNest(Nest))
     return;
-  if (!Nest.Guards.empty())
+  if (!Nest.Guards.empty() || Nest.Gate)
     addDispatchSite(
         Nest, GuardsAt[Nest.Loops[0].Annotation->ForLoc.getRawEncoding()]);
   if (Nest.Sweep)
@@ -448,6 +448,10 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
       Where += "; runs when '" + G.Object->getName().str() +
                "' is exactly a '" + G.Class->getQualifiedNameAsString() +
                "' (checked when the nest starts), as written otherwise";
+    if (Nest.Gate)
+      Where += "; runs when its ranges give at least 48 pairs per element "
+               "gathered (::soaview::pays_off, checked when the nest starts), "
+               "as written otherwise";
     Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
   }
 }

@@ -3,15 +3,20 @@
 // A nest whose own code calls a virtual member function with an element
 // (`functor.apply(*p)` through a reference to a functor class) was analysed
 // with the override of the object's static type. It runs converted only when
-// the object's dynamic type is that type, checked once when it starts:
+// the object's dynamic type is that type, checked once when it starts. A
+// nest with a size gate (plan/Plan.h) runs converted only when its ranges
+// give enough pairs per element gathered:
 //
-//   if (!(::soaview::exact_type(functor))) { // soaview: ...
+//   if (!(::soaview::exact_type(functor) &&
+//         ::soaview::pays_off(::soaview::range_size(local),
+//                             ::soaview::range_size(active)))) { // soaview:
+//                             ...
 //   #line 12 "user.cpp"
 //     <the nest as written, its soaview attributes commented out>
 //   } else <the converted nest>
 //
-// Tests: test/Exec/constructs/virtual-functors.cpp,
-// test/Rewrite/dispatch-guard.cpp.
+// Tests: test/Exec/constructs/virtual-functors.cpp, size-gate.cpp,
+// test/Rewrite/dispatch-guard.cpp, size-gate.cpp.
 //===----------------------------------------------------------------------===//
 #include "emit/Dispatch.h"
 
@@ -46,15 +51,39 @@ std::string commentAnnotations(std::string Text) {
   return Text;
 }
 
-/// The checks, one per object: `::soaview::exact_type(f)`.
-std::string condition(const std::vector<DispatchGuard> &Guards) {
+/// The checks, one per object (`::soaview::exact_type(f)`), then the size
+/// gate's.
+std::string condition(EmitContext &Emit, const DispatchSite &Site) {
   std::string Cond;
-  for (const DispatchGuard &G : Guards)
+  for (const DispatchGuard &G : Site.Guards)
     Cond += fill("${And}${Check}(${Object})",
                  {{"And", Cond.empty() ? "" : " && "},
                   {"Check", G.IsPointer ? rt::ExactPointee : rt::ExactType},
                   {"Object", G.Object->getName()}});
+  if (Site.Gate)
+    Cond += fill("${And}${PaysOff}(${Size}(${Outer}), ${Size}(${Inner}))",
+                 {{"And", Cond.empty() ? "" : " && "},
+                  {"PaysOff", rt::PaysOff},
+                  {"Size", rt::RangeSize},
+                  {"Outer", Emit.Source.exprText(Site.Gate->Outer)},
+                  {"Inner", Emit.Source.exprText(Site.Gate->Inner)}});
   return Cond;
+}
+
+/// What the copy is for: "other dynamic types of 'f'", "ranges too small
+/// to pay".
+std::string reasons(const DispatchSite &Site) {
+  std::string Objects;
+  for (const DispatchGuard &G : Site.Guards)
+    Objects +=
+        (Objects.empty() ? "'" : ", '") + G.Object->getName().str() + "'";
+  std::string Why;
+  if (!Objects.empty())
+    Why = "other dynamic types of " + Objects;
+  if (Site.Gate)
+    Why += std::string(Why.empty() ? "" : " and ") +
+           "ranges too small to pay for the views";
+  return Why;
 }
 
 } // namespace
@@ -70,31 +99,28 @@ void addDispatchSite(const NestPlan &Nest, DispatchSite &Site) {
           return O.Object->getName() == G.Object->getName();
         }))
       Site.Guards.push_back(G);
+  if (Nest.Gate && !Site.Gate)
+    Site.Gate = Nest.Gate;
 }
 
 bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
-  if (Site.Guards.empty())
+  if (Site.Guards.empty() && !Site.Gate)
     return true;
   SourceLocation Begin = Emit.SM.getFileLoc(
       Site.Outer ? Site.Outer->Written.getBegin() : Site.Nest->getBeginLoc());
   CharSourceRange Range =
       CharSourceRange::getCharRange(Begin, Emit.Source.afterStmt(Site.Nest));
-  std::string Objects;
-  for (const DispatchGuard &G : Site.Guards)
-    Objects +=
-        (Objects.empty() ? "'" : ", '") + G.Object->getName().str() + "'";
   EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
   if (!Buffer)
     return false;
-  Buffer->insert(
-      Emit.Source.offset(Begin),
-      fill("if (!(${Cond})) { // soaview: the loop as written, for other "
-           "dynamic types of ${Objects}\n${Line}${Copy}\n} else ",
-           {{"Cond", condition(Site.Guards)},
-            {"Objects", Objects},
-            {"Line", Emit.Source.lineDirective(Begin)},
-            {"Copy", commentAnnotations(Emit.Source.text(Range))}}),
-      std::numeric_limits<int>::min());
+  Buffer->insert(Emit.Source.offset(Begin),
+                 fill("if (!(${Cond})) { // soaview: the loop as written, for "
+                      "${Why}\n${Line}${Copy}\n} else ",
+                      {{"Cond", condition(Emit, Site)},
+                       {"Why", reasons(Site)},
+                       {"Line", Emit.Source.lineDirective(Begin)},
+                       {"Copy", commentAnnotations(Emit.Source.text(Range))}}),
+                 std::numeric_limits<int>::min());
   return true;
 }
 

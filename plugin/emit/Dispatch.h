@@ -18,13 +18,15 @@ struct DispatchSite {
   /// starts at its attribute).
   const LoopAnnotation *Outer = nullptr;
   std::vector<DispatchGuard> Guards;
+  /// The ranges whose sizes decide whether the nest pays (plan/Plan.h).
+  std::optional<SizeGate> Gate;
 };
 
-/// Adds Nest's checks to Site (one per object, by name).
+/// Adds Nest's checks to Site (one per object, by name; its size gate).
 void addDispatchSite(const NestPlan &Nest, DispatchSite &Site);
 
-/// Before the nest: the check of the objects' dynamic types and the nest as
-/// written, run when it fails.
+/// Before the nest: the checks (the objects' dynamic types, the size gate)
+/// and the nest as written, run when one fails.
 bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site);
 
 } // namespace soaview

@@ -127,6 +127,17 @@ struct LoopPlan : RecognisedLoop, LoopAnalysis, LoopPlacement {
         LoopPlacement(std::move(P)) {}
 };
 
+/// The profitability rule at run time (plan/Planner.cpp, sizeGate): a host
+/// nest whose inner view is hoisted out of the outer loop runs converted
+/// only when its ranges give enough pairs per element gathered
+/// (::soaview::pays_off), as written otherwise. Both range expressions name
+/// their containers without calls, so evaluating them once more for the
+/// check changes nothing.
+struct SizeGate {
+  const clang::Expr *Outer = nullptr; ///< the outer loop's range
+  const clang::Expr *Inner = nullptr; ///< the hoisted loop's range
+};
+
 /// The plan of a nest: assembled once by planNest (plan/Planner.h), then
 /// only read.
 struct NestPlan {
@@ -134,6 +145,7 @@ struct NestPlan {
   std::vector<CalleeUse> Callees;
   std::vector<ForeignAccess> Foreign;
   std::vector<DispatchGuard> Guards;
+  std::optional<SizeGate> Gate;
   bool InTemplate = false;
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.

@@ -105,6 +105,48 @@ bool packs(const ASTContext &Ctx, const NestPlan &Nest, size_t K) {
   return false;
 }
 
+/// A range expression that only names its container: variables, members,
+/// `this`, dereferences and subscripts by such names or constants, no call.
+/// Evaluating it once more (the size gate) changes nothing.
+bool namesContainer(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return isa<VarDecl>(DRE->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl>(ME->getMemberDecl()) &&
+           (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+            namesContainer(ME->getBase()));
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Deref && namesContainer(UO->getSubExpr());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return namesContainer(AS->getBase()) &&
+           (isa<IntegerLiteral>(AS->getIdx()->IgnoreParenImpCasts()) ||
+            namesContainer(AS->getIdx()));
+  return false;
+}
+
+/// The size gate of a host nest of two range loops whose inner view is
+/// hoisted out of the outer loop (plan/Plan.h, SizeGate), when the
+/// profitability rule applies to every loop of it and the nest can be
+/// copied as written (no label, no static local).
+std::optional<SizeGate> sizeGate(const NestPlan &Nest, const PlanOptions &O) {
+  if (!O.SizeGates || Nest.Sweep || Nest.offloads() || Nest.Loops.size() != 2)
+    return std::nullopt;
+  const LoopPlan &Outer = Nest.Loops[0], &Inner = Nest.Loops[1];
+  if (Inner.HoistTo != Outer.Form.Loop ||
+      Outer.Form.Kind != LoopFormKind::Range ||
+      Inner.Form.Kind != LoopFormKind::Range)
+    return std::nullopt;
+  if (!copiesAsWritten(Nest.Root ? Nest.Root : Outer.Form.Loop))
+    return std::nullopt;
+  for (const LoopPlan &P : Nest.Loops)
+    if (P.Annotation->always() || !namesContainer(P.Form.RangeInit) ||
+        P.Form.RangeInit->getBeginLoc().isMacroID() ||
+        P.Form.RangeInit->getEndLoc().isMacroID())
+      return std::nullopt;
+  return SizeGate{Outer.Form.RangeInit, Inner.Form.RangeInit};
+}
+
 } // namespace
 
 NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
@@ -136,6 +178,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
       P.Reach = reachDeviceCode(Ctx, Nest, P);
       P.Reach.CopiesTables = O.Backend == BackendKind::OpenMP;
     }
+  Nest.Gate = sizeGate(Nest, O);
   return Nest;
 }
 

@@ -28,6 +28,9 @@ struct PlanOptions {
   BackendKind Backend = BackendKind::OpenMP;
   /// Allocation in offloaded code is routed to the device heap.
   bool DeviceHeap = true;
+  /// The profitability rule applies (not -fplugin-arg-soaview-convert=always):
+  /// host nests with a hoisted view get a size gate (plan/Plan.h, SizeGate).
+  bool SizeGates = false;
 };
 
 /// Why a recognised sweep stays on the host, cell by cell, or nullopt: a

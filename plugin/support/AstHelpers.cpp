@@ -278,6 +278,21 @@ LoopJumps findLoopJumps(const Stmt *Body) {
   return F.J;
 }
 
+bool copiesAsWritten(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Copies = true;
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitLabelStmt(LabelStmt *) { return Copies = false; }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->isStaticLocal())
+        Copies = false;
+      return Copies;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Copies;
+}
+
 bool bodyFitsLambda(const Stmt *Body) {
   if (!findLoopJumps(Body).Exits.empty())
     return false;

@@ -105,6 +105,11 @@ LoopJumps findLoopJumps(const clang::Stmt *Body);
 /// from outside the body (a C++17 lambda cannot capture them).
 bool bodyFitsLambda(const clang::Stmt *Body);
 
+/// True when a second copy of the statement in the same function means
+/// what the first one does: it declares no label (two would clash) and no
+/// static or thread_local variable (each copy would have its own).
+bool copiesAsWritten(const clang::Stmt *S);
+
 /// True when the body holds a loop whose trip count is not a constant: a
 /// while or do loop, a range-for over anything but an array of known size,
 /// or a for loop whose condition compares with no integer constant. The

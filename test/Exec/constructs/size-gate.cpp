@@ -1,0 +1,83 @@
+// The size gate under the default rule: a pair nest whose inner view is
+// hoisted runs converted when its ranges give at least 48 pairs per element
+// gathered (::soaview::pays_off), as written otherwise. Both give the plain
+// build's bits; SOAVIEW_STATS shows which ran (a converted nest's frames
+// are sites in the statistics). Arguments: seed, local count, active count.
+// 96 x 96 gives 9216 pairs for 192 elements, exactly 48 each: converted;
+// 95 x 96 gives 47.75: as written.
+// RUN: env -u SOAVIEW_CONVERT %compare --plain %clangxx --soaview %soaviewxx --views 4 --out %t \
+// RUN:   --run "1 4 9" --run "2 95 96" --run "3 96 96" --run "4 150 700" %s | FileCheck %s
+// CHECK: all runs identical
+// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 2 95 96 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITTEN
+// WRITTEN-NOT: size-gate.cpp:
+// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 3 96 96 2>&1 >/dev/null | FileCheck %s --check-prefix=CONVERTED
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+19]]:3 host 2{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+20]]:5 host 2{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+32]]:5 host 1{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+33]]:7 host 1{{ }}
+#include "common.h"
+#include <cstdlib>
+#include <vector>
+
+struct Part {
+  double x[2], m, rho, f[2];
+};
+
+struct Cell {
+  std::vector<Part *> local, active;
+};
+
+// SWIFT's shape: local x active, the active view built once.
+void density(Cell &c, double h) {
+  [[clang::soa_conversion]]
+  for (Part *pi : c.local) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (const Part *pj : c.active) {
+      const double dx = pi->x[0] - pj->x[0], dy = pi->x[1] - pj->x[1];
+      const double r2 = dx * dx + dy * dy;
+      if (r2 < h * h)
+        pi->rho += pj->m * (h * h - r2);
+    }
+  }
+}
+
+struct Sweep {
+  std::vector<Part *> local, active;
+  void force() {
+    [[clang::soa_conversion]]
+    for (Part *pi : local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const Part *pj : this->active) {
+        if (pi == pj)
+          continue;
+        const double w = pj->m / (1.0 + pj->rho);
+        pi->f[0] += w * (pi->x[0] - pj->x[0]);
+        pi->f[1] += w * (pi->x[1] - pj->x[1]);
+      }
+    }
+  }
+};
+
+int main(int argc, char **argv) {
+  corpus::seed(argc, argv);
+  const int nl = argc > 2 ? std::atoi(argv[2]) : 4;
+  const int na = argc > 3 ? std::atoi(argv[3]) : 9;
+  std::vector<Part> ps(na);
+  for (Part &p : ps)
+    p = {{corpus::uniform(), corpus::uniform()}, 0.5 + corpus::uniform(), 0, {0, 0}};
+  Cell c;
+  for (int k = 0; k < na; ++k) {
+    c.active.push_back(&ps[(k * 7) % na]); // shuffled; repeats if 7 | na
+    if (k < nl)
+      c.local.push_back(&ps[k]);
+  }
+  density(c, 0.3);
+  density(c, 0.2);
+  Sweep s{c.local, c.active};
+  s.force();
+  for (const Part &p : ps) {
+    corpus::print("rho", p.rho);
+    corpus::print("f0", p.f[0]);
+    corpus::print("f1", p.f[1]);
+  }
+}
