@@ -9,8 +9,7 @@
 //
 //   if (!(::soaview::exact_type(functor) &&
 //         ::soaview::pays_off(::soaview::range_size(local),
-//                             ::soaview::range_size(active)))) { // soaview:
-//                             ...
+//                             ::soaview::range_size(active)))) { // ...
 //   #line 12 "user.cpp"
 //     <the nest as written, its soaview attributes commented out>
 //   } else <the converted nest>

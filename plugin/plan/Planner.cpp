@@ -110,6 +110,8 @@ bool packs(const ASTContext &Ctx, const NestPlan &Nest, size_t K) {
 /// Evaluating it once more (the size gate) changes nothing.
 bool namesContainer(const Expr *E) {
   E = E->IgnoreParenImpCasts();
+  if (E->getType().isVolatileQualified())
+    return false; // reading it is a side effect
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return isa<VarDecl>(DRE->getDecl());
   if (const auto *ME = dyn_cast<MemberExpr>(E))

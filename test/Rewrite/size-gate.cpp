@@ -67,6 +67,19 @@ void called(Cell &c) {
   }
 }
 
+// Reading a volatile pointer is a side effect: no gate.
+// CHECK-LABEL: {{^}}void through_volatile(
+// CHECK-NOT: pays_off
+// CHECK: { // soaview: hoisted 1 level(s)
+void through_volatile(Cell &c, const std::vector<P *> *volatile active) {
+  [[clang::soa_conversion]]
+  for (P *a : c.local) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (const P *b : *active)
+      a->f += b->m;
+  }
+}
+
 // A static local or a label would be declared twice by the copy: no gate.
 // CHECK-LABEL: {{^}}void counted(
 // CHECK-NOT: pays_off
