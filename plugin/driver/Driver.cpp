@@ -16,6 +16,7 @@
 #include "checks/CudaChecks.h"
 #include "emit/Backend.h"
 #include "emit/Emit.h"
+#include "emit/RuntimeNames.h"
 #include "forms/LoopForms.h"
 #include "forms/SweepForm.h"
 #include "frontend/Annotations.h"
@@ -449,9 +450,10 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
                "' is exactly a '" + G.Class->getQualifiedNameAsString() +
                "' (checked when the nest starts), as written otherwise";
     if (Nest.Gate)
-      Where += "; runs when its ranges give at least 48 pairs per element "
-               "gathered (::soaview::pays_off, checked when the nest starts), "
-               "as written otherwise";
+      Where += "; runs when its ranges give at least " +
+               std::to_string(rt::MinPairsPerElement) +
+               " pairs per element gathered (" + rt::PaysOff +
+               ", checked when the nest starts), as written otherwise";
     Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
   }
 }

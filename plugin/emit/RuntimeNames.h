@@ -28,6 +28,8 @@ inline constexpr const char *AlwaysInline = "__attribute__((always_inline))";
 inline constexpr const char *ExactType = "::soaview::exact_type";
 inline constexpr const char *ExactPointee = "::soaview::exact_pointee";
 inline constexpr const char *PaysOff = "::soaview::pays_off";
+/// soaview::min_pairs_per_element (soaview/frame.h), for the remark.
+inline constexpr unsigned MinPairsPerElement = 48;
 inline constexpr const char *RangeSize = "::soaview::range_size";
 inline constexpr const char *CopyArray = "::soaview::copy_array";
 inline constexpr const char *ElementAt = "::soaview::element_at";
