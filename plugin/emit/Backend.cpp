@@ -79,6 +79,7 @@ public:
     return Device ? "__host__ __device__ " : "";
   }
   bool copiesArrays(bool Device) const override { return Device; }
+  bool inlineWithAlwaysInline() const override { return true; }
   bool bodyIsKernelLambda() const override { return true; }
   std::string launchHeader(const std::string &Prefix,
                            const std::string &Slot) const override {

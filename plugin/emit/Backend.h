@@ -37,6 +37,9 @@ public:
   /// The mark of functions that run in device code (view members, the
   /// spec's at(), clones of callees, user functions a kernel reaches).
   virtual std::string deviceMark(bool Device) const { return ""; }
+  /// True when always_inline takes effect only on a function declared
+  /// `inline` (nvcc ignores it on others, with a warning), so clones say so.
+  virtual bool inlineWithAlwaysInline() const { return false; }
   /// True when fixed-size array fields are copied element by element in
   /// device code (memcpy is not available there).
   virtual bool copiesArrays(bool Device) const { return false; }

@@ -140,6 +140,8 @@ void CloneEmitter::headEdit(const FunctionDecl *Decl, const std::string &Params,
   SourceLocation Inner = Decl->getInnerLocStart();
   std::string Mark =
       Emit.Target.deviceMark(Device) + std::string(rt::AlwaysInline) + " ";
+  if (Emit.Target.inlineWithAlwaysInline() && !Decl->isInlineSpecified())
+    Mark += "inline ";
   const FunctionTemplateDecl *Template = Decl->getDescribedFunctionTemplate();
   if (!Template) {
     Edits.push_back({CharSourceRange::getCharRange(Inner, Inner),

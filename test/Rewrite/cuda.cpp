@@ -39,7 +39,7 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK-NEXT: static void kick(P &p, double dt)
 // CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
 // CHECK-NEXT: #line
-// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> __host__ __device__ __attribute__((always_inline)) static void kick(soaview_E0 &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
+// CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> __host__ __device__ __attribute__((always_inline)) inline static void kick(soaview_E0 &p, double dt) { p.v += weight(dt) * weightDecl(dt); }
 // CHECK: __host__ __device__ static double weightDecl(double r) { return r; }
 // CHECK: struct [[V:P_23_3]] {
 // CHECK: template <class S> __host__ __device__ [[V]](::soaview::loop_tag<0>, const S &s, std::size_t i)
