@@ -232,6 +232,7 @@ class Gen:
         w("#include <deque>")
         w("#include <list>")
         w("#include <vector>")
+        w("#include <utility>")
         w("#define SV_MAX(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); a_ > b_ ? a_ : b_; })")
         w("")
         w("struct Access;")
@@ -498,7 +499,7 @@ class Gen:
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
-                              "adlptr"])
+                              "adlptr", "bindptr"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -509,7 +510,8 @@ class Gen:
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
-            device = r.random() < 0.25 and kind not in ("cptr", "nbody")
+            # (Loops over structured bindings stay on the host.)
+            device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -523,6 +525,12 @@ class Gen:
                 "array": ("S (&c)[17]", "auto &e : c", False),
                 "tmpl": ("C &c", "auto *e : c", True),
                 "adlptr": ("PtrRange c", "S *e : c", True),
+                # Structured bindings: the pointer stands for the element,
+                # the key binds into the pair (as written: a reference or
+                # a copy).
+                "bindptr": ("std::vector<std::pair<int, S *>> &c",
+                            self.pick(["auto &[key, e] : c", "const auto &[key, e] : c",
+                                       "auto [key, e] : c"]), True),
             }
             if kind == "cptr":  # read-only loop over const element pointers
                 w(f"double {name}(const std::vector<const S *> &c) {{")
@@ -543,6 +551,8 @@ class Gen:
                 w(f"  for ({header}) {{")
                 self.in_template = kind == "tmpl"
                 L.extend("    " + s for s in self.body("e", arrow, getters, device))
+                if kind == "bindptr":
+                    w("    acc += key * 0.5; // @r")
                 self.in_template = False
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
@@ -644,6 +654,9 @@ class Gen:
         if dup:
             w("  if (n > 2) { ptrs.push_back(&store[1]); lst.push_back(&store[0]); }")
         w("  for (int k = 0; k < n + 17; ++k) act.push_back(&store[k]);")
+        if any(kind == "bindptr" for _, kind in kernels):
+            w("  std::vector<std::pair<int, S *>> kptrs;")
+            w("  for (std::size_t k = 0; k < ptrs.size(); ++k) kptrs.push_back({(int)k, ptrs[k]});")
         w("  std::vector<const S *> cptrs(ptrs.begin(), ptrs.end());")
         if self.offload:
             w("  std::vector<S *> uptrs; std::list<S *> ulst;")
@@ -668,7 +681,8 @@ class Gen:
                    "nbody": "store.data(), n",
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
                    "sweep": "cloc, cact",
-                   "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}"}[kind]
+                   "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}",
+                   "bindptr": "kptrs"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

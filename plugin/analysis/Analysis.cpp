@@ -28,7 +28,7 @@ namespace analysis {
 //--- Collecting what one body holds ------------------------------------------
 
 bool Collector::VisitDeclRefExpr(DeclRefExpr *E) {
-  if (isa<VarDecl>(E->getDecl()) && !Unevaluated)
+  if (isa<VarDecl, BindingDecl>(E->getDecl()) && !Unevaluated)
     Roots.push_back(E);
   return true;
 }
@@ -178,12 +178,11 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
   std::optional<std::pair<Binding, Kind>> Found;
   if (isa<CXXThisExpr>(E) && Scope.HasThis)
     Found = {Scope.This, Kind::Pointer};
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-      auto It = Scope.Vars.find(V);
-      if (It != Scope.Vars.end())
-        Found = It->second;
-    }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    auto It = Scope.Vars.find(DRE->getDecl());
+    if (It != Scope.Vars.end())
+      Found = It->second;
+  }
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
   if ((OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) ||
       isa<ArraySubscriptExpr>(E)) {
@@ -541,8 +540,7 @@ void Analyzer::analyseRoots(const Collector &C, Env &E, ParentMap &PM) {
         element(R, Kind::Pointer, E.This, E, PM);
       continue;
     }
-    const auto *V = dyn_cast<VarDecl>(cast<DeclRefExpr>(R)->getDecl());
-    auto It = E.Vars.find(V);
+    auto It = E.Vars.find(cast<DeclRefExpr>(R)->getDecl());
     if (It != E.Vars.end()) {
       auto [B, K] = It->second;
       element(R, K, B, E, PM);
@@ -629,7 +627,8 @@ bool Analyzer::run() {
     Out.Loops[I].View.ElementType = F.ElementType;
     Binding B{(int)I, {}};
     if (F.Kind == LoopFormKind::Range)
-      Top.Vars[F.LoopVar] = {B, F.VarIsPointer ? Kind::Pointer : Kind::Lvalue};
+      Top.Vars[F.elementVar()] = {B, F.VarIsPointer ? Kind::Pointer
+                                                    : Kind::Lvalue};
     else
       for (const Expr *U : F.TargetUses)
         ExtraRootViews[U] = (int)I;

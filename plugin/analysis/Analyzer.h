@@ -51,7 +51,7 @@ struct ElementExpr {
 /// The element bindings visible in one analysed function: its parameters
 /// and local aliases, and `this` when the function is the element's method.
 struct Env {
-  llvm::DenseMap<const clang::VarDecl *, std::pair<Binding, Kind>> Vars;
+  llvm::DenseMap<const clang::ValueDecl *, std::pair<Binding, Kind>> Vars;
   bool HasThis = false;
   Binding This;
   const clang::FunctionDecl *Fn = nullptr;

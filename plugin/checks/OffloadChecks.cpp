@@ -82,6 +82,9 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
   // offloaded nest) may not be: comparing addresses, or an index loop whose
   // index outlives it.
   auto DeviceForm = [&](const LoopPlan &L) {
+    if (L.Form.ElementBinding)
+      return Refuse(L.Form.ElementBinding->getLocation(),
+                    diag::err_offload_bindings, diag::note_offload_bindings);
     if (!L.Identities.empty())
       return Refuse(L.Identities.front()->getExprLoc(),
                     diag::err_offload_identity, diag::note_offload_identity);

@@ -398,6 +398,8 @@ bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D) {
   for (const LoopPlan &P : Nest.Loops) {
     std::string Element = qualifiedName(Ctx, P.View.ElementType);
     std::string Uses = viewUses(P.View);
+    if (P.Form.ElementBinding) // the text picks the binding by position
+      Uses += " through binding " + P.Form.ElementBinding->getName().str();
     SourceLocation Made = P.Form.Function->getPointOfInstantiation();
     auto [It, New] =
         ViewsAt.insert({{P.Annotation->ForLoc.getRawEncoding(), Element},

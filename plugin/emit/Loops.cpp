@@ -78,18 +78,23 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
   if (F.Kind == LoopFormKind::Range) {
     const auto *RF = cast<CXXForRangeStmt>(F.Loop);
     std::string Range = Emit.Source.exprText(RF->getRangeInit());
+    // A loop over structured bindings gathers from the binding that stands
+    // for the element, picked from the range as written (its "whole").
+    std::string Held = Prefix + (F.ElementBinding ? "whole" : "range");
     if (P.NondependentRange) {
       // Passed through a lambda of the template, the range's type depends
       // on it: the spec's selector is looked up when it instantiates.
       W.line(fill("auto &&${P}held = ${Range};",
                   {{"P", Prefix}, {"Range", Range}}));
-      W.line(fill("auto &${P}range = [](auto &r) -> auto & { return r; }"
+      W.line(fill("auto &${Held} = [](auto &r) -> auto & { return r; }"
                   "(${P}held);",
-                  {{"P", Prefix}}));
+                  {{"Held", Held}, {"P", Prefix}}));
     } else {
-      W.line(fill("auto &&${P}range = ${Range};",
-                  {{"P", Prefix}, {"Range", Range}}));
+      W.line(fill("auto &&${Held} = ${Range};",
+                  {{"Held", Held}, {"Range", Range}}));
     }
+    if (F.ElementBinding)
+      W.line(pickedRange(F, Prefix));
     W.line(Site);
     W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
                 {{"Frame", Frame}, {"P", Prefix}}));
@@ -110,6 +115,44 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
             {"Hi", Emit.Source.exprText(F.Hi)}}));
 }
 
+/// `auto sv_range = ::soaview::pick(sv_whole, [](auto &&sv_e) { auto
+/// &&[sv_b0, sv_b1] = sv_e; return sv_b1; });`: the element binding of each
+/// element of the range as written, as a pointer.
+std::string LoopEmitter::pickedRange(const LoopForm &F,
+                                     const std::string &Prefix) const {
+  const auto *DD = cast<DecompositionDecl>(F.LoopVar);
+  std::string Names;
+  for (unsigned I = 0; I < DD->bindings().size(); ++I)
+    Names += (I ? ", " : "") + Prefix + "b" + std::to_string(I);
+  // Picked as a pointer, by value: the element the range yields may be a
+  // temporary (a zip's tuple) that ends before the frame reads it, and a
+  // range of pointers is checked for repeats (two tuples holding a
+  // reference to one particle share its slot).
+  std::string Picked = Prefix + "b" + std::to_string(F.BindingIndex);
+  return fill(
+      "auto ${P}range = ${Pick}(${P}whole, [](auto &&${P}e) { "
+      "auto &&[${Names}] = ${P}e; return ${Picked}; });",
+      {{"P", Prefix},
+       {"Pick", rt::Pick},
+       {"Names", Names},
+       {"Picked",
+        F.VarIsPointer ? Picked : "__builtin_addressof(" + Picked + ")"}});
+}
+
+/// `[[maybe_unused]] const auto &[key, sv_b1] = *sv_at.it;`: the bindings
+/// other than the element's, bound as written to the range's element.
+std::string LoopEmitter::otherBindings(const LoopForm &F,
+                                       const std::string &Prefix) const {
+  const auto *DD = cast<DecompositionDecl>(F.LoopVar);
+  std::string Names;
+  for (unsigned I = 0; I < DD->bindings().size(); ++I)
+    Names += (I ? ", " : "") + (I == F.BindingIndex
+                                    ? Prefix + "b" + std::to_string(I)
+                                    : DD->bindings()[I]->getName().str());
+  return fill(" [[maybe_unused]] ${Spec}[${Names}] = *${P}at.it;",
+              {{"Spec", F.BindingSpec}, {"Names", Names}, {"P", Prefix}});
+}
+
 std::string LoopEmitter::elementDecls(const LoopPlan &P,
                                       const std::string &ViewInit) const {
   const LoopForm &F = P.Form;
@@ -121,7 +164,7 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
     return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
                        {{"Const", F.VarIsConst ? "const " : ""},
                         {"Declarator", F.VarIsPointer ? "auto *" : "auto &"},
-                        {"Var", F.LoopVar->getName()},
+                        {"Var", F.elementVar()->getName()},
                         {"Address", F.VarIsPointer ? "&" : ""},
                         {"P", Prefix}});
   std::string Alias = F.ShadowedUses.empty()
@@ -201,6 +244,13 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
     T.BodyDecls =
         elementDecls(P, fill("${P}frame.at_slot(${P}slot)", {{"P", Prefix}}));
     T.LambdaBody = true;
+  } else if (F.ElementBinding) {
+    T.Header = fill("(auto ${P}at = ${Cursor}(${P}range); ${P}at.i < "
+                    "${P}frame.size(); ${P}at.next())",
+                    {{"P", Prefix}, {"Cursor", rt::Cursor}});
+    T.BodyDecls =
+        elementDecls(P, fill("${P}frame.at(${P}at.i)", {{"P", Prefix}})) +
+        otherBindings(F, Prefix);
   } else if (F.Kind == LoopFormKind::Range) {
     T.Header =
         fill("(std::size_t ${P}i = 0; ${P}i < ${P}frame.size(); ++${P}i)",
@@ -234,8 +284,8 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
   // with a run-time trip count (the outer loop of a nest): the compiler
   // would not vectorise it, and each() would only compile its body twice.
   const bool EachSlot = !Emit.onDevice(P) && F.Kind == LoopFormKind::Range &&
-                        F.VarIsPointer && Scatter && P.View.writes() &&
-                        !hasRuntimeLoop(F.Body, Emit.Ast) &&
+                        !F.ElementBinding && F.VarIsPointer && Scatter &&
+                        P.View.writes() && !hasRuntimeLoop(F.Body, Emit.Ast) &&
                         bodyFitsLambda(F.Body);
   LoopText T =
       Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);

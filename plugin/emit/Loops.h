@@ -39,6 +39,8 @@ public:
   /// loops).
   std::string elementDecls(const LoopPlan &P,
                            const std::string &ViewInit) const;
+  std::string pickedRange(const LoopForm &F, const std::string &Prefix) const;
+  std::string otherBindings(const LoopForm &F, const std::string &Prefix) const;
   /// The declarations Decls at the top of the loop's body (braces added
   /// around a body that is not a compound statement).
   void openBody(const LoopForm &F, const std::string &Decls,

@@ -35,6 +35,12 @@ struct LoopForm {
 
   // Range form.
   const clang::VarDecl *LoopVar = nullptr;
+  /// `for (auto &[key, p] : range)`: the one binding that is a struct or a
+  /// pointer to one (`p`, the element; LoopVar is the decomposition), its
+  /// position among the bindings, and the text before `[` (`auto &`).
+  const clang::BindingDecl *ElementBinding = nullptr;
+  unsigned BindingIndex = 0;
+  std::string BindingSpec;
   bool VarIsPointer = false; ///< `auto *p` (else a reference or a copy)
   bool VarIsCopy = false;    ///< `Particle p` : no scatter
   bool VarIsConst = false;
@@ -51,6 +57,14 @@ struct LoopForm {
   /// annotated loop over the same target, whose own `bodies` shadows ours:
   /// they are renamed to an alias of this loop's shadow.
   std::vector<const clang::DeclRefExpr *> ShadowedUses;
+
+  /// The element's name in the body: the loop variable, or the binding that
+  /// stands for the element.
+  const clang::ValueDecl *elementVar() const {
+    if (ElementBinding)
+      return ElementBinding;
+    return LoopVar;
+  }
 };
 
 /// One annotated loop (one instantiation) as recognition leaves it.

@@ -18,6 +18,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -167,6 +168,7 @@ public:
 private:
   bool range(const CXXForRangeStmt *RF);
   bool rangeElement(const CXXForRangeStmt *RF);
+  bool bindings(const DecompositionDecl *DD);
   bool index(const ForStmt *FS);
   bool indexHeader(const ForStmt *FS);
   bool indexInit(const ForStmt *FS);
@@ -202,11 +204,84 @@ bool Recogniser::range(const CXXForRangeStmt *RF) {
   F.Kind = LoopFormKind::Range;
   F.Body = RF->getBody();
   F.LoopVar = RF->getLoopVariable();
-  if (isa<DecompositionDecl>(F.LoopVar) || RF->getInit())
-    return fail(F.LoopVar->getLocation(), Msg(diag::err_form_range_bindings),
-                RF->getForLoc(), Msg(diag::note_form_range_expected));
+  if (RF->getInit())
+    return fail(RF->getInit()->getBeginLoc(), Msg(diag::err_form_range_init),
+                RF->getInit()->getBeginLoc(), Msg(diag::note_form_range_init));
   F.RangeInit = RF->getRangeInit();
+  if (const auto *DD = dyn_cast<DecompositionDecl>(F.LoopVar))
+    return bindings(DD);
   return rangeElement(RF);
+}
+
+/// A binding that can stand for the element: a struct or a pointer to one,
+/// declared outside system headers (not the `std::vector` of a neighbour
+/// list bound beside the particle).
+static bool elementBinding(const BindingDecl *B, const SourceManager &SM) {
+  QualType T = B->getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && !RD->isUnion() && !SM.isInSystemHeader(RD->getLocation());
+}
+
+/// Whether `*it`, the initializer of a range-for's variable (copied for
+/// `auto [a, b]`), is a temporary rather than an element the range holds.
+static bool yieldsTemporaries(const Expr *Init) {
+  if (!Init)
+    return false;
+  Init = Init->IgnoreImplicit();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(Init))
+    if (C->getNumArgs() == 1)
+      Init = C->getArg(0)->IgnoreImplicit();
+  return Init->isPRValue();
+}
+
+/// `for (auto &[key, p] : range)`: the element is the one binding that is a
+/// struct or a pointer to one; the other bindings keep binding into the
+/// range's elements as written (emit/Loops.cpp).
+bool Recogniser::bindings(const DecompositionDecl *DD) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<const BindingDecl *> Elements;
+  ArrayRef<BindingDecl *> Bs = DD->bindings();
+  for (unsigned I = 0; I < Bs.size(); ++I)
+    if (elementBinding(Bs[I], SM)) {
+      Elements.push_back(Bs[I]);
+      F.BindingIndex = I;
+    }
+  SourceLocation V = DD->getLocation();
+  if (Elements.empty())
+    return fail(V, Msg(diag::err_form_bindings_none), V,
+                Msg(diag::note_form_bindings_none));
+  if (Elements.size() > 1)
+    return fail(
+        Elements[1]->getLocation(),
+        {diag::err_form_bindings_several, {std::to_string(Elements.size())}},
+        Elements[1]->getLocation(),
+        Msg(diag::note_form_bindings_several,
+            {Elements[0]->getName().str(), Elements[1]->getName().str()}));
+  F.ElementBinding = Elements[0];
+  QualType Bound = F.ElementBinding->getType();
+  // `std::tuple_element<1, pair<int, P>>::type` is written `P` here.
+  QualType T = Bound.getNonReferenceType().getCanonicalType();
+  F.VarIsPointer = T->isPointerType();
+  // A struct held in a temporary that the range yields (a generator's
+  // pair by value) ends before the frame could gather it.
+  if (!F.VarIsPointer && !Bound->isReferenceType() &&
+      yieldsTemporaries(DD->getInit()))
+    return fail(V, Msg(diag::err_form_bindings_temporary), V,
+                Msg(diag::note_form_bindings_temporary));
+  QualType Elem = F.VarIsPointer ? T->getPointeeType() : T;
+  F.VarIsCopy = !F.VarIsPointer && !DD->getType()->isReferenceType();
+  F.VarIsConst = Elem.isConstQualified();
+  F.ElementType = Elem.getUnqualifiedType();
+  F.Element = recordOf(F.ElementType);
+  F.BindingSpec = Lexer::getSourceText(
+                      CharSourceRange::getCharRange(
+                          SM.getFileLoc(DD->getBeginLoc()), SM.getFileLoc(V)),
+                      SM, Ctx.getLangOpts())
+                      .rtrim()
+                      .str();
+  return true;
 }
 
 /// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`).

@@ -24,6 +24,17 @@ bool overStructs(QualType T) {
   return RD && !RD->isUnion() && RD->hasDefinition();
 }
 
+/// A loop variable over structs: one, or structured bindings of which one
+/// at least is a struct or a pointer to one (recognition picks the element
+/// among them, or says why it cannot).
+bool overStructs(const VarDecl *Var) {
+  if (const auto *DD = dyn_cast<DecompositionDecl>(Var))
+    return llvm::any_of(DD->bindings(), [](const BindingDecl *B) {
+      return !B->getType().isNull() && overStructs(B->getType());
+    });
+  return overStructs(Var->getType());
+}
+
 class LoopsOverStructs : public RecursiveASTVisitor<LoopsOverStructs> {
 public:
   LoopsOverStructs(const SourceManager &SM, AnnotationCollector &C)
@@ -35,7 +46,7 @@ public:
     SourceLocation For = S->getForLoc();
     const VarDecl *Var = S->getLoopVariable();
     if (For.isMacroID() || SM.isInSystemHeader(For) || !Var ||
-        Var->getType()->isDependentType() || !overStructs(Var->getType()) ||
+        Var->getType()->isDependentType() || !overStructs(Var) ||
         Collector.Loops.count(For))
       return true;
     LoopAnnotation &A = Collector.Loops[For];

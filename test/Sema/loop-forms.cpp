@@ -58,8 +58,3 @@ void notArray(P &one, int n) {
   // expected-note@-4 {{expected T*, T[N] or std::vector<T>}}
 }
 
-void bindings(std::map<int, P> &m) {
-  [[clang::soa_conversion]]
-  for (auto &[k, p] : m) // expected-error {{unsupported loop form: structured bindings or an init-statement}} expected-note {{expected 'for (auto &e : range)'}}
-    p.x = k;
-}

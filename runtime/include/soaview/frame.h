@@ -81,6 +81,66 @@ template <class R> std::size_t range_size(R &r) {
   }
 }
 
+/// The elements of a range-for whose variable is a structured binding,
+/// `for (auto &[key, p] : r)`: pick(e) is the binding that stands for the
+/// element (`p`), of each element e of r. Iterates r itself, once per pass;
+/// frames gather from it as from any range.
+template <class R, class Pick> class picked {
+  using base_iterator = decltype(rt::begin_of(std::declval<R &>(), 0));
+  using base_sentinel = decltype(rt::end_of(std::declval<R &>(), 0));
+
+public:
+  class sentinel {
+    base_sentinel end_;
+    friend class picked;
+
+  public:
+    explicit sentinel(base_sentinel e) : end_(e) {}
+    const base_sentinel &base() const { return end_; }
+  };
+  class iterator {
+    base_iterator it_;
+    const Pick *pick_;
+
+  public:
+    iterator(base_iterator it, const Pick *pick) : it_(it), pick_(pick) {}
+    decltype(auto) operator*() const { return (*pick_)(*it_); }
+    iterator &operator++() {
+      ++it_;
+      return *this;
+    }
+    bool operator!=(const sentinel &s) const { return it_ != s.base(); }
+  };
+  picked(R &r, Pick pick) : r_(r), pick_(pick) {}
+  iterator begin() const { return iterator(rt::begin_of(r_, 0), &pick_); }
+  sentinel end() const { return sentinel(rt::end_of(r_, 0)); }
+  std::size_t size() const { return range_size(r_); }
+  /// The range as written (its elements hold the other bindings).
+  R &base() const { return r_; }
+
+private:
+  R &r_;
+  Pick pick_;
+};
+template <class R, class Pick> picked<R, Pick> pick(R &r, Pick p) {
+  return picked<R, Pick>(r, p);
+}
+
+/// Iteration i of a converted binding loop and the element of the range as
+/// written that the other bindings bind to, advanced together.
+template <class It> struct binding_cursor {
+  std::size_t i;
+  It it;
+  void next() {
+    ++i;
+    ++it;
+  }
+};
+template <class R, class Pick> auto cursor(const picked<R, Pick> &p) {
+  using It = decltype(rt::begin_of(p.base(), 0));
+  return binding_cursor<It>{0, rt::begin_of(p.base(), 0)};
+}
+
 /// The profitability rule at run time (docs/semantics.md, "Small nests"):
 /// a nest whose inner view is built once for the whole outer loop (hoisted)
 /// gathers outer + inner elements and runs outer * inner pairs. Gathering
