@@ -2,9 +2,10 @@
 //-*-===//
 //
 // Turns NestPlans into text edits: per loop a view and its spec in the
-// element's namespace (emit/Views.cpp), clones of the functions the loops
-// pass elements to (emit/Clones.cpp), the loop rewritten around its
-// unchanged body (emit/Loops.cpp), or one sweep over all cells
+// element's namespace (emit/Views.cpp, ViewMembers.cpp, Specs.cpp), clones
+// of the functions the loops pass elements to (emit/Clones.cpp), the loop
+// rewritten around its unchanged body (emit/Loops.cpp), or one sweep over
+// all cells
 // (emit/Sweeps.cpp), allocation routed to the device heap
 // (emit/HeapRoutes.cpp). Every piece is written through emit/CodeWriter.h;
 // the backend (emit/Backend.h) says what changes where loops run on a

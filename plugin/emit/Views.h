@@ -23,6 +23,10 @@
 
 namespace soaview {
 
+/// Name of the SoA buffer of a leaf: the path joined with '_'
+/// (Views.cpp; the proxy and the specs name buffers alike).
+std::string bufferName(const FieldPath &P);
+
 /// The loops of a nest that share one view: those over one element type.
 struct ViewGroup {
   std::string Name; ///< the view's

@@ -1,0 +1,258 @@
+//===- Specs.cpp - the buffers of each loop of a view --------------------===//
+//
+// One spec per loop (emit/Views.h): its SoA buffers, carved from one pooled
+// allocation, gather, scatter, the host/device buffer pairs, and at(); a
+// private field is reached through a member pointer named in an explicit
+// instantiation.
+//===----------------------------------------------------------------------===//
+#include "emit/Views.h"
+
+#include "emit/RuntimeNames.h"
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+#include "support/Compat.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace soaview {
+
+//--- The specs ----------------------------------------------------------------
+
+std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
+                                    StringRef Obj, std::string &Tags) const {
+  std::string Access = Obj.str();
+  for (size_t I = 0; I < Path.size(); ++I) {
+    const FieldDecl *F = Path[I];
+    if (F->isAnonymousStructOrUnion())
+      continue; // `e.density.wcount` names the anonymous union's member
+    if (F->getAccess() == AS_public || F->getAccess() == AS_none) {
+      Access += "." + F->getName().str();
+      continue;
+    }
+    FieldPath Sub(Path.begin(), Path.begin() + I + 1);
+    Access = "(" + Access + ".*" + exposed(G, Sub, Tags) + ")";
+  }
+  return Access;
+}
+
+/// A private or protected field reached through a member pointer obtained
+/// by explicit instantiation, where access is not checked
+/// ([temp.spec.general]): the call `member(Tag{})` that returns it, the
+/// tag and the instantiation added to Tags once. The member pointer's type
+/// is never spelt (C++17 `auto` parameter): the field's type may itself be
+/// private or end in '>'.
+std::string ViewEmitter::exposed(const ViewGroup &G, const FieldPath &Path,
+                                 std::string &Tags) const {
+  const FieldDecl *F = Path.back();
+  std::string Tag = G.Name + "_tag_" + bufferName(Path);
+  std::string Field =
+      Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
+      "::" + F->getName().str();
+  std::string Member = Emit.Names.memberFunction();
+  if (Tags.find(Tag + " {") == std::string::npos)
+    Tags += fill(
+        "struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+        "noexcept; };\n"
+        "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+        {{"Tag", Tag}, {"Member", Member}, {"View", G.Name}, {"Field", Field}});
+  return Member + "(" + Tag + "{})";
+}
+
+/// What a buffer holds of a field of type T: buffers are written by the
+/// gather, so a const field (the key of a std::map's pair) is held
+/// unqualified.
+static QualType bufferType(ASTContext &Ast, QualType T) {
+  Qualifiers Dropped;
+  return Ast.getUnqualifiedArrayType(T.getUnqualifiedType(), Dropped);
+}
+
+/// Each buffer of a spec, in the order of the loop's fields.
+std::vector<ViewEmitter::SpecBuffer>
+ViewEmitter::specBuffers(const ViewGroup &G, const Fields &F) const {
+  std::vector<SpecBuffer> Buffers;
+  auto Unqualified = [&](QualType T) { return bufferType(Emit.Ast, T); };
+  for (auto &[Path, A] : F) {
+    if (isUnionLeaf(Path)) {
+      Buffers.push_back({bufferName(Path), unionMirror(G, Path), A.Written,
+                         bufferName(Path)});
+      continue;
+    }
+    QualType Elem;
+    if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
+      for (unsigned C = 0; C < N; ++C) {
+        std::string K = "[" + std::to_string(C) + "]";
+        Buffers.push_back({bufferName(Path) + K,
+                           Emit.Types.name(Unqualified(Elem)), A.Written,
+                           dotted(Path) + K});
+      }
+      continue;
+    }
+    Buffers.push_back({bufferName(Path),
+                       Emit.Types.name(Unqualified(Path.back()->getType())),
+                       A.Written, dotted(Path)});
+  }
+  return Buffers;
+}
+
+/// The soa struct (one buffer per field, per component of a split array),
+/// its size and how an arena is carved into it.
+void ViewEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
+                             const Fields &F) const {
+  W.block(
+      "struct soa",
+      [&](CodeWriter &Soa) {
+        for (auto &[Path, A] : F) {
+          QualType Elem;
+          if (isUnionLeaf(Path))
+            Soa.line(unionMirror(G, Path) + " *" + bufferName(Path) + ";");
+          else if (unsigned N =
+                       splitComponents(Emit.Ast, Path.back()->getType(), Elem))
+            Soa.line(
+                fill("${Type} *${Name}[${N}]; // one buffer per component",
+                     {{"Type", Emit.Types.name(bufferType(Emit.Ast, Elem))},
+                      {"Name", bufferName(Path)},
+                      {"N", std::to_string(N)}}));
+          else
+            Soa.line(Emit.Types.declare(Emit.Ast.getPointerType(bufferType(
+                                            Emit.Ast, Path.back()->getType())),
+                                        bufferName(Path)) +
+                     ";");
+        }
+        Soa.line("const void *const *soaview_address;");
+      },
+      ";");
+  std::vector<SpecBuffer> Buffers = specBuffers(G, F);
+  W.block("static std::size_t bytes_for(std::size_t n)", [&](CodeWriter &Fn) {
+    std::vector<std::string> Terms;
+    for (const SpecBuffer &B : Buffers)
+      Terms.push_back(fill("${Arena}::round_up(sizeof(${Type}) * n)",
+                           {{"Arena", rt::Arena}, {"Type", B.Type}}));
+    Fn.spread("return 0", Terms, "+ ", ";");
+  });
+  W.block(fill("static void carve(soa &s, ${Arena} &a, std::size_t n)",
+               {{"Arena", rt::Arena}}),
+          [&](CodeWriter &Fn) {
+            for (const SpecBuffer &B : Buffers)
+              Fn.line(fill("s.${Name} = a.take<${Type}>(n);",
+                           {{"Name", B.Name}, {"Type", B.Type}}));
+          });
+}
+
+/// One field copied between an element and its slot: assignment for
+/// scalars and components, memcpy for arrays and whole structs.
+void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
+                            bool ToSlot, std::string &Tags,
+                            std::vector<std::string> &Statements) const {
+  std::string Slot = "s." + bufferName(Path) + "[i]";
+  if (isUnionLeaf(Path)) { // the union's bytes, from its first member on
+    FieldPath First = Path;
+    First.push_back(*Path.back()->getType()->getAsRecordDecl()->field_begin());
+    std::string Field = accessPath(G, First, "e", Tags);
+    Statements.push_back(fill("std::memcpy(&${To}, &${From}, sizeof ${Slot});",
+                              {{"To", ToSlot ? Slot : Field},
+                               {"From", ToSlot ? Field : Slot},
+                               {"Slot", Slot}}));
+    return;
+  }
+  std::string Field = accessPath(G, Path, "e", Tags);
+  QualType Elem;
+  if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
+    for (unsigned C = 0; C < N; ++C) {
+      std::string K = "[" + std::to_string(C) + "]";
+      std::string ComponentSlot = "s." + bufferName(Path) + K + "[i]";
+      std::string Component = Field + K;
+      Statements.push_back((ToSlot ? ComponentSlot : Component) + " = " +
+                           (ToSlot ? Component : ComponentSlot) + ";");
+    }
+    return;
+  }
+  const std::string &To = ToSlot ? Slot : Field, &From = ToSlot ? Field : Slot;
+  QualType T = Path.back()->getType();
+  if (T->isScalarType())
+    Statements.push_back(To + " = " + From + ";");
+  else // a class carried as bytes (copiesAsBytes): a plain pointer for memcpy
+    Statements.push_back(
+        fill("std::memcpy(${Void}&${To}, &${From}, sizeof "
+             "${Slot});",
+             {{"Void", T.isTriviallyCopyableType(Emit.Ast) ? "" : "(void *)"},
+              {"To", To},
+              {"From", From},
+              {"Slot", Slot}}));
+}
+
+/// gather and scatter (between elements and slots), the host/device buffer
+/// pairs, and at(): the view of slot i, built by the loop's constructor.
+void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
+                             std::string &Tags) const {
+  const Fields &Own = G.Fields.at(Loop);
+  auto Copies = [&](bool ToSlot) {
+    return [&, ToSlot](CodeWriter &F) {
+      std::vector<std::string> Statements;
+      for (auto &[Path, A] : Own)
+        if (ToSlot || A.Written)
+          copyField(G, Path, ToSlot, Tags, Statements);
+      for (const std::string &S : Statements)
+        F.line(S);
+    };
+  };
+  W.block("static void gather(soa &s, std::size_t i, const element &e)",
+          Copies(true));
+  W.block(
+      "template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
+      [&](CodeWriter &F) {
+        for (const SpecBuffer &B : specBuffers(G, Own))
+          F.line(fill("f(h.${Name}, d.${Name}, sizeof(${Type}), ${Written});",
+                      {{"Name", B.Name},
+                       {"Type", B.Type},
+                       {"Written", B.Written ? "true" : "false"}}));
+      });
+  W.block("static void scatter(const soa &s, std::size_t i, element &e)",
+          Copies(false));
+  W.line(fill("static ${Mark}view at(const soa &s, std::size_t i) { return "
+              "view(::soaview::loop_tag<${K}>{}, s, i); }",
+              {{"Mark", Emit.Target.deviceMark(G.Device)},
+               {"K", std::to_string(Loop)}}));
+}
+
+/// The spec of loop Loop: its head, buffers, fields() for a swept view (each
+/// buffer with the element's field it holds, so that a sweep's inner view
+/// can use the local view's buffers of the fields both views read:
+/// soaview/sweep.h), and copies.
+void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
+                       size_t Loop, std::string &Tags) const {
+  const LoopPlan &P = Nest.Loops[Loop];
+  const Fields &Own = G.Fields.at(Loop);
+  bool Writes = llvm::any_of(Own, [](auto &F) { return F.second.Written; });
+  W.line(fill(
+      "// soaview: buffers of the view of '${Element}' at ${Where}",
+      {{"Element", P.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
+       {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
+  W.block(
+      "struct " + Emit.Names.view(P) + "_spec",
+      [&](CodeWriter &S) {
+        S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
+        S.line("using view = " + G.Name + ";");
+        S.line(std::string("static constexpr bool writes = ") +
+               (Writes ? "true" : "false") + ";");
+        specLayout(S, G, Own);
+        if (Nest.Sweep)
+          S.block("template <class F> static void fields(soa &s, F &&f)",
+                  [&](CodeWriter &F) {
+                    for (const SpecBuffer &B : specBuffers(G, Own))
+                      F.line(fill("f(s.${Name}, \"${Field}\");",
+                                  {{"Name", B.Name}, {"Field", B.Field}}));
+                  });
+        specCopies(S, G, Loop, Tags);
+      },
+      ";");
+}
+
+} // namespace soaview
