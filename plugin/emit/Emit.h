@@ -5,8 +5,7 @@
 // element's namespace (emit/Views.cpp, ViewMembers.cpp, Specs.cpp), clones
 // of the functions the loops pass elements to (emit/Clones.cpp), the loop
 // rewritten around its unchanged body (emit/Loops.cpp), or one sweep over
-// all cells
-// (emit/Sweeps.cpp), allocation routed to the device heap
+// all cells (emit/Sweeps.cpp), allocation routed to the device heap
 // (emit/HeapRoutes.cpp). Every piece is written through emit/CodeWriter.h;
 // the backend (emit/Backend.h) says what changes where loops run on a
 // device. See docs/generated-code.md.

@@ -25,14 +25,22 @@ bool overStructs(QualType T) {
 }
 
 /// A loop variable over structs: one, or structured bindings of which one
-/// at least is a struct or a pointer to one (recognition picks the element
-/// among them, or says why it cannot).
-bool overStructs(const VarDecl *Var) {
-  if (const auto *DD = dyn_cast<DecompositionDecl>(Var))
-    return llvm::any_of(DD->bindings(), [](const BindingDecl *B) {
-      return !B->getType().isNull() && overStructs(B->getType());
-    });
-  return overStructs(Var->getType());
+/// at least is a struct or a pointer to one declared outside system headers
+/// (recognition picks the element among them as forms/LoopForms.cpp does,
+/// or says why it cannot; `[key, value]` of a std::map<int, std::string>
+/// is no loop over structs).
+bool overStructs(const VarDecl *Var, const SourceManager &SM) {
+  const auto *DD = dyn_cast<DecompositionDecl>(Var);
+  if (!DD)
+    return overStructs(Var->getType());
+  return llvm::any_of(DD->bindings(), [&](const BindingDecl *B) {
+    if (B->getType().isNull() || !overStructs(B->getType()))
+      return false;
+    QualType T = B->getType().getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return !SM.isInSystemHeader(T->getAsCXXRecordDecl()->getLocation());
+  });
 }
 
 class LoopsOverStructs : public RecursiveASTVisitor<LoopsOverStructs> {
@@ -46,7 +54,7 @@ public:
     SourceLocation For = S->getForLoc();
     const VarDecl *Var = S->getLoopVariable();
     if (For.isMacroID() || SM.isInSystemHeader(For) || !Var ||
-        Var->getType()->isDependentType() || !overStructs(Var) ||
+        Var->getType()->isDependentType() || !overStructs(Var, SM) ||
         Collector.Loops.count(For))
       return true;
     LoopAnnotation &A = Collector.Loops[For];

@@ -6,6 +6,9 @@
 // that convert (no -fplugin-arg-soaview-remarks) or that are not over
 // structs. Attribute misuse is still an error.
 // RUN: %soaview_verify -fplugin-arg-soaview-annotate=all %s
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 struct P { double x, v; int id; };
@@ -27,6 +30,20 @@ void cells(std::vector<Cell> &cs, double dt) {
   for (Cell &c : cs) // expected-remark {{field 'parts' is used as a whole but is not trivially copyable}} expected-note {{in the loop annotated here}}
     for (P *p : c.parts) // expected-note {{soaview stopped here}}
       p->x += dt * p->v;
+}
+
+// Structured bindings: a loop whose bindings hold a struct of the user's
+// converts (the pair's pointer stands for the element); one over numbers,
+// or over structs of system headers only, is no loop over structs.
+void bindings(std::vector<std::pair<int, P *>> &byId,
+              std::map<int, std::string> &names,
+              std::vector<std::pair<P *, P *>> &pairs) {
+  for (auto &[id, p] : byId)
+    p->x += id;
+  for (auto &[id, name] : names)
+    name += "!";
+  for (auto &[p, q] : pairs) // expected-remark {{cannot convert a loop whose structured bindings name 2 structs}} expected-note {{'p' and 'q' are both structs}} expected-note {{soaview stopped here}}
+    p->x += q->v;
 }
 
 template <class T> void bump(std::vector<T *> &v) {
@@ -65,5 +82,5 @@ void misplaced(std::vector<P> &ps) {
   [[clang::soa_conversion]] int unused = 0; // expected-error {{'soa_conversion' attribute only applies to for loops}} expected-note {{}}
   (void)unused;
 }
-// expected-note@12 {{a view stores each field in an array}}
-// expected-note@13 {{}}
+// expected-note@15 {{a view stores each field in an array}}
+// expected-note@16 {{}}
