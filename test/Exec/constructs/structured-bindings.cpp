@@ -10,6 +10,16 @@
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --flags "-O2 -std=c++17" --views 8 --out %t \
 // RUN:   --run "1 40" --run "2 7" --run "3 300" %s | FileCheck %s
 // CHECK: all runs identical
+// Under the default rule the sorted pair nest gets the size gate: as
+// written for 40 x 40, converted for 300 x 300 (SOAVIEW_STATS lists its
+// sites only when the converted nest ran).
+// RUN: env -u SOAVIEW_CONVERT %compare --plain %clangxx --soaview %soaviewxx --flags "-O2 -std=c++17" --views 8 --out %t.gate \
+// RUN:   --run "1 40" --run "3 300" %s | FileCheck %s
+// RUN: env SOAVIEW_STATS=1 %t.gate/structured-bindings.soaview 1 40 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITTEN
+// WRITTEN-NOT: structured-bindings.cpp:[[@LINE+29]]:
+// RUN: env SOAVIEW_STATS=1 %t.gate/structured-bindings.soaview 3 300 2>&1 >/dev/null | FileCheck %s --check-prefix=CONVERTED
+// CONVERTED-DAG: structured-bindings.cpp:[[@LINE+27]]:5 host
+// CONVERTED-DAG: structured-bindings.cpp:[[@LINE+28]]:7 host
 #include "common.h"
 #include <algorithm>
 #include <map>
@@ -34,7 +44,7 @@ struct Entry {
 template <class Sorted> struct SortedPairs {
   double cutoff;
   void run(Sorted &a, Sorted &b) {
-    [[clang::soa_conversion("always")]]
+    [[clang::soa_conversion]]
     for (auto &[pa, p1] : a) {
       [[clang::soa_conversion_hoist(1)]]
       for (auto &[pb, p2] : b) {
