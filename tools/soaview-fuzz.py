@@ -499,7 +499,7 @@ class Gen:
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
-                              "adlptr", "bindptr"])
+                              "adlptr", "bindptr", "holder"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -511,7 +511,7 @@ class Gen:
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
             # (Loops over structured bindings stay on the host.)
-            device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr")
+            device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -554,6 +554,20 @@ class Gen:
                 if kind == "bindptr":
                     w("    acc += key * 0.5; // @r")
                 self.in_template = False
+            elif kind == "holder":
+                # A traversal holding the virtual functor by reference
+                # (AutoPas's CellFunctor): called in the loop, or from a
+                # lambda capturing `this`; converted under the dynamic
+                # type check of `this->k`.
+                w(f"struct H{name} {{ Vk &k; double run(std::vector<S *> &c); }};")
+                w(f"double {name}(std::vector<S *> &c) {{ H{name} h{{vk}}; return h.run(c); }}")
+                w(f"double H{name}::run(std::vector<S *> &c) {{")
+                w("  double acc = 0;")
+                w("  auto via = [this](auto &s) { k.hit(s); };")
+                w(f"  {attr}")
+                w("  for (S *e : c) {")
+                L.extend("    " + s for s in self.body("e", True, getters, False))
+                w("    " + r.choice(["k.hit(*e);", "via(*e);"]) + " // @r")
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
                 w("  double acc = 0;")
@@ -682,7 +696,7 @@ class Gen:
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
                    "sweep": "cloc, cact",
                    "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}",
-                   "bindptr": "kptrs"}[kind]
+                   "bindptr": "kptrs", "holder": "ptrs"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -234,6 +234,9 @@ private:
   /// proxy types (false); nullopt after refusing the templated shapes.
   bool devirtualized(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
   bool guardDispatch(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
+  bool guardMember(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
+                   const clang::MemberExpr *ME);
+  bool addGuard(const DispatchGuard &G);
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
                                  const std::vector<int> &ParamViews);

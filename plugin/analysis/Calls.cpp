@@ -116,10 +116,13 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
   const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
   const FunctionDecl *Fn = In.Loops[0].Form.Function;
-  if (!MC || !Ctx.getLangOpts().RTTI || CurrentFunction != Fn ||
-      !contains(SM, Nest, C) || !copiesAsWritten(Nest))
+  if (!MC || !Ctx.getLangOpts().RTTI || !copiesAsWritten(Nest))
     return false;
   const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(Object))
+    return guardMember(C, MD, ME);
+  if (CurrentFunction != Fn || !contains(SM, Nest, C))
+    return false;
   bool Pointer = Object->getType()->isPointerType();
   if (const auto *U = dyn_cast<UnaryOperator>(Object);
       U && U->getOpcode() == UO_Deref) {
@@ -150,11 +153,69 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
         return false;
     }
   }
-  for (const DispatchGuard &G : Out.Guards)
-    if (G.Object == V)
+  return addGuard({V, Pointer, Static, MD, C->getExprLoc()});
+}
+
+bool Analyzer::addGuard(const DispatchGuard &G) {
+  for (const DispatchGuard &O : Out.Guards)
+    if (O.Object == G.Object)
       return true;
-  Out.Guards.push_back({V, Pointer, Static, MD, C->getExprLoc()});
+  Out.Guards.push_back(G);
   return true;
+}
+
+/// Whether Cur runs with the `this` of Fn, the member function holding the
+/// nest: Fn itself, or a lambda written in it that captures `this`
+/// (`[this](auto &a, auto &b) { functor.AoSFunctor(a, b); }`, AutoPas's
+/// CellFunctor).
+static bool runsWithThisOf(const FunctionDecl *Cur, const FunctionDecl *Fn) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+  if (!Method || !Method->isInstance())
+    return false;
+  while (Cur != Fn) {
+    const auto *Op = dyn_cast_or_null<CXXMethodDecl>(Cur);
+    const CXXRecordDecl *Closure = Op ? Op->getParent() : nullptr;
+    if (!Closure || !Closure->isLambda() ||
+        llvm::none_of(Closure->captures(), [](const LambdaCapture &LC) {
+          return LC.capturesThis();
+        }))
+      return false;
+    Cur = dyn_cast<FunctionDecl>(Closure->getDeclContext());
+  }
+  return true;
+}
+
+/// Whether member F is declared a reference where it is written (in a class
+/// template, in the template itself: one rewrite serves every
+/// instantiation, and `T f;` is a reference only where T is one).
+static bool writtenAsReference(const FieldDecl *F) {
+  const CXXRecordDecl *Pattern =
+      cast<CXXRecordDecl>(F->getParent())->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return F->getType()->isReferenceType();
+  for (const FieldDecl *PF : Pattern->fields())
+    if (PF->getName() == F->getName())
+      return PF->getType()->isReferenceType();
+  return false;
+}
+
+/// The virtual call C of MD on a reference member of the nest's object
+/// (`this->functor.AoSFunctor(...)`), in the nest's function or a lambda
+/// there capturing `this`: a reference is never reseated, so the object's
+/// dynamic type is the same for the whole nest, wherever the call is.
+bool Analyzer::guardMember(const CallExpr *C, const CXXMethodDecl *MD,
+                           const MemberExpr *ME) {
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+      !writtenAsReference(F) ||
+      !runsWithThisOf(CurrentFunction, In.Loops[0].Form.Function))
+    return false;
+  const CXXRecordDecl *Static =
+      F->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Static || !Static->hasDefinition() ||
+      MD->getCorrespondingMethodInClass(Static) != MD)
+    return false;
+  return addGuard({F, false, Static, MD, C->getExprLoc()});
 }
 
 /// The parameter receiving the element: by reference or pointer, of the

@@ -134,13 +134,16 @@ struct ForeignAccess {
 /// analysis followed), the nest as written otherwise.
 struct DispatchGuard {
   /// The variable naming the object (a reference or an object), or a
-  /// pointer to it that the nest does not change.
-  const clang::VarDecl *Object = nullptr;
+  /// pointer to it that the nest does not change; or a reference member of
+  /// the nest's own object (`this->functor`), which nothing can reseat.
+  const clang::ValueDecl *Object = nullptr;
   bool IsPointer = false;
   /// The object's static type, and the method called on it.
   const clang::CXXRecordDecl *Class = nullptr;
   const clang::CXXMethodDecl *Method = nullptr;
   clang::SourceLocation Call;
+  /// `this->Object` in the check: Object is a member.
+  bool isMember() const { return clang::isa<clang::FieldDecl>(Object); }
 };
 
 /// A field that one loop of a nest writes through its view and another

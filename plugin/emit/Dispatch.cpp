@@ -58,7 +58,8 @@ std::string condition(EmitContext &Emit, const DispatchSite &Site) {
     Cond += fill("${And}${Check}(${Object})",
                  {{"And", Cond.empty() ? "" : " && "},
                   {"Check", G.IsPointer ? rt::ExactPointee : rt::ExactType},
-                  {"Object", G.Object->getName()}});
+                  {"Object", (G.isMember() ? "this->" : "") +
+                                 G.Object->getName().str()}});
   if (Site.Gate)
     Cond += fill("${And}${PaysOff}(${Size}(${Outer}), ${Size}(${Inner}))",
                  {{"And", Cond.empty() ? "" : " && "},
