@@ -115,20 +115,37 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
             {"Hi", Emit.Source.exprText(F.Hi)}}));
 }
 
+namespace {
+/// The names of a binding loop's bindings in generated code: `sv_b<k>`, or
+/// the user's own for all but the element's (KeepUsers).
+std::string bindingNames(const LoopForm &F, const std::string &Prefix,
+                         bool KeepUsers) {
+  std::string Names;
+  unsigned I = 0;
+  for (const BindingDecl *B : cast<DecompositionDecl>(F.LoopVar)->bindings()) {
+    Names += (I ? ", " : "") + (KeepUsers && B != F.ElementBinding
+                                    ? B->getName().str()
+                                    : Prefix + "b" + std::to_string(I));
+    ++I;
+  }
+  return Names;
+}
+} // namespace
+
 /// `auto sv_range = ::soaview::pick(sv_whole, [](auto &&sv_e) { auto
 /// &&[sv_b0, sv_b1] = sv_e; return sv_b1; });`: the element binding of each
 /// element of the range as written, as a pointer.
 std::string LoopEmitter::pickedRange(const LoopForm &F,
                                      const std::string &Prefix) const {
-  const auto *DD = cast<DecompositionDecl>(F.LoopVar);
-  std::string Names;
-  for (unsigned I = 0; I < DD->bindings().size(); ++I)
-    Names += (I ? ", " : "") + Prefix + "b" + std::to_string(I);
+  ArrayRef<BindingDecl *> Bs = cast<DecompositionDecl>(F.LoopVar)->bindings();
   // Picked as a pointer, by value: the element the range yields may be a
   // temporary (a zip's tuple) that ends before the frame reads it, and a
   // range of pointers is checked for repeats (two tuples holding a
   // reference to one particle share its slot).
-  std::string Picked = Prefix + "b" + std::to_string(F.BindingIndex);
+  std::string Picked =
+      Prefix + "b" +
+      std::to_string(llvm::find(Bs, F.ElementBinding) - Bs.begin());
+  std::string Names = bindingNames(F, Prefix, false);
   return fill(
       "auto ${P}range = ${Pick}(${P}whole, [](auto &&${P}e) { "
       "auto &&[${Names}] = ${P}e; return ${Picked}; });",
@@ -143,14 +160,10 @@ std::string LoopEmitter::pickedRange(const LoopForm &F,
 /// other than the element's, bound as written to the range's element.
 std::string LoopEmitter::otherBindings(const LoopForm &F,
                                        const std::string &Prefix) const {
-  const auto *DD = cast<DecompositionDecl>(F.LoopVar);
-  std::string Names;
-  for (unsigned I = 0; I < DD->bindings().size(); ++I)
-    Names += (I ? ", " : "") + (I == F.BindingIndex
-                                    ? Prefix + "b" + std::to_string(I)
-                                    : DD->bindings()[I]->getName().str());
   return fill(" [[maybe_unused]] ${Spec}[${Names}] = *${P}at.it;",
-              {{"Spec", F.BindingSpec}, {"Names", Names}, {"P", Prefix}});
+              {{"Spec", F.BindingSpec},
+               {"Names", bindingNames(F, Prefix, true)},
+               {"P", Prefix}});
 }
 
 std::string LoopEmitter::elementDecls(const LoopPlan &P,

@@ -36,10 +36,9 @@ struct LoopForm {
   // Range form.
   const clang::VarDecl *LoopVar = nullptr;
   /// `for (auto &[key, p] : range)`: the one binding that is a struct or a
-  /// pointer to one (`p`, the element; LoopVar is the decomposition), its
-  /// position among the bindings, and the text before `[` (`auto &`).
+  /// pointer to one (`p`, the element; LoopVar is the decomposition), and
+  /// the text before `[` (`auto &`).
   const clang::BindingDecl *ElementBinding = nullptr;
-  unsigned BindingIndex = 0;
   std::string BindingSpec;
   bool VarIsPointer = false; ///< `auto *p` (else a reference or a copy)
   bool VarIsCopy = false;    ///< `Particle p` : no scatter

@@ -169,6 +169,12 @@ private:
   bool range(const CXXForRangeStmt *RF);
   bool rangeElement(const CXXForRangeStmt *RF);
   bool bindings(const DecompositionDecl *DD);
+  /// The element a range loop's variable (or binding) names, of type Elem.
+  void setElement(QualType Elem) {
+    F.VarIsConst = Elem.isConstQualified();
+    F.ElementType = Elem.getUnqualifiedType();
+    F.Element = recordOf(F.ElementType);
+  }
   bool index(const ForStmt *FS);
   bool indexHeader(const ForStmt *FS);
   bool indexInit(const ForStmt *FS);
@@ -213,17 +219,6 @@ bool Recogniser::range(const CXXForRangeStmt *RF) {
   return rangeElement(RF);
 }
 
-/// A binding that can stand for the element: a struct or a pointer to one,
-/// declared outside system headers (not the `std::vector` of a neighbour
-/// list bound beside the particle).
-static bool elementBinding(const BindingDecl *B, const SourceManager &SM) {
-  QualType T = B->getType().getNonReferenceType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  const CXXRecordDecl *RD = recordOf(T);
-  return RD && !RD->isUnion() && !SM.isInSystemHeader(RD->getLocation());
-}
-
 /// Whether `*it`, the initializer of a range-for's variable (copied for
 /// `auto [a, b]`), is a temporary rather than an element the range holds.
 static bool yieldsTemporaries(const Expr *Init) {
@@ -243,11 +238,9 @@ bool Recogniser::bindings(const DecompositionDecl *DD) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const BindingDecl *> Elements;
   ArrayRef<BindingDecl *> Bs = DD->bindings();
-  for (unsigned I = 0; I < Bs.size(); ++I)
-    if (elementBinding(Bs[I], SM)) {
-      Elements.push_back(Bs[I]);
-      F.BindingIndex = I;
-    }
+  for (const BindingDecl *B : Bs)
+    if (elementBinding(B, SM))
+      Elements.push_back(B);
   SourceLocation V = DD->getLocation();
   if (Elements.empty())
     return fail(V, Msg(diag::err_form_bindings_none), V,
@@ -272,9 +265,7 @@ bool Recogniser::bindings(const DecompositionDecl *DD) {
                 Msg(diag::note_form_bindings_temporary));
   QualType Elem = F.VarIsPointer ? T->getPointeeType() : T;
   F.VarIsCopy = !F.VarIsPointer && !DD->getType()->isReferenceType();
-  F.VarIsConst = Elem.isConstQualified();
-  F.ElementType = Elem.getUnqualifiedType();
-  F.Element = recordOf(F.ElementType);
+  setElement(Elem);
   F.BindingSpec = Lexer::getSourceText(
                       CharSourceRange::getCharRange(
                           SM.getFileLoc(DD->getBeginLoc()), SM.getFileLoc(V)),
@@ -293,9 +284,7 @@ bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
     F.VarIsPointer = true;
     Elem = Elem->getPointeeType();
   }
-  F.VarIsConst = Elem.isConstQualified();
-  F.ElementType = Elem.getUnqualifiedType();
-  F.Element = recordOf(F.ElementType);
+  setElement(Elem);
   SourceLocation V = F.LoopVar->getLocation();
   if (!F.Element || F.Element->isUnion())
     return fail(V, Msg(diag::err_form_not_structs), V,

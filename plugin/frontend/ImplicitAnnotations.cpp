@@ -2,6 +2,7 @@
 #include "frontend/ImplicitAnnotations.h"
 
 #include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -25,21 +26,15 @@ bool overStructs(QualType T) {
 }
 
 /// A loop variable over structs: one, or structured bindings of which one
-/// at least is a struct or a pointer to one declared outside system headers
-/// (recognition picks the element among them as forms/LoopForms.cpp does,
-/// or says why it cannot; `[key, value]` of a std::map<int, std::string>
-/// is no loop over structs).
+/// at least can stand for the element (elementBinding: recognition picks
+/// the element among them, or says why it cannot; `[key, value]` of a
+/// std::map<int, std::string> is no loop over structs).
 bool overStructs(const VarDecl *Var, const SourceManager &SM) {
   const auto *DD = dyn_cast<DecompositionDecl>(Var);
   if (!DD)
     return overStructs(Var->getType());
   return llvm::any_of(DD->bindings(), [&](const BindingDecl *B) {
-    if (B->getType().isNull() || !overStructs(B->getType()))
-      return false;
-    QualType T = B->getType().getNonReferenceType();
-    if (T->isPointerType())
-      T = T->getPointeeType();
-    return !SM.isInSystemHeader(T->getAsCXXRecordDecl()->getLocation());
+    return elementBinding(B, SM);
   });
 }
 

@@ -293,6 +293,17 @@ bool copiesAsWritten(const Stmt *S) {
   return F.Copies;
 }
 
+bool elementBinding(const BindingDecl *B, const SourceManager &SM) {
+  if (B->getType().isNull())
+    return false;
+  QualType T = B->getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  RD = RD ? RD->getDefinition() : nullptr;
+  return RD && !RD->isUnion() && !SM.isInSystemHeader(RD->getLocation());
+}
+
 bool bodyFitsLambda(const Stmt *Body) {
   if (!findLoopJumps(Body).Exits.empty())
     return false;

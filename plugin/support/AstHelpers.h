@@ -11,6 +11,7 @@
 #ifndef SOAVIEW_ASTHELPERS_H
 #define SOAVIEW_ASTHELPERS_H
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
@@ -104,6 +105,14 @@ LoopJumps findLoopJumps(const clang::Stmt *Body);
 /// or __builtin_FUNCTION, no structured bindings or variable-length arrays
 /// from outside the body (a C++17 lambda cannot capture them).
 bool bodyFitsLambda(const clang::Stmt *Body);
+
+/// Whether structured binding B can stand for a loop's element: a struct
+/// (not a union, defined) or a pointer to one, seen through references,
+/// declared outside system headers (not the `std::vector` of a neighbour
+/// list bound beside the particle). Recognition picks the element by it,
+/// and annotate=all finds loops over structs by it.
+bool elementBinding(const clang::BindingDecl *B,
+                    const clang::SourceManager &SM);
 
 /// True when a second copy of the statement in the same function means
 /// what the first one does: it declares no label (two would clash) and no

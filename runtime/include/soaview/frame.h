@@ -92,7 +92,6 @@ template <class R, class Pick> class picked {
 public:
   class sentinel {
     base_sentinel end_;
-    friend class picked;
 
   public:
     explicit sentinel(base_sentinel e) : end_(e) {}

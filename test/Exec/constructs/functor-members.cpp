@@ -1,8 +1,9 @@
 // A traversal holding its functor by reference (AutoPas's CellFunctor:
 // `ParticleFunctor_T &_functor;`) calls the functor's virtual AoSFunctor
 // from a lambda written in the member function that holds the nest,
-// capturing `this` (`[this](auto &a, auto &b) { _functor.AoSFunctor(a, b,
-// newton3); }`), and directly in the nest. A reference member is never
+// capturing `this` (`[this](auto &a, auto &b) { _functor.aos(a, b,
+// newton3); }`, `aos` standing for AoSFunctor; pairwise-functors.h), and
+// directly in the nest. A reference member is never
 // reseated, so one check of the functor's dynamic type when the nest starts
 // covers both calls: converted for a functor of exactly the static type,
 // as written for a derived one. The traversal is a class template over the
@@ -13,44 +14,18 @@
 // RUN: env SOAVIEW_STATS=1 %t/functor-members.soaview 1 40 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // Each nest ran converted once (the Density functor) and as written once
 // (the Corrected one): one call per site.
-// STATS: functor-members.cpp:[[@LINE+40]]:5 host 1{{ }}
-// STATS: functor-members.cpp:[[@LINE+52]]:5 host 1{{ }}
+// STATS: functor-members.cpp:[[@LINE+14]]:5 host 1{{ }}
+// STATS: functor-members.cpp:[[@LINE+26]]:5 host 1{{ }}
 #include "common.h"
+#include "pairwise-functors.h"
 #include <vector>
-
-struct Part {
-  double r[2], f[2], rho;
-  int owned;
-};
-
-struct PairwiseFunctor {
-  virtual ~PairwiseFunctor() = default;
-  virtual void AoSFunctor(Part &a, Part &b, bool newton3) = 0;
-};
-
-struct Density : PairwiseFunctor {
-  double h = 0.4;
-  long visits = 0;
-  void AoSFunctor(Part &a, Part &b, bool newton3) override {
-    visits += newton3 ? 2 : 1;
-    double d = a.r[0] - b.r[0], w = d * d < h * h ? h * h - d * d : 0;
-    a.rho += w;
-  }
-};
-
-struct Corrected : Density {
-  void AoSFunctor(Part &a, Part &b, bool newton3) override {
-    Density::AoSFunctor(a, b, newton3);
-    a.f[1] += 0.5 * b.r[1];
-  }
-};
 
 template <class Functor> struct CellFunctor {
   Functor &_functor;
   bool newton3;
   void pairs(std::vector<Part *> &local, std::vector<Part *> &active) {
     const auto interact = [this](auto &a, auto &b) {
-      this->_functor.AoSFunctor(a, b, newton3);
+      this->_functor.aos(a, b, newton3);
     };
     [[clang::soa_conversion("always")]]
     for (Part *p1 : local) {
@@ -69,7 +44,7 @@ struct Traversal {
     for (Part *p1 : local) {
       [[clang::soa_conversion_hoist(1)]]
       for (Part *p2 : active)
-        functor.AoSFunctor(*p1, *p2, p1 == p2);
+        functor.aos(*p1, *p2, p1 == p2);
     }
   }
 };
