@@ -22,10 +22,12 @@
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
 #include "plan/Planner.h"
+#include "regions/Regions.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -49,6 +51,9 @@ public:
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
 
   void attributeProblems();
+  /// View regions: what they reach (those loops always convert) and what
+  /// they refuse; emitted by finish().
+  void regions();
   void convert(const std::vector<LoopInstance> &N);
   /// annotate=all: every nest that can convert converts; the others keep
   /// their code, with a remark.
@@ -101,7 +106,28 @@ private:
   /// every instantiation: one rewrite of a template's loop serves them all),
   /// emitted at the end.
   std::map<unsigned, DispatchSite> GuardsAt;
+  std::vector<RegionPlan> Regions;
+  /// The `for` locations of the annotated loops regions reach.
+  std::set<unsigned> RegionLoops;
+  /// A region reaches the nest, and its sweeps may hold views on a device.
+  bool inRegion(const std::vector<LoopInstance> &N) const {
+    return Planning.CanOffload && llvm::any_of(N, [&](const LoopInstance &I) {
+             return RegionLoops.count(I.A->ForLoc.getRawEncoding());
+           });
+  }
 };
+
+void FirstPass::regions() {
+  Regions = analyseRegions(Ctx, Annotations, Diags);
+  for (const RegionPlan &R : Regions) {
+    RegionLoops.insert(R.Loops.begin(), R.Loops.end());
+    if (Opts.Remarks && Host)
+      Diags.report(R.A->Loc,
+                   {diag::remark_region,
+                    {std::to_string(R.Loops.size()),
+                     llvm::join(R.Elements.begin(), R.Elements.end(), ", ")}});
+  }
+}
 
 void FirstPass::attributeProblems() {
   for (const AttrProblem &P : Annotations.Problems) {
@@ -137,6 +163,8 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
                             std::optional<SweepForm> Sweep) {
   const bool Pays = Sweep || !Opts.Profitability ||
                     conversionPays(*N.front().A, N.size(), Planning.CanOffload);
+  if (!Pays && inRegion(N))
+    Em.emitRegionSync(N.front().Loop, *N.front().A);
   DiagStore Unreported(SM);
   DiagStore &D = Pays ? Diags : Unreported;
   if (!Pays && Opts.Remarks && Host)
@@ -163,7 +191,9 @@ FirstPass::planChecked(const std::vector<LoopInstance> &N,
     return std::nullopt;
   R->Sweep = std::move(Sweep);
   decideSweep(*R, *A);
-  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Planning);
+  PlanOptions Options = Planning;
+  Options.InRegion = inRegion(N);
+  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Options);
   if (!check(Nest, D))
     return std::nullopt;
   return Nest;
@@ -463,6 +493,9 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
 void FirstPass::finish() {
   for (auto &[At, Site] : GuardsAt)
     Em.emitDispatchGuard(Site);
+  if (!Diags.hasErrors())
+    for (const RegionPlan &R : Regions)
+      AnyRewrite |= Em.emitRegion(R);
   if (AnyRewrite)
     Em.finish();
   for (auto &[Name, Buffer] : Em.buffers())
@@ -491,6 +524,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
   FirstPass Pass(Ctx, C, Opts, R);
   Pass.attributeProblems();
+  Pass.regions();
   std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);
   if (Opts.AnnotateAll)
     Pass.convertEveryLoop(Nests);

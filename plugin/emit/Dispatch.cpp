@@ -101,6 +101,7 @@ void addDispatchSite(const NestPlan &Nest, DispatchSite &Site) {
       Site.Guards.push_back(G);
   if (Nest.Gate && !Site.Gate)
     Site.Gate = Nest.Gate;
+  Site.InRegion |= Nest.InRegion;
 }
 
 bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
@@ -115,9 +116,14 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
     return false;
   Buffer->insert(Emit.Source.offset(Begin),
                  fill("if (!(${Cond})) { // soaview: the loop as written, for "
-                      "${Why}\n${Line}${Copy}\n} else ",
+                      "${Why}\n${Sync}${Line}${Copy}\n} else ",
                       {{"Cond", condition(Emit, Site)},
                        {"Why", reasons(Site)},
+                       {"Sync", Site.InRegion ? std::string(rt::RegionSync) +
+                                                    "(); // soaview: a view "
+                                                    "region's views, written "
+                                                    "back\n"
+                                              : ""},
                        {"Line", Emit.Source.lineDirective(Begin)},
                        {"Copy", commentAnnotations(Emit.Source.text(Range))}}),
                  std::numeric_limits<int>::min());

@@ -20,6 +20,8 @@ struct DispatchSite {
   std::vector<DispatchGuard> Guards;
   /// The ranges whose sizes decide whether the nest pays (plan/Plan.h).
   std::optional<SizeGate> Gate;
+  /// A view region reaches the nest: the copy writes its views back first.
+  bool InRegion = false;
 };
 
 /// Adds Nest's checks to Site (one per object, by name; its size gate).

@@ -24,8 +24,10 @@
 #include "emit/EmitContext.h"
 #include "emit/HeapRoutes.h"
 #include "emit/Loops.h"
+#include "emit/Regions.h"
 #include "emit/Sweeps.h"
 #include "emit/Views.h"
+#include "frontend/Annotations.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -98,6 +100,16 @@ bool Emitter::emitLoop(const NestPlan &Nest, const LoopPlan &Plan) {
 }
 
 bool Emitter::emitSweep(const NestPlan &Nest) { return Sweeps->emit(Nest); }
+
+bool Emitter::emitRegion(const RegionPlan &Region) {
+  return soaview::emitRegion(*Context, Region);
+}
+
+bool Emitter::emitRegionSync(const Stmt *Loop, const LoopAnnotation &A) {
+  if (!RegionSyncs.insert(A.ForLoc.getRawEncoding()).second)
+    return true; // once for every instantiation
+  return soaview::emitRegionSync(*Context, Loop, A);
+}
 
 std::map<std::string, std::unique_ptr<EditBuffer>> &Emitter::buffers() {
   return Context->Files.buffers();

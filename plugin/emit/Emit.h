@@ -39,6 +39,9 @@ class CloneEmitter;
 class LoopEmitter;
 class SweepEmitter;
 
+struct RegionPlan;
+struct LoopAnnotation;
+
 class Emitter {
 public:
   /// Kind: offloaded loops become CUDA kernels (soaview/cuda.h) or OpenMP
@@ -57,6 +60,12 @@ public:
   /// Rewrites a swept nest (Nest.Sweep): the cell loop records the cells,
   /// the nest becomes one kernel over all cells; call after emitNest.
   bool emitSweep(const NestPlan &Nest);
+
+  /// Opens and closes a view region around its statement (emit/Regions.h).
+  bool emitRegion(const RegionPlan &Region);
+  /// Before an annotated loop a region reaches that runs as written (once
+  /// per loop): the region's views written back.
+  bool emitRegionSync(const clang::Stmt *Loop, const LoopAnnotation &A);
 
   /// Writes what serves every nest (the clones of the functions they pass
   /// elements to); call after the last nest.
@@ -80,6 +89,7 @@ private:
   std::unique_ptr<SweepEmitter> Sweeps;
   /// Constant tables already declared for the device.
   std::set<const clang::VarDecl *> DeclaredTables;
+  std::set<unsigned> RegionSyncs; ///< loops given a region_sync()
   bool declareTables(const NestPlan &Nest);
 };
 

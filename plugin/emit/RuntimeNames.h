@@ -16,6 +16,8 @@ inline constexpr const char *OmpHeapHeader = "soaview/heap_omp.h";
 inline constexpr const char *CudaHeapHeader = "soaview/heap_cuda.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";
+inline constexpr const char *Region = "::soaview::region";
+inline constexpr const char *RegionSync = "::soaview::region_sync";
 inline constexpr const char *Frame = "::soaview::frame";
 inline constexpr const char *PackedFrame = "::soaview::packed_frame";
 inline constexpr const char *Arena = "::soaview::arena";

@@ -28,6 +28,8 @@ const char *attrSpelling(AttrKind K) {
     return "soa_conversion_hoist";
   case AttrKind::Offload:
     return "soa_conversion_offload_compute";
+  case AttrKind::Region:
+    return "soa_conversion_region";
   }
   return "?";
 }
@@ -63,6 +65,11 @@ void AnnotationCollector::record(AttrUse Use, const Stmt *,
   if (L.Written.getEnd().isInvalid() || L.Written.getEnd() < Brackets.getEnd())
     L.Written.setEnd(Brackets.getEnd());
   L.Attrs.push_back(std::move(Use));
+}
+
+void AnnotationCollector::recordRegion(const Stmt *S, SourceLocation Loc,
+                                       SourceRange Brackets) {
+  Regions.push_back({S, Loc, Brackets});
 }
 
 void AnnotationCollector::problem(SourceLocation Loc, Msg Message,
@@ -111,7 +118,11 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    if (AnnotationCollector *C = AnnotationCollector::active())
+    AnnotationCollector *C = AnnotationCollector::active();
+    if (C && Kind == AttrKind::Region)
+      C->problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
+                 Msg(diag::note_attr_region_stmt));
+    else if (C)
       C->problem(A.getLoc(), {diag::err_attr_not_for, {attrSpelling(Kind)}},
                  Msg(diag::note_attr_not_for));
     return false;
@@ -124,6 +135,8 @@ public:
       return false; // real compile: loops were handled in the first pass
     SourceLocation ForLoc = forLocOf(St);
     std::string Name = attrSpelling(Kind);
+    if (Kind == AttrKind::Region)
+      return region(S, A, St, *C);
     if (ForLoc.isInvalid()) {
       C->problem(A.getLoc(), {diag::err_attr_not_for, {Name}},
                  Msg(diag::note_attr_not_for));
@@ -190,6 +203,25 @@ public:
   }
 
 private:
+  /// soa_conversion_region: on a compound statement or a loop, no arguments.
+  bool region(Sema &S, const ParsedAttr &A, const Stmt *St,
+              AnnotationCollector &C) const {
+    if (!isa_and_nonnull<CompoundStmt, ForStmt, CXXForRangeStmt, WhileStmt,
+                         DoStmt>(St)) {
+      C.problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
+                Msg(diag::note_attr_region_stmt));
+      return false;
+    }
+    if (A.getNumArgs() > 0) {
+      C.problem(A.getLoc(), {diag::err_attr_arg_count,
+                             {attrSpelling(Kind), "no arguments"}});
+      return false;
+    }
+    C.recordRegion(St, St->getBeginLoc(),
+                   bracketRange(S.getSourceManager(), A.getRange()));
+    return false;
+  }
+
   soaview::AttrKind Kind;
   unsigned MaxArgs;
 };
@@ -207,6 +239,7 @@ SOAVIEW_SPELLINGS(TargetSp, "soa_conversion_target");
 SOAVIEW_SPELLINGS(HoistSp, "soa_conversion_hoist");
 SOAVIEW_SPELLINGS(OffloadSp, "soa_conversion_offload_compute");
 SOAVIEW_SPELLINGS(OffloadAltSp, "soa_conversion_compute_offload");
+SOAVIEW_SPELLINGS(RegionSp, "soa_conversion_region");
 
 struct ConvertInfo : SoaAttrInfo {
   ConvertInfo() : SoaAttrInfo(AttrKind::Convert, ConvertSp, 1) {}
@@ -224,6 +257,10 @@ struct OffloadAltInfo : SoaAttrInfo {
   OffloadAltInfo() : SoaAttrInfo(AttrKind::Offload, OffloadAltSp, 0) {}
 };
 
+struct RegionInfo : SoaAttrInfo {
+  RegionInfo() : SoaAttrInfo(AttrKind::Region, RegionSp, 0) {}
+};
+
 ParsedAttrInfoRegistry::Add<ConvertInfo> R1("soa_conversion", "");
 ParsedAttrInfoRegistry::Add<TargetInfo> R2("soa_conversion_target", "");
 ParsedAttrInfoRegistry::Add<HoistInfo> R3("soa_conversion_hoist", "");
@@ -231,6 +268,7 @@ ParsedAttrInfoRegistry::Add<OffloadInfo> R4("soa_conversion_offload_compute",
                                             "");
 ParsedAttrInfoRegistry::Add<OffloadAltInfo> R5("soa_conversion_compute_offload",
                                                "");
+ParsedAttrInfoRegistry::Add<RegionInfo> R6("soa_conversion_region", "");
 
 } // namespace
 

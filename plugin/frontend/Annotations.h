@@ -2,8 +2,9 @@
 //-*-===//
 //
 // Registers [[clang::soa_conversion]], soa_conversion_target("name"),
-// soa_conversion_hoist(n) and soa_conversion_offload_compute (also spelled
-// soa_conversion_compute_offload) as statement attributes, and records every
+// soa_conversion_hoist(n), soa_conversion_offload_compute (also spelled
+// soa_conversion_compute_offload) and soa_conversion_region (on a compound
+// statement or a loop) as statement attributes, and records every
 // use into the AnnotationCollector active for the current parse.
 //
 // Clang 19 has no handleStmtAttribute for plugins: the attributes are seen in
@@ -25,7 +26,7 @@
 
 namespace soaview {
 
-enum class AttrKind { Convert, Target, Hoist, Offload };
+enum class AttrKind { Convert, Target, Hoist, Offload, Region };
 
 const char *attrSpelling(AttrKind K);
 
@@ -55,6 +56,14 @@ struct LoopAnnotation {
   bool Implicit = false;
 };
 
+/// soa_conversion_region on a statement: the statement (a compound
+/// statement or a loop) and the attribute as written.
+struct RegionAnnotation {
+  const clang::Stmt *S;
+  clang::SourceLocation Loc;
+  clang::SourceRange Written;
+};
+
 /// An attribute error found while parsing (misplaced, bad argument).
 struct AttrProblem {
   clang::SourceLocation Loc;
@@ -76,7 +85,11 @@ public:
   void problem(clang::SourceLocation Loc, Msg Message,
                std::optional<Msg> Note = std::nullopt);
 
+  void recordRegion(const clang::Stmt *S, clang::SourceLocation Loc,
+                    clang::SourceRange Brackets);
+
   llvm::DenseMap<clang::SourceLocation, LoopAnnotation> Loops;
+  std::vector<RegionAnnotation> Regions;
   std::vector<AttrProblem> Problems;
 
 private:

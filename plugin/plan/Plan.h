@@ -146,6 +146,9 @@ struct NestPlan {
   std::vector<ForeignAccess> Foreign;
   std::vector<DispatchGuard> Guards;
   std::optional<SizeGate> Gate;
+  /// A view region reaches the nest: its copy as written (a dispatch guard's)
+  /// first writes the region's views back (::soaview::region_sync()).
+  bool InRegion = false;
   bool InTemplate = false;
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.

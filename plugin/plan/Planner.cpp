@@ -181,6 +181,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
       P.Reach.CopiesTables = O.Backend == BackendKind::OpenMP;
     }
   Nest.Gate = sizeGate(Nest, O);
+  Nest.InRegion = O.InRegion;
   return Nest;
 }
 

@@ -31,6 +31,8 @@ struct PlanOptions {
   /// The profitability rule applies (not -fplugin-arg-soaview-convert=always):
   /// host nests with a hoisted view get a size gate (plan/Plan.h, SizeGate).
   bool SizeGates = false;
+  /// A view region reaches the nest (regions/Regions.h).
+  bool InRegion = false;
 };
 
 /// Why a recognised sweep stays on the host, cell by cell, or nullopt: a

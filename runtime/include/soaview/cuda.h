@@ -209,6 +209,26 @@ private:
   lease lease_;
 };
 
+/// The copies of a view region's buffers (soaview/region.h): on the
+/// thread's stream, waited for (a region's host buffers are written again
+/// by later gathers).
+inline void region_to_device(const site &s, void *d, const void *h,
+                             std::size_t bytes, int) {
+  check(
+      cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread),
+      s, "copy to the device");
+  check(cudaStreamSynchronize(cudaStreamPerThread), s, "copy to the device");
+}
+inline void region_to_host(const site &s, void *h, const void *d,
+                           std::size_t bytes, int) {
+  check(
+      cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread),
+      s, "copy from the device");
+  check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
+}
+inline const rt::device_ops region_ops = {&backend, &pinned, region_to_device,
+                                          region_to_host};
+
 /// A sweep over cells on the GPU (soaview/sweep.h): the host side with
 /// pinned buffers, one device block of the same layout copied whole by
 /// start(), and launch() running the local loop's body once per local slot
@@ -224,7 +244,10 @@ public:
 
   /// After the cells are recorded: slots, index and gathers on the host,
   /// then one copy to the device on the thread's stream.
+  /// In a view region: the region's buffers and index instead.
   void start() {
+    if (this->join_region(region_ops, device_, dl_, di_, dx_))
+      return;
     this->prepare();
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
     std::size_t bytes = this->block_bytes();
@@ -244,9 +267,22 @@ public:
 
   /// Runs body(i) for every local slot i in one kernel, copies the written
   /// fields back and waits for the thread's stream.
+  /// In a view region: only the kernel (the region copies back at its end).
   template <class Body> void launch(const Body &body) {
-    launch_and_copy_back<LSpec>(this->site_, device_, this->n_, this->lsoa_,
-                                dl_, body);
+    if (!this->in_region())
+      return launch_and_copy_back<LSpec>(this->site_, device_, this->n_,
+                                         this->lsoa_, dl_, body);
+    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (this->n_) {
+      for_each<<<grid_for(this->n_, kBlock, device_), kBlock, 0,
+                 cudaStreamPerThread>>>(this->n_, body);
+      check(cudaGetLastError(), this->site_, "kernel launch");
+    }
+    if (t0) {
+      check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
+      rt::record(this->site_, rt::kernel, rt::now_ns() - t0);
+    }
+    this->region_wrote(dl_);
   }
 
   /// Device buffers and index, captured by value by the kernel's lambda.

@@ -8,6 +8,7 @@
 #define SOAVIEW_FRAME_H
 
 #include "soaview/pool.h"
+#include "soaview/region.h"
 #include "soaview/spec.h"
 
 #include <cstddef>
@@ -240,6 +241,8 @@ public:
       : site_(s), n_(range_size(r)),
         lease_(s, bytes_for<Range>(n_), HostMemory) {
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    if (region::current()) // a view region's sweeps hold these elements
+      rt::region_flush(rt::key_of<element>());
     arena a(lease_.data());
     elems_ = a.take<element *>(n_);
     Spec::carve(soa_, a, n_);

@@ -138,6 +138,18 @@ private:
   device_lease lease_;
 };
 
+/// The copies of a view region's buffers (soaview/region.h).
+inline void region_to_device(const site &, void *d, const void *h,
+                             std::size_t bytes, int device) {
+  omp_target_memcpy(d, h, bytes, 0, 0, device, omp_get_initial_device());
+}
+inline void region_to_host(const site &, void *h, const void *d,
+                           std::size_t bytes, int device) {
+  omp_target_memcpy(h, d, bytes, 0, 0, omp_get_initial_device(), device);
+}
+inline const rt::device_ops region_ops = {&backend, &pinned, region_to_device,
+                                          region_to_host};
+
 /// A sweep over cells on an OpenMP device (soaview/sweep.h): the host side
 /// with pinned buffers, and one device block of the same layout, copied
 /// whole to the device by start() and copied back (the written fields of
@@ -153,11 +165,18 @@ public:
     if (dev_)
       copy_back<LSpec>(this->site_, ready_, this->lsoa_, dl_, this->n_,
                        device_);
+    else if (this->in_region()) // the written fields stay on the device
+      region_end();
   }
 
   /// After the cells are recorded: slots, index and gathers on the host,
-  /// then one copy to the device.
+  /// then one copy to the device. In a view region: the region's buffers
+  /// and index instead.
   void start() {
+    if (this->join_region(region_ops, device_, dl_, di_, dx_)) {
+      ready_ = rt::profiling() ? rt::now_ns() : 0;
+      return;
+    }
     this->prepare();
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
     std::size_t bytes = this->block_bytes();
@@ -180,6 +199,12 @@ public:
   int device() const noexcept { return device_; }
 
 private:
+  void region_end() {
+    if (ready_)
+      rt::record(this->site_, rt::kernel, rt::now_ns() - ready_);
+    this->region_wrote(dl_);
+  }
+
   int device_;
   std::uint64_t ready_ = 0;
   std::optional<device_lease> dev_;

@@ -38,6 +38,7 @@
 #define SOAVIEW_SWEEP_H
 
 #include "soaview/frame.h"
+#include "soaview/region.h"
 
 #include <cstdint>
 #include <cstring>
@@ -287,6 +288,103 @@ public:
   std::size_t size() const noexcept { return n_; }
 
 protected:
+  /// In a view region (soaview/region.h): points the device buffers dl, di
+  /// and the index dx at the region's, gathering and copying only fields no
+  /// sweep of the region used before. False when no region runs on this
+  /// thread, or when this sweep's two views have different element types
+  /// (then the region writes those types back first, and the sweep runs as
+  /// outside a region).
+  template <class LS, class IS>
+  bool join_region(const rt::device_ops &ops, int device, LS &dl, IS &di,
+                   sweep_index &dx) {
+    if (!region::current())
+      return false;
+    if constexpr (!kJoins) {
+      rt::region_flush(rt::key_of<lelem>());
+      rt::region_flush(rt::key_of<typename ispec::element>());
+      return false;
+    } else {
+      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+      region_ = rt::region_join(site_, rt::key_of<lelem>(), ops, device, st_,
+                                kScatters, kInner, dx);
+      n_ = region_->locals();
+      typename LSpec::soa hl{};
+      bind_spec<LSpec>(*region_, hl, dl);
+      typename ispec::soa hi{};
+      if constexpr (kInner)
+        bind_spec<ISpec>(*region_, hi, di);
+      if (region_->fresh()) {
+        gather_slots(*region_, hl, hi);
+        region_->upload();
+      }
+      if (t0)
+        rt::record(site_, rt::gather, rt::now_ns() - t0);
+      return true;
+    }
+  }
+  /// After the launch in a region: the fields the local view writes stay on
+  /// the device, written back when the region ends.
+  template <class LS> void region_wrote(const LS &dl) {
+    if constexpr (kScatters) {
+      if (!region_)
+        return;
+      LSpec::pairs(dl, dl, [&](const void *, void *d, std::size_t, bool w) {
+        if (w)
+          region_->written(d);
+      });
+      region_->on_exit(&scatter_region);
+    }
+  }
+  bool in_region() const noexcept { return region_ != nullptr; }
+
+private:
+  /// Sweeps whose views share one element type join regions.
+  static constexpr bool kJoins =
+      !kInner || std::is_same_v<typename ispec::element, lelem>;
+  /// Points a view's buffers (host soa h, device soa d) at the region's.
+  template <class Spec>
+  static void bind_spec(rt::resident &r, typename Spec::soa &h,
+                        typename Spec::soa &d) {
+    auto at = [&](auto &p, const char *name, bool device) {
+      using P = std::remove_reference_t<decltype(p)>;
+      void *hb = nullptr, *db = nullptr;
+      r.bind(name, sizeof(*p), hb, db);
+      p = static_cast<P>(device ? db : hb);
+    };
+    Spec::fields(h, [&](auto &p, const char *name) { at(p, name, false); });
+    Spec::fields(d, [&](auto &p, const char *name) { at(p, name, true); });
+    h.soaview_address = nullptr;
+    d.soaview_address = nullptr;
+  }
+  /// Gathers both views' fields of every region slot into the host buffers
+  /// (those of fields already on the device are not copied again).
+  static void gather_slots(const rt::resident &r, typename LSpec::soa &ls,
+                           typename ispec::soa &is) {
+    void *const *e = r.elements();
+    const std::size_t m = r.slots();
+    SOAVIEW_PARALLEL_FOR
+    for (std::size_t j = 0; j < m; ++j) {
+      const lelem &x = *static_cast<const lelem *>(e[j]);
+      LSpec::gather(ls, j, x);
+      if constexpr (kInner)
+        ISpec::gather(is, j, x);
+    }
+  }
+  /// At the region's end: the local view's written fields, from the
+  /// region's host buffers into the elements.
+  static void scatter_region(rt::resident &r) {
+    typename LSpec::soa hs{};
+    LSpec::fields(hs, [&](auto &p, const char *name) {
+      p = static_cast<std::remove_reference_t<decltype(p)>>(r.host(name));
+    });
+    void *const *e = r.elements();
+    const std::size_t n = r.locals();
+    SOAVIEW_PARALLEL_FOR
+    for (std::size_t t = 0; t < n; ++t)
+      LSpec::scatter(hs, t, *static_cast<lelem *>(e[t]));
+  }
+
+protected:
   /// Bytes of one block holding both views' buffers and the index, in the
   /// order carve() lays them out (host and device blocks alike).
   std::size_t block_bytes() const {
@@ -375,6 +473,7 @@ protected:
   inner_soa isoa_{};
   sweep_index hidx_{};
   bool gathered_ = false;
+  rt::resident *region_ = nullptr; ///< the region this sweep joined
 
 private:
   static rt::sweep_state &state() {

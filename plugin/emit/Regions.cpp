@@ -1,0 +1,49 @@
+//===- Regions.cpp - the scope of a view region ---------------------------===//
+#include "emit/Regions.h"
+
+#include "emit/CodeWriter.h"
+#include "emit/EmitContext.h"
+#include "emit/RuntimeNames.h"
+#include "frontend/Annotations.h"
+#include "regions/Regions.h"
+
+using namespace clang;
+
+namespace soaview {
+
+bool emitRegion(EmitContext &Emit, const RegionPlan &Region) {
+  const RegionAnnotation &A = *Region.A;
+  EditBuffer *Buffer = Emit.Files.bufferFor(A.Written.getBegin());
+  if (!Buffer)
+    return false;
+  std::string Prefix = Emit.Names.prefix(A.Loc) + "region";
+  std::string Open = fill(
+      "{ static ${Site} ${P}_site(\"${Where}\"); ${Region} ${P}(${P}_site); "
+      "/* soaview: view region, ${N} annotated loop(s) share their views */",
+      {{"Site", rt::Site},
+       {"P", Prefix},
+       {"Where", Emit.Source.where(A.Loc)},
+       {"Region", rt::Region},
+       {"N", std::to_string(Region.Loops.size())}});
+  Buffer->replace(Emit.Source.offset(A.Written.getBegin()),
+                  Emit.Source.offset(A.Written.getEnd()) + 1, Open);
+  Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(A.S)), " }");
+  return true;
+}
+
+bool emitRegionSync(EmitContext &Emit, const Stmt *Loop,
+                    const LoopAnnotation &A) {
+  SourceLocation Begin = Emit.SM.getFileLoc(A.Implicit ? Loop->getBeginLoc()
+                                                       : A.Written.getBegin());
+  EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
+  if (!Buffer)
+    return false;
+  Buffer->insert(Emit.Source.offset(Begin),
+                 std::string("{ ") + rt::RegionSync +
+                     "(); /* soaview: the loop runs as written: a view "
+                     "region's views, written back first */ ");
+  Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(Loop)), " }");
+  return true;
+}
+
+} // namespace soaview

@@ -1,0 +1,356 @@
+//===- Regions.cpp - view regions: what they reach, what they refuse ------===//
+//
+// Two walks over the region's statements and the bodies of the functions
+// they call: the first finds the annotated loops (not entering them) and
+// their element types, the second refuses what else meets those elements.
+// Tests: test/Sema/regions.cpp.
+//===----------------------------------------------------------------------===//
+#include "regions/Regions.h"
+
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace soaview {
+
+namespace {
+
+/// The function whose body holds S (null at namespace scope).
+const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList P = Ctx.getParents(*S);
+  while (!P.empty()) {
+    if (const auto *FD = P[0].get<FunctionDecl>())
+      return FD;
+    P = Ctx.getParents(P[0]);
+  }
+  return nullptr;
+}
+
+/// The record an element type names: `T`, `T *`, `T &`, cv-qualified.
+const CXXRecordDecl *recordOf(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T->getAsCXXRecordDecl();
+}
+
+class Walker {
+public:
+  Walker(ASTContext &Ctx, const AnnotationCollector &C, DiagStore &D,
+         const RegionAnnotation &R, RegionPlan &Plan)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), C(C), D(D), R(R), Plan(Plan) {}
+
+  /// First walk: the annotated loops and their element types.
+  void collect() {
+    Checking = false;
+    Visited.clear();
+    walk(R.S);
+  }
+  /// Second walk: everything else that meets those elements.
+  /// Returns whether nothing was refused.
+  bool check() {
+    Checking = true;
+    Visited.clear();
+    walk(R.S);
+    return !Failed;
+  }
+
+private:
+  void walk(const Stmt *S);
+  const LoopAnnotation *annotation(const Stmt *S) const;
+  void addLoop(const Stmt *S, const LoopAnnotation &A);
+  void addElements(const Stmt *Loop);
+  bool holdsAnnotatedLoop(const Stmt *S) const;
+  void follow(const CallExpr *Call);
+  void checkExpr(const Expr *E);
+  void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
+                          const Expr *Object);
+  bool isElement(const CXXRecordDecl *RD,
+                 const CXXRecordDecl *Only = nullptr) const;
+  bool holdsElements(QualType T, const CXXRecordDecl *Only = nullptr,
+                     int Depth = 0) const;
+  std::string elementName(QualType T) const;
+  StoredDiag &report(SourceLocation L, const Msg &M);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const AnnotationCollector &C;
+  DiagStore &D;
+  const RegionAnnotation &R;
+  RegionPlan &Plan;
+  bool Checking = false, Failed = false;
+  std::set<const FunctionDecl *> Visited;
+  std::vector<const CXXRecordDecl *> Elements;
+  std::vector<const CallExpr *> Through; ///< the calls that led here
+  std::set<unsigned> Reported;
+};
+
+const LoopAnnotation *Walker::annotation(const Stmt *S) const {
+  SourceLocation For;
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    For = F->getForLoc();
+  else if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
+    For = RF->getForLoc();
+  else
+    return nullptr;
+  auto It = C.Loops.find(For);
+  return It == C.Loops.end() ? nullptr : &It->second;
+}
+
+/// Whether S holds an annotated loop (a sweep's cell loop does).
+bool Walker::holdsAnnotatedLoop(const Stmt *S) const {
+  for (const Stmt *Child : S->children())
+    if (Child && (annotation(Child) || holdsAnnotatedLoop(Child)))
+      return true;
+  return false;
+}
+
+/// The element types of an annotated loop and the annotated loops in it (a
+/// sweep's cell loop, offloaded and holding the nest, has none of its own).
+void Walker::addElements(const Stmt *Loop) {
+  const LoopAnnotation *A = annotation(Loop);
+  bool CellLoop = A && A->has(AttrKind::Offload) &&
+                  !A->has(AttrKind::Convert) && holdsAnnotatedLoop(Loop);
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop); RF && !CellLoop) {
+    if (const CXXRecordDecl *RD = recordOf(RF->getLoopVariable()->getType()))
+      if (!llvm::is_contained(Elements, RD)) {
+        Elements.push_back(RD);
+        Plan.Elements.insert(
+            qualifiedName(Ctx, QualType(RD->getTypeForDecl(), 0)));
+      }
+  }
+  for (const Stmt *Child : Loop->children())
+    if (Child) {
+      if (annotation(Child))
+        addElements(Child);
+      else if (!isa<Expr>(Child) || isa<LambdaExpr>(Child))
+        addElements(Child);
+    }
+}
+
+void Walker::addLoop(const Stmt *S, const LoopAnnotation &A) {
+  Plan.Loops.insert(A.ForLoc.getRawEncoding());
+  addElements(S);
+}
+
+void Walker::walk(const Stmt *S) {
+  if (!S)
+    return;
+  if (const LoopAnnotation *A = annotation(S)) {
+    if (!Checking)
+      addLoop(S, *A);
+    return; // the nest's own analysis follows its body
+  }
+  if (isa<OMPExecutableDirective>(S)) {
+    if (Checking)
+      D.note(report(S->getBeginLoc(), {diag::err_region_parallel}),
+             S->getBeginLoc(), Msg(diag::note_region_parallel));
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (Checking)
+      checkExpr(E);
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      follow(Call);
+  }
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) // wherever it is called
+    walk(L->getBody());
+  for (const Stmt *Child : S->children())
+    walk(Child);
+}
+
+/// Into the body of the function a call runs, once per function.
+void Walker::follow(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(FD);
+  bool Virtual = M && M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+                 !M->getParent()->hasAttr<FinalAttr>();
+  if (!FD || Virtual) {
+    if (Checking && !isa<CXXPseudoDestructorExpr>(Call->getCallee()))
+      D.note(
+          report(Call->getBeginLoc(), {diag::err_region_indirect_call,
+                                       {FD ? "a virtual call" : "a pointer"}}),
+          Call->getBeginLoc(), Msg(diag::note_region_indirect_call));
+    return;
+  }
+  if (FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation()))
+    return; // the library's: its uses of containers are checked at the call
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def)) {
+    if (Checking)
+      D.note(report(Call->getBeginLoc(),
+                    {diag::err_region_unseen_call, {FD->getNameAsString()}}),
+             Call->getBeginLoc(), Msg(diag::note_region_unseen_call));
+    return;
+  }
+  if (!Visited.insert(Def).second)
+    return;
+  Through.push_back(Call);
+  walk(Def->getBody());
+  Through.pop_back();
+}
+
+bool Walker::isElement(const CXXRecordDecl *RD,
+                       const CXXRecordDecl *Only) const {
+  if (!RD)
+    return false;
+  for (const CXXRecordDecl *E : Elements)
+    if ((!Only || E == Only) && isElementOrBase(RD, E))
+      return true;
+  return false;
+}
+
+/// T is an element, a pointer or reference to one, or a class (a
+/// container) whose template arguments hold elements.
+bool Walker::holdsElements(QualType T, const CXXRecordDecl *Only,
+                           int Depth) const {
+  if (Depth > 8 || T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  while (T->isPointerType() || T->isArrayType())
+    T = T->isPointerType() ? T->getPointeeType()
+                           : QualType(T->getArrayElementTypeNoTypeQual(), 0);
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (isElement(RD, Only))
+    return true;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Type &&
+        holdsElements(A.getAsType(), Only, Depth + 1))
+      return true;
+  return false;
+}
+
+std::string Walker::elementName(QualType T) const {
+  for (const CXXRecordDecl *E : Elements)
+    if (holdsElements(T, E))
+      return E->getNameAsString();
+  return Elements.empty() ? "" : Elements.front()->getNameAsString();
+}
+
+StoredDiag &Walker::report(SourceLocation L, const Msg &M) {
+  Failed = true;
+  StoredDiag &Diag = D.report(L, M);
+  if (L != R.Loc)
+    D.note(Diag, R.Loc, Msg(diag::note_region_here));
+  for (auto It = Through.rbegin(); It != Through.rend(); ++It)
+    D.note(Diag, (*It)->getBeginLoc(), Msg(diag::note_region_through));
+  return Diag;
+}
+
+void Walker::checkExpr(const Expr *E) {
+  SourceLocation L = E->getExprLoc();
+  if (!Reported.insert(L.getRawEncoding()).second)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (F && isElement(dyn_cast<CXXRecordDecl>(F->getParent()))) {
+      StoredDiag &Diag = report(L, {diag::err_region_field,
+                                    {"it uses", F->getNameAsString(),
+                                     F->getParent()->getNameAsString()}});
+      D.note(Diag, L, Msg(diag::note_region_field));
+    }
+    return;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXRecordDecl *RD = CE->getConstructor()->getParent();
+    if (CE->getNumArgs() && isElement(RD))
+      D.note(report(L, {diag::err_region_element_call,
+                        {RD->getNameAsString(), RD->getNameAsString()}}),
+             L, Msg(diag::note_region_field));
+    return;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = MC->getImplicitObjectArgument();
+  else if (isa<CXXOperatorCallExpr>(Call) && M && !M->isStatic())
+    Object = Call->getArg(0);
+  if (M && Object)
+    return checkContainerCall(Call, M, Object);
+  // A library function that takes a container of elements by reference.
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !SM.isInSystemHeader(FD->getLocation()))
+    return;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+    QualType P = FD->getParamDecl(I)->getType();
+    if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified() &&
+        holdsElements(Call->getArg(I)->getType())) {
+      StoredDiag &Diag =
+          report(L, {diag::err_region_container,
+                     {FD->getNameAsString(),
+                      qualifiedName(Ctx, Call->getArg(I)->getType()),
+                      elementName(Call->getArg(I)->getType())}});
+      D.note(Diag, L, Msg(diag::note_region_container));
+      return;
+    }
+  }
+}
+
+/// A member function called on an element (it may read any field), or a
+/// non-const one on a container of elements (it may change the container).
+void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
+                                const Expr *Object) {
+  SourceLocation L = Call->getExprLoc();
+  QualType T = Object->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  if (isElement(T->getAsCXXRecordDecl())) {
+    D.note(
+        report(L, {diag::err_region_element_call,
+                   {M->getNameAsString(), M->getParent()->getNameAsString()}}),
+        L, Msg(diag::note_region_field));
+    return;
+  }
+  if (M->isConst() || !holdsElements(T))
+    return;
+  StoredDiag &Diag = report(
+      L, {diag::err_region_container,
+          {M->getNameAsString(), qualifiedName(Ctx, T), elementName(T)}});
+  D.note(Diag, L, Msg(diag::note_region_container));
+}
+
+} // namespace
+
+std::vector<RegionPlan>
+analyseRegions(ASTContext &Ctx, const AnnotationCollector &C, DiagStore &D) {
+  std::vector<RegionPlan> Plans;
+  for (const RegionAnnotation &R : C.Regions) {
+    const FunctionDecl *FD = enclosingFunction(Ctx, R.S);
+    if (FD && FD->isDependentContext()) {
+      StoredDiag &Diag = D.report(R.Loc, {diag::err_region_template});
+      D.note(Diag, R.Loc, Msg(diag::note_region_template));
+      continue;
+    }
+    RegionPlan Plan{&R, {}, {}};
+    Walker W(Ctx, C, D, R, Plan);
+    W.collect();
+    if (Plan.Loops.empty()) {
+      D.report(R.Loc, {diag::warn_region_empty});
+      continue;
+    }
+    if (W.check())
+      Plans.push_back(std::move(Plan));
+  }
+  return Plans;
+}
+
+} // namespace soaview

@@ -1,0 +1,154 @@
+//===- soaview/region.h - views kept across sweeps: view regions -*- C++
+//-*-===//
+//
+// A view region ([[clang::soa_conversion_region]] on a statement; the
+// plugin emits `::soaview::region r(site);` around it) keeps, for as long as
+// it lives on the thread that entered it, one set of buffers per element
+// type that every offloaded sweep run inside it shares (docs/offload.md,
+// "View regions"):
+//   * the first sweep of an element type fixes the region's slots: its
+//     local elements, then the elements its inner lists add (ghosts);
+//   * a field is gathered and copied to the device the first time a sweep
+//     of the region uses it; it then stays on the device;
+//   * each sweep site builds its index once per region and copies it to the
+//     device once; later runs check that their lists are unchanged and only
+//     launch: no gather, no copy, no scatter;
+//   * at exit the fields sweeps wrote are copied back once and scattered.
+//
+// Everything else that meets the elements in the region keeps its meaning:
+// the plugin refuses code in a region that touches the elements outside
+// annotated loops, and a converted loop that is not a sweep of the region
+// (a host loop, a cell-by-cell offload) first flushes the region's fields of
+// its element type (copied back, scattered, gathered again by the next
+// sweep), so it sees and leaves the elements as the program would.
+//
+// Contracts: a region belongs to the thread that made it (sweeps on other
+// threads do not join it); an inner region joins the outer one; buffers are
+// leased from the pool by the region's site (no allocation after warm-up);
+// every error follows the runtime's one policy (message naming the region
+// on stderr, then std::logic_error for refused uses). A sweep whose lists
+// changed inside the region stops the region: nothing more is computed and
+// nothing is written back (its elements may be gone).
+// Implemented in runtime/src/region.cpp; tested by test/Unit/region_test.cpp
+// and test/Exec/regions/.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_REGION_H
+#define SOAVIEW_REGION_H
+
+#include "soaview/pool.h"
+
+#include <cstddef>
+#include <type_traits>
+
+namespace soaview {
+
+struct sweep_index;
+
+namespace rt {
+/// Identifies an element type without RTTI: one address per type.
+using type_key = const void *;
+template <class T> inline const char type_key_of = 0;
+template <class T> type_key key_of() noexcept {
+  return &type_key_of<std::remove_cv_t<T>>;
+}
+
+/// What a region needs from the offload backend of the sweeps that join it
+/// (soaview/omp.h, soaview/cuda.h): where buffers live and how to copy.
+struct device_ops {
+  const backend *device_memory; ///< the region's device buffers
+  const backend *host_memory;   ///< its host buffers (pinned)
+  void (*to_device)(const site &s, void *dev, const void *host,
+                    std::size_t bytes, int device);
+  void (*to_host)(const site &s, void *host, const void *dev, std::size_t bytes,
+                  int device);
+};
+
+struct sweep_state;
+class region_impl;
+
+/// One element type's buffers in a region: its slots (the elements, local
+/// slots first) and one host and one device buffer per field that a sweep
+/// of the region used, by the field's name (spec.h's fields()).
+class resident {
+public:
+  std::size_t slots() const noexcept { return elems_size_; }
+  std::size_t locals() const noexcept { return locals_; }
+  void *const *elements() const noexcept { return elems_; }
+  /// The buffers of field `name` (`elem` bytes a slot), made on first use.
+  void bind(const char *name, std::size_t elem, void *&host, void *&dev);
+  /// A field made since the last upload(): gather it before the launch.
+  bool fresh() const noexcept;
+  /// Copies the fields gathered since the last upload to the device.
+  void upload();
+  /// The sweep wrote the field whose device buffer is `dev`.
+  void written(const void *dev) noexcept;
+  /// Scatters a spec's written fields from the host buffers at exit; each
+  /// function once.
+  using scatter_fn = void (*)(resident &);
+  void on_exit(scatter_fn f);
+  /// The host buffer of `name` (at exit, after the copies back).
+  void *host(const char *name) const noexcept;
+
+private:
+  friend class region_impl;
+  struct field;
+  region_impl *owner_ = nullptr;
+  type_key key_ = nullptr;
+  const device_ops *ops_ = nullptr;
+  int device_ = -1;
+  void *const *elems_ = nullptr;
+  std::size_t elems_size_ = 0, locals_ = 0;
+  struct storage;
+  storage *s_;
+
+public:
+  resident();
+  ~resident();
+  resident(const resident &) = delete;
+  resident &operator=(const resident &) = delete;
+};
+
+/// Where a sweep of site `s` over elements of type `key` joins the current
+/// region: its resident buffers, and the device copy of its index (built
+/// and copied the first time the site runs in the region; later runs check
+/// that the recorded lists are those it was built from, or stop the
+/// region). `writes`: the sweep writes through its local lists; `inner`: it
+/// has an inner loop over the same element type. Null: no region on this
+/// thread.
+resident *region_join(const site &s, type_key key, const device_ops &ops,
+                      int device, sweep_state &st, bool writes, bool inner,
+                      sweep_index &dev_index);
+
+/// Where a converted loop that is not a sweep of the region meets the
+/// elements of type `key` (frame.h calls it): copies back and scatters the
+/// region's fields of that type and drops them from the device, so that the
+/// loop sees the elements as the program would. No region: nothing.
+void region_flush(type_key key);
+} // namespace rt
+
+/// Writes back every view the thread's region holds (generated code calls
+/// it before a nest the region reaches runs as written). No region: nothing.
+void region_sync();
+
+/// A view region (see above). Generated code makes one around the annotated
+/// statement; users do not name it.
+class region {
+public:
+  explicit region(const site &s);
+  /// Copies back and scatters what the region's sweeps wrote (not while an
+  /// exception from inside the region unwinds it past a stopped region).
+  ~region() noexcept(false);
+  region(const region &) = delete;
+  region &operator=(const region &) = delete;
+
+  /// The region this thread runs in (the outermost of nested ones), or null.
+  static rt::region_impl *current() noexcept;
+
+private:
+  rt::region_impl *impl_ = nullptr; ///< null: joined an outer region
+  int unwinding_;
+};
+
+} // namespace soaview
+
+#endif // SOAVIEW_REGION_H

@@ -1,0 +1,380 @@
+//===- region.cpp - views kept across sweeps: view regions ----------------===//
+//
+// soaview/region.h describes what a region keeps. Cost per sweep in a
+// region after its first run: one parallel pass over its lists (checking
+// they are unchanged) and the launch.
+//===----------------------------------------------------------------------===//
+#include "soaview/region.h"
+
+#include "soaview/sweep.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace soaview::rt {
+
+struct resident::field {
+  std::string name;
+  std::size_t elem;
+  void *host, *dev;
+  bool on_device, dirty;
+};
+
+struct resident::storage {
+  std::vector<void *> elems;
+  std::vector<field> fields;
+  std::vector<scatter_fn> scatters;
+  std::vector<std::size_t> pending; ///< bound since upload(), not on device
+};
+
+resident::resident() : s_(new storage) {}
+resident::~resident() { delete s_; }
+
+namespace {
+/// The index of one sweep site in a region: its device copy, and the lists
+/// it was built from (local entries, then inner entries), flattened.
+struct site_index {
+  type_key key;
+  sweep_index dev;
+  std::vector<void *> lists;
+  bool valid = true;
+};
+
+thread_local region_impl *tl_current = nullptr;
+
+std::size_t entries(const std::vector<sweep_range> &v) {
+  std::size_t n = 0;
+  for (const sweep_range &r : v)
+    n += r.n;
+  return n;
+}
+
+/// Appends the elements of ranges `v` to `out`.
+void flatten(const std::vector<sweep_range> &v, void *const *owned,
+             std::vector<void *> &out) {
+  for (const sweep_range &r : v)
+    for (std::size_t k = 0; k < r.n; ++k)
+      out.push_back(element_at(r, owned, k));
+}
+
+/// Whether ranges `v` hold, in order, the elements at `expect`.
+bool same_elements(const std::vector<sweep_range> &v, void *const *owned,
+                   void *const *expect) {
+  std::vector<std::size_t> off(v.size() + 1, 0);
+  for (std::size_t c = 0; c < v.size(); ++c)
+    off[c + 1] = off[c] + v[c].n;
+  const sweep_range *r = v.data();
+  const std::size_t *o = off.data();
+  const std::size_t cells = v.size();
+  int differ = 0;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static) reduction(| : differ)
+#endif
+  for (std::size_t c = 0; c < cells; ++c)
+    for (std::size_t k = 0; k < r[c].n; ++k)
+      differ |= element_at(r[c], owned, k) != expect[o[c] + k];
+  return !differ;
+}
+} // namespace
+
+/// The state of one region (region.h).
+class region_impl {
+public:
+  explicit region_impl(const site &s) : site_(s) {}
+  ~region_impl() {
+    while (!leases_.empty())
+      leases_.pop_back(); // the pool's leases end in reverse order
+  }
+
+  resident *join(const site &s, type_key key, const device_ops &ops, int device,
+                 sweep_state &st, bool writes, bool inner, sweep_index &dev);
+  /// Copies back and scatters every resident's written fields.
+  void close() {
+    for (auto &r : residents_)
+      write_back(*r);
+  }
+  void flush(type_key key) {
+    for (auto &r : residents_)
+      if (!key || r->key_ == key) {
+        write_back(*r);
+        for (resident::field &f : r->s_->fields)
+          f.on_device = false; // gathered again by the next sweep
+      }
+  }
+  void *take(std::size_t bytes, const backend *mem, int device) {
+    leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
+                                              mem, device));
+    return leases_.back()->data();
+  }
+  const site &where() const noexcept { return site_; }
+  bool stopped = false;
+
+private:
+  void write_back(resident &r);
+  resident &resident_for(type_key key, const device_ops &ops, int device);
+  void build(const site &s, site_index &x, resident &r, sweep_state &st,
+             bool writes, bool inner);
+  bool fits(const resident &r, const sweep_state &st, bool inner) const;
+  void reset(resident &r, const sweep_state &st, bool inner);
+  [[noreturn]] void stop(const site &s);
+
+  const site &site_;
+  std::vector<std::unique_ptr<resident>> residents_;
+  std::map<const site *, site_index> index_;
+  std::vector<std::unique_ptr<lease>> leases_;
+};
+
+void resident::bind(const char *name, std::size_t elem, void *&host,
+                    void *&dev) {
+  std::size_t k = 0;
+  while (k < s_->fields.size() &&
+         !(s_->fields[k].name == name && s_->fields[k].elem == elem))
+    ++k;
+  if (k == s_->fields.size()) {
+    field f{name, elem, nullptr, nullptr, false, false};
+    f.host = owner_->take(elem * elems_size_, ops_->host_memory, -1);
+    f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
+    s_->fields.push_back(f);
+  }
+  field &f = s_->fields[k];
+  if (!f.on_device && !std::count(s_->pending.begin(), s_->pending.end(), k))
+    s_->pending.push_back(k);
+  host = f.host;
+  dev = f.dev;
+}
+
+bool resident::fresh() const noexcept { return !s_->pending.empty(); }
+
+/// Only the fields the sweep that bound them has just gathered: a field
+/// not on the device that this sweep does not use is gathered by the one
+/// that does.
+void resident::upload() {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  for (std::size_t k : s_->pending) {
+    field &f = s_->fields[k];
+    ops_->to_device(owner_->where(), f.dev, f.host, f.elem * elems_size_,
+                    device_);
+    f.on_device = true;
+  }
+  s_->pending.clear();
+  if (t0)
+    record(owner_->where(), to_device, now_ns() - t0);
+}
+
+void resident::written(const void *dev) noexcept {
+  for (field &f : s_->fields)
+    if (f.dev == dev)
+      f.dirty = true;
+}
+
+void resident::on_exit(scatter_fn fn) {
+  for (scatter_fn g : s_->scatters)
+    if (g == fn)
+      return;
+  s_->scatters.push_back(fn);
+}
+
+void *resident::host(const char *name) const noexcept {
+  for (const field &f : s_->fields)
+    if (f.name == name)
+      return f.host;
+  return nullptr;
+}
+
+void region_impl::write_back(resident &r) {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  for (resident::field &f : r.s_->fields)
+    if (f.dirty && f.on_device)
+      r.ops_->to_host(site_, f.host, f.dev, f.elem * r.elems_size_, r.device_);
+  std::uint64_t t1 = t0 ? now_ns() : 0;
+  if (t0)
+    record(site_, from_device, t1 - t0);
+  for (resident::scatter_fn fn : r.s_->scatters)
+    fn(r);
+  r.s_->scatters.clear();
+  for (resident::field &f : r.s_->fields)
+    f.dirty = false;
+  if (t0)
+    record(site_, scatter, now_ns() - t1);
+}
+
+resident &region_impl::resident_for(type_key key, const device_ops &ops,
+                                    int device) {
+  for (auto &r : residents_)
+    if (r->key_ == key) {
+      if (r->ops_ != &ops || r->device_ != device) {
+        std::fprintf(stderr,
+                     "soaview: the region at %s: sweeps of one element type "
+                     "run on two devices or backends in it\n",
+                     site_.where());
+        throw std::logic_error("soaview: region refused: two devices");
+      }
+      return *r;
+    }
+  residents_.push_back(std::make_unique<resident>());
+  resident &r = *residents_.back();
+  r.owner_ = this;
+  r.key_ = key;
+  r.ops_ = &ops;
+  r.device_ = device;
+  return r;
+}
+
+/// Whether the sweep's slots (just indexed in st) are the resident's: the
+/// same local elements, and its inner elements outside them among the
+/// resident's others, in the same order.
+bool region_impl::fits(const resident &r, const sweep_state &st,
+                       bool inner) const {
+  const std::vector<void *> &e = r.s_->elems;
+  if (st.lptr.size() != r.locals_ ||
+      !std::equal(st.lptr.begin(), st.lptr.end(), e.begin()))
+    return false;
+  if (!inner)
+    return true;
+  return st.extra.size() <= e.size() - r.locals_ &&
+         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals_);
+}
+
+/// New slots for a resident whose sweeps saw other elements: what the
+/// region's sweeps wrote is written back, and its fields start again (new
+/// buffers; the old ones are the region's until it ends).
+void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
+  if (!r.s_->elems.empty())
+    write_back(r);
+  r.s_->fields.clear();
+  r.s_->pending.clear();
+  for (auto &x : index_)
+    if (x.second.key == r.key_)
+      x.second.valid = false;
+  std::vector<void *> &e = r.s_->elems;
+  e.assign(st.lptr.begin(), st.lptr.end());
+  if (inner)
+    e.insert(e.end(), st.extra.begin(), st.extra.end());
+  r.locals_ = st.lptr.size();
+  r.elems_ = e.data();
+  r.elems_size_ = e.size();
+}
+
+void region_impl::stop(const site &s) {
+  stopped = true;
+  std::fprintf(stderr,
+               "soaview: the region at %s stopped: the lists of the sweep at "
+               "%s changed inside it (elements added, removed or reordered); "
+               "nothing more is computed and nothing is written back: change "
+               "the lists outside the region\n",
+               site_.where(), s.where());
+  throw std::logic_error("soaview: region stopped: its lists changed");
+}
+
+/// The sweep's index, built from its recorded lists, copied to the device.
+void region_impl::build(const site &s, site_index &x, resident &r,
+                        sweep_state &st, bool writes, bool inner) {
+  index_local(s, st, writes);
+  if (inner) {
+    index_inner(s, st, true);
+  } else {
+    st.extra.clear();
+    st.run_off.assign(st.local.size() + 1, 0);
+    st.run_start.clear();
+    st.run_len.clear();
+  }
+  if (!fits(r, st, inner))
+    reset(r, st, inner);
+  x.lists.clear();
+  flatten(st.local, st.owned.data(), x.lists);
+  flatten(st.inner, st.owned.data(), x.lists);
+  const device_ops &ops = *r.ops_;
+  auto copy = [&](const std::vector<std::uint32_t> &v) {
+    auto *d = static_cast<std::uint32_t *>(
+        take(4 * v.size(), ops.device_memory, r.device_));
+    if (!v.empty())
+      ops.to_device(site_, d, v.data(), 4 * v.size(), r.device_);
+    return d;
+  };
+  x.dev.cell_of = copy(st.cell_of);
+  x.dev.run_off = copy(st.run_off);
+  x.dev.run_start = copy(st.run_start);
+  x.dev.run_len = copy(st.run_len);
+  x.valid = true;
+}
+
+resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
+                            int device, sweep_state &st, bool writes,
+                            bool inner, sweep_index &dev) {
+  if (stopped)
+    stop(s);
+  resident &r = resident_for(key, ops, device);
+  auto it = index_.find(&s);
+  if (it != index_.end() && it->second.valid && it->second.key == key) {
+    site_index &x = it->second;
+    const std::size_t nl = entries(st.local);
+    if (nl + entries(st.inner) != x.lists.size() ||
+        !same_elements(st.local, st.owned.data(), x.lists.data()) ||
+        !same_elements(st.inner, st.owned.data(), x.lists.data() + nl))
+      stop(s);
+    st.lptr.assign(x.lists.begin(), x.lists.begin() + nl);
+    dev = x.dev;
+    return &r;
+  }
+  site_index &x = index_[&s];
+  x.key = key;
+  build(s, x, r, st, writes, inner);
+  dev = x.dev;
+  return &r;
+}
+
+void region_flush(type_key key) {
+  if (tl_current)
+    tl_current->flush(key);
+}
+
+resident *region_join(const site &s, type_key key, const device_ops &ops,
+                      int device, sweep_state &st, bool writes, bool inner,
+                      sweep_index &dev) {
+  if (!tl_current)
+    return nullptr;
+  return tl_current->join(s, key, ops, device, st, writes, inner, dev);
+}
+
+} // namespace soaview::rt
+
+namespace soaview {
+
+region::region(const site &s) : unwinding_(std::uncaught_exceptions()) {
+  if (rt::tl_current)
+    return; // joins the outer region
+  impl_ = new rt::region_impl(s);
+  rt::tl_current = impl_;
+}
+
+region::~region() noexcept(false) {
+  if (!impl_)
+    return;
+  rt::tl_current = nullptr;
+  std::unique_ptr<rt::region_impl> impl(impl_); // freed on every way out
+  if (impl->stopped)
+    return;
+  if (std::uncaught_exceptions() > unwinding_) {
+    try { // an exception leaves the region: write back, never throw
+      impl->close();
+    } catch (...) {
+    }
+    return;
+  }
+  impl->close();
+}
+
+rt::region_impl *region::current() noexcept { return rt::tl_current; }
+
+void region_sync() {
+  if (rt::tl_current)
+    rt::tl_current->flush(nullptr); // every element type
+}
+
+} // namespace soaview

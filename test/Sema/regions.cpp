@@ -1,0 +1,136 @@
+// View regions: a region reaches the annotated loops of the functions it
+// calls; anything else in it that meets their elements is refused with the
+// statement, the field and the region named (docs/offload.md, "View
+// regions"; docs/diagnostics.md, "View regions").
+// RUN: %soaview_verify -fopenmp -fplugin-arg-soaview-remarks %s
+#include <algorithm>
+#include <vector>
+
+struct P {
+  double x, rho;
+  double twice() const { return 2 * x; }
+};
+struct Cell {
+  std::vector<P *> local;
+};
+
+void sweep(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells swept}}
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]] // expected-remark@+1 {{view of 'P' in {x, rho} out {rho}}}
+    for (P *p : c.local)
+      p->rho += p->x;
+  }
+}
+
+void hostLoop(std::vector<Cell> &cells) {
+  for (Cell &c : cells)
+    [[clang::soa_conversion("always")]] // expected-remark@+1 {{view of 'P' in {x} out {x}}}
+    for (P *p : c.local)
+      p->x *= 0.5;
+}
+
+// Passes: two sweeps and a host loop, through calls.
+void passes(std::vector<Cell> &cells, int n) {
+  [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 2 annotated loop(s) share their views: P}}
+  for (int s = 0; s < n; ++s) {
+    sweep(cells);
+    hostLoop(cells);
+  }
+}
+
+void readsField(const std::vector<Cell> &cells, int n) {
+  [[clang::soa_conversion_region]] {
+    // expected-note@-1 {{in the region here}}
+    sweep(const_cast<std::vector<Cell> &>(cells));
+    double r = cells[0].local[0]->rho; // expected-error {{cannot keep views in this region: it uses field 'rho' of 'P' outside the region's annotated loops}} expected-note {{move the statement out of the region}}
+    (void)r;
+  }
+}
+
+void touch(const Cell &c) {
+  c.local[0]->x = 1; // expected-error {{it uses field 'x' of 'P'}} expected-note {{move the statement out of the region}}
+}
+void throughCall(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    touch(cells[0]); // expected-note {{reached through this call}}
+  }
+}
+
+void callsMethod(std::vector<Cell> &cells) {
+  const std::vector<Cell> &cc = cells;
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    (void)cc[0].local[0]->twice(); // expected-error {{it calls 'twice' of 'P' outside the region's annotated loops}} expected-note {{move the statement out of the region}}
+  }
+}
+
+void changesList(std::vector<Cell> &cells, P *q) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    cells[0].local.push_back(q); // expected-error {{'push_back' may change 'std::vector<P *>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void swapsLists(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    std::swap(cells[0].local, cells[1].local); // expected-error {{'swap' may change 'std::vector<P *>'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void elsewhere(std::vector<Cell> &cells);
+void unseen(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    elsewhere(cells); // expected-error {{it calls 'elsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, or call it outside the region}}
+  }
+}
+
+void indirect(std::vector<Cell> &cells, void (*step)(std::vector<Cell> &)) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    step(cells); // expected-error {{it calls a function through a pointer}} expected-note {{call it directly, or outside the region}}
+  }
+}
+
+struct Stepper {
+  virtual void step(std::vector<Cell> &) {}
+};
+void virtualCall(std::vector<Cell> &cells, Stepper &s) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    s.step(cells); // expected-error {{it calls a function through a virtual call}} expected-note {{call it directly, or outside the region}}
+  }
+}
+
+void parallel(std::vector<Cell> &cells, int n) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+#pragma omp parallel for // expected-error {{it runs an OpenMP directive}} expected-note {{a region belongs to the thread that enters it}}
+    for (int i = 0; i < n; ++i)
+      (void)i;
+  }
+}
+
+template <class C> void inTemplate(C &cells) {
+  [[clang::soa_conversion_region]] // expected-error@+1 {{cannot keep views in this region: it is in a template}} expected-note@+1 {{put the region in a function that is not a template}}
+  for (int s = 0; s < 2; ++s)
+    sweep(cells);
+}
+template void inTemplate(std::vector<Cell> &);
+
+void empty(int n, double *v) {
+  [[clang::soa_conversion_region]] // expected-warning@+1 {{this region reaches no annotated loop; it is left as written}}
+  for (int i = 0; i < n; ++i)
+    v[i] = 0;
+}
+
+void misplaced(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] int k = 0; // expected-error {{'soa_conversion_region' attribute only applies to compound statements and loops}} expected-note {{place it before '{', 'for', 'while' or 'do'}}
+  [[clang::soa_conversion_region]] sweep(cells); // expected-error {{'soa_conversion_region' attribute only applies to compound statements and loops}} expected-note {{place it before '{', 'for', 'while' or 'do'}}
+  [[clang::soa_conversion_region(1)]] { // expected-error {{'soa_conversion_region' attribute takes no arguments}}
+    (void)k;
+  }
+}
