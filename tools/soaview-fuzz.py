@@ -705,6 +705,16 @@ class Gen:
                        "PtrRange{uptrs.data(), (int)uptrs.size()}"}.get(arg, arg)
             w(f"    acc += {name}({arg});")
         w("  }")
+        sweeps = [name for name, kind in kernels if kind == "sweep"]
+        if sweeps and r.random() < 0.5:
+            # A view region around more steps of the sweeps: the offloaded
+            # ones share one set of device buffers, a host one (cell by
+            # cell) writes the region's views back first.
+            w("  [[clang::soa_conversion_region]]")
+            w(f"  for (int rep = 0; rep < {r.randint(1, 3)}; ++rep) {{")
+            for name in sweeps:
+                w(f"    acc += {name}(cloc, cact);")
+            w("  }")
         w('  std::printf("%a %ld %ld\\n", acc, fx.n, vk0.n + vk1.n);')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")

@@ -13,6 +13,9 @@ Writes to OUTDIR:
                                 soaview build per kernel (paper Table 2)
   shares-<storage>-<build>.png  the same for the offload and cuda builds,
                                 with the copies to and from the device
+  step-<storage>.png            the kernel "step": time per time step (ms)
+                                against ppc, one line per build, one panel
+                                per variant and fp mode (run-gpu.sh sph-step)
   threads-<kernel>-ppc<N>.png   for a launcher-count CSV (run-gpu.sh sph-launchers, with
                                 a threads column): cost per particle update
                                 of the device build against the number of
@@ -36,6 +39,10 @@ except ImportError:
 
 COLORS = {"plain": "#777777", "soaview": "#1f77b4", "manual": "#2ca02c",
           "offload": "#d62728", "cuda": "#9467bd"}
+# The sweep builds in their backend's colour: one sweep per kernel solid, the
+# view region dashed.
+STYLES = {"offload-sweep": ("#d62728", "-"), "offload-region": ("#d62728", "--"),
+          "cuda-sweep": ("#9467bd", "-"), "cuda-region": ("#9467bd", "--")}
 
 
 def load(path):
@@ -99,6 +106,8 @@ def speedup_plot(rows, storage, out, title):
              for r in sel if r["build"] == "plain"}
     fps = sorted({r["fpmode"] for r in sel}, key=lambda x: x != "strict")
     builds = [b for b in ("soaview", "offload", "cuda") if any(r["build"] == b for r in sel)]
+    if not builds:  # say, only the sweep builds' steps (run-gpu.sh sph-step)
+        return
     fig, axes = plt.subplots(1, len(fps), figsize=(7 * len(fps), 4), squeeze=False)
     for ax, fp in zip(axes.flat, fps):
         labels, series = [], collections.defaultdict(list)
@@ -178,6 +187,38 @@ def shares_plot(rows, storage, out, title, build="soaview"):
     plt.close(fig)
 
 
+def step_plot(rows, storage, out, title):
+    """Time per time step (ns per update times particles) against ppc."""
+    sel = [r for r in rows if r["storage"] == storage and r["kernel"] == "step"]
+    if not sel:
+        return
+    fps = sorted({r["fpmode"] for r in sel}, key=lambda x: x != "strict")
+    variants = sorted({r["variant"] for r in sel})
+    fig, axes = plt.subplots(len(fps), len(variants), squeeze=False,
+                             figsize=(5 * len(variants), 3.6 * len(fps)))
+    for row, fp in zip(axes, fps):
+        for ax, v in zip(row, variants):
+            by = collections.defaultdict(list)
+            for r in sel:
+                if (r["fpmode"], r["variant"]) == (fp, v):
+                    by[r["build"]].append((r["ppc"], r["ns_per_update"] * r["particles"] / 1e6))
+            for b, pts in sorted(by.items()):
+                pts.sort()
+                color, ls = STYLES.get(b, (COLORS.get(b), "-"))
+                ax.plot([p for p, _ in pts], [t for _, t in pts], marker="o",
+                        color=color, ls=ls, label=b)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_title(f"step ({v}), {fp}", fontsize=9)
+            ax.set_xlabel("particles per cell")
+            ax.set_ylabel("ms per time step")
+            ax.legend(fontsize=7)
+    fig.suptitle(f"{title}: time per step, {storage} storage")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"step-{storage}.png"), dpi=110)
+    plt.close(fig)
+
+
 def threads_plot(rows, out, title):
     """Cost per update against launching threads, one line per variant."""
     for kernel, ppc in sorted({(r["kernel"], r["ppc"]) for r in rows}):
@@ -225,6 +266,7 @@ def main():
         for fp in ("strict", "fast"):
             cost_plot(rows, storage, fp, a.outdir, a.title)
         speedup_plot(rows, storage, a.outdir, a.title)
+        step_plot(rows, storage, a.outdir, a.title)
         for build in ("soaview", "offload", "cuda"):
             shares_plot(rows, storage, a.outdir, a.title, build)
     print("\n".join(sorted(os.path.join(a.outdir, f) for f in os.listdir(a.outdir)

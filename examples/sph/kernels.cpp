@@ -211,39 +211,150 @@ void forceMaskingSweep(CellLists &locals, CellLists &actives) {
 
 // ---- linear kernels (leapfrog: kick, drift, kick) ----------------------------
 
+static void kick1Particle(Particle *p) {
+  p->v[0] += 0.5 * kDt * p->a[0];
+  p->v[1] += 0.5 * kDt * p->a[1];
+  p->u += 0.5 * kDt * p->u_dt;
+}
+
 void kick1(ParticleList &local, ParticleList &) {
   [[clang::soa_conversion]]
-  for (Particle *p : local) {
-    p->v[0] += 0.5 * kDt * p->a[0];
-    p->v[1] += 0.5 * kDt * p->a[1];
-    p->u += 0.5 * kDt * p->u_dt;
-  }
+  for (Particle *p : local)
+    kick1Particle(p);
+}
+
+static void driftParticle(Particle *p) {
+  p->x[0] += kDt * p->v_full[0];
+  p->x[1] += kDt * p->v_full[1];
+  p->h += kDt * p->h_dt;
 }
 
 void drift(ParticleList &local, ParticleList &) {
   [[clang::soa_conversion]]
-  for (Particle *p : local) {
-    p->x[0] += kDt * p->v_full[0];
-    p->x[1] += kDt * p->v_full[1];
-    p->h += kDt * p->h_dt;
-  }
+  for (Particle *p : local)
+    driftParticle(p);
 }
 
 // The second kick also predicts velocity and energy, updates the equation
 // of state and resets the force accumulators.
+static void kick2Particle(Particle *p) {
+  p->v[0] += 0.5 * kDt * p->a[0];
+  p->v[1] += 0.5 * kDt * p->a[1];
+  p->u += 0.5 * kDt * p->u_dt;
+  p->v_full[0] = p->v[0];
+  p->v_full[1] = p->v[1];
+  p->u_full = p->u;
+  p->pressure = (kGamma - 1) * p->rho * p->u;
+  p->soundspeed = std::sqrt(kGamma * p->pressure / p->rho);
+  p->a[0] = p->a[1] = 0;
+  p->u_dt = p->h_dt = p->v_sig = 0;
+}
+
 void kick2(ParticleList &local, ParticleList &) {
   [[clang::soa_conversion]]
-  for (Particle *p : local) {
-    p->v[0] += 0.5 * kDt * p->a[0];
-    p->v[1] += 0.5 * kDt * p->a[1];
-    p->u += 0.5 * kDt * p->u_dt;
-    p->v_full[0] = p->v[0];
-    p->v_full[1] = p->v[1];
-    p->u_full = p->u;
-    p->pressure = (kGamma - 1) * p->rho * p->u;
-    p->soundspeed = std::sqrt(kGamma * p->pressure / p->rho);
-    p->a[0] = p->a[1] = 0;
-    p->u_dt = p->h_dt = p->v_sig = 0;
+  for (Particle *p : local)
+    kick2Particle(p);
+}
+
+// ---- linear sweeps and time steps -------------------------------------------
+// The linear kernels written over all cells, like the pair sweeps above: one
+// gather, one transfer each way and one launch for all cells. Only the time
+// steps below call them (the kernel table's kick and drift rows run cell by
+// cell).
+
+// A time step starts the density sums again (SWIFT's hydro_init_part; the
+// CPU builds' steps do the same in the driver, main.cpp).
+static void initDensity(Particle *p) {
+  p->rho = p->wcount = p->wcount_dh = p->rho_dh = p->div_v = p->rot_v = 0;
+}
+
+void initSweep(CellLists &locals) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *p : locals[c])
+      initDensity(p);
+  }
+}
+
+void kick1Sweep(CellLists &locals) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *p : locals[c])
+      kick1Particle(p);
+  }
+}
+
+void driftSweep(CellLists &locals) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *p : locals[c])
+      driftParticle(p);
+  }
+}
+
+void kick2Sweep(CellLists &locals) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (Particle *p : locals[c])
+      kick2Particle(p);
+  }
+}
+
+// `steps` time steps (init, density, force, kick1, drift, kick2), one sweep
+// per kernel (each its own gather, transfers
+// and scatter); the Region versions run the same loop as a view region,
+// whose sweeps share one set of device buffers: the particles are gathered
+// and copied to the device once and scattered once, at the region's end.
+// (Compilers that do not know soa_conversion_region ignore it:
+// -Wno-unknown-attributes.)
+
+void stepBranchingLoops(CellLists &locals, CellLists &actives, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    initSweep(locals);
+    densityBranchingSweep(locals, actives);
+    forceBranchingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
+  }
+}
+
+void stepBranchingRegion(CellLists &locals, CellLists &actives, int steps) {
+  [[clang::soa_conversion_region]]
+  for (int s = 0; s < steps; ++s) {
+    initSweep(locals);
+    densityBranchingSweep(locals, actives);
+    forceBranchingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
+  }
+}
+
+void stepMaskingLoops(CellLists &locals, CellLists &actives, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    initSweep(locals);
+    densityMaskingSweep(locals, actives);
+    forceMaskingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
+  }
+}
+
+void stepMaskingRegion(CellLists &locals, CellLists &actives, int steps) {
+  [[clang::soa_conversion_region]]
+  for (int s = 0; s < steps; ++s) {
+    initSweep(locals);
+    densityMaskingSweep(locals, actives);
+    forceMaskingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
   }
 }
 
@@ -258,7 +369,15 @@ static const KernelEntry kEntries[] = {
     {"drift", "streaming", false, drift, nullptr},
 };
 
-KernelTable table() { return {kEntries, sizeof(kEntries) / sizeof(kEntries[0])}; }
+static const StepEntry kSteps[] = {
+    {"branching", stepBranchingLoops, stepBranchingRegion},
+    {"masking", stepMaskingLoops, stepMaskingRegion},
+};
+
+KernelTable table() {
+  return {kEntries, sizeof(kEntries) / sizeof(kEntries[0]), kSteps,
+          sizeof(kSteps) / sizeof(kSteps[0])};
+}
 
 } // namespace SPH_NS
 } // namespace sph

@@ -27,9 +27,28 @@ struct KernelEntry {
   SweepFn sweep;
 };
 
+/// Runs `steps` leapfrog time steps over every cell: per step the density,
+/// force, kick1, drift and kick2 sweeps, in that order.
+using StepFn = void (*)(CellLists &locals, CellLists &actives, int steps);
+
+/// The time step of one variant of density and force, written with sweeps
+/// (kernels.cpp): `loops` calls one sweep per kernel (each gathers, copies
+/// and scatters on its own); `region` is the same loop in a view region
+/// (soa_conversion_region: every sweep in it shares one set of device
+/// buffers, so the particles stay on the device between sweeps).
+struct StepEntry {
+  const char *variant; // branching, masking
+  StepFn loops;
+  StepFn region;
+};
+
 struct KernelTable {
   const KernelEntry *entries;
   int count;
+  /// The time steps (kernels.cpp; null in the hand-written builds, whose
+  /// step the driver runs from their per-cell kernels).
+  const StepEntry *steps = nullptr;
+  int stepCount = 0;
 };
 
 } // namespace sph

@@ -10,8 +10,8 @@
 //
 //   soaview-sph [--quick] [--csv FILE] [--ppc 64,256] [--particles 65536]
 //               [--storage scattered,contiguous] [--fpmode strict,fast]
-//               [--kernels density,force] [--reps N] [--threads N]
-//               [--gpu-threads N] [--no-profile] [--seed S]
+//               [--kernels density,force,step] [--reps N] [--steps N]
+//               [--threads N] [--gpu-threads N] [--no-profile] [--seed S]
 //
 // --gpu-threads sets how many host threads launch cells in the offload and
 // CUDA builds (default: 4 per CPU thread; they mostly wait for the GPU).
@@ -28,6 +28,17 @@
 // CPU threads there, as the soaview build runs them (the CUDA translation's
 // host loops, compiled by nvcc's host compiler, ran active-local at 0.5x of
 // plain on the H100 node).
+//
+// The kernel "step" (variants branching and masking: those of density and
+// force) runs --steps leapfrog time steps, each init (the density sums start
+// again), density, force, kick1, drift and kick2, and reports the cost per
+// time step (the total over --steps); --quick leaves it out unless --kernels
+// names it. The CPU builds run each kernel of the step over all cells as above; the sweep
+// builds call kernels.cpp's step with one sweep per kernel from one host
+// thread; offload-region and cuda-region call the same step written as a
+// view region (soa_conversion_region: the sweeps share one set of device
+// buffers, so the particles stay on the device between sweeps and steps).
+// The cell-by-cell device builds and manual-cuda-sweep have no step.
 #include "kernels.h"
 
 #include <soaview/soaview.h>
@@ -37,9 +48,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -65,8 +78,9 @@ namespace sph {
 namespace {
 
 struct Build {
-  // plain, soaview, manual, offload, cuda, offload-sweep, cuda-sweep,
-  // manual-cuda-sweep (hand-written CUDA sweeps, manual_cuda.cu)
+  // plain, soaview, manual, offload, cuda, offload-sweep, offload-region,
+  // cuda-sweep, cuda-region, manual-cuda-sweep (hand-written CUDA sweeps,
+  // manual_cuda.cu)
   const char *build;
   const char *fpmode; // strict, fast
   KernelTable (*table)();
@@ -74,6 +88,10 @@ struct Build {
   /// kernels without a sweep run cell by cell from this table on the CPU
   /// threads (the soaview build: host loops compiled by soaview-clang++).
   KernelTable (*cellTable)() = nullptr;
+  /// A sweep build that runs only the step, as the table's view region
+  /// (offload-region, cuda-region); the other sweep builds run the table's
+  /// step with one sweep per kernel.
+  bool region = false;
   bool sweep() const { return cellTable != nullptr; }
   /// Runs its converted loops on the GPU (cell by cell: launching from
   /// --gpu-threads).
@@ -90,10 +108,13 @@ const Build kBuilds[] = {
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "strict", offload_strict::table},
     {"offload-sweep", "strict", offload_strict::table, soaview_strict::table},
+    {"offload-region", "strict", offload_strict::table, soaview_strict::table,
+     true},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda", "strict", cuda_strict::table},
     {"cuda-sweep", "strict", cuda_strict::table, soaview_strict::table},
+    {"cuda-region", "strict", cuda_strict::table, soaview_strict::table, true},
     {"manual-cuda-sweep", "strict", cuda_manual_strict::table, manual_strict::table},
 #endif
     {"plain", "fast", plain_fast::table},
@@ -102,10 +123,12 @@ const Build kBuilds[] = {
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "fast", offload_fast::table},
     {"offload-sweep", "fast", offload_fast::table, soaview_fast::table},
+    {"offload-region", "fast", offload_fast::table, soaview_fast::table, true},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda", "fast", cuda_fast::table},
     {"cuda-sweep", "fast", cuda_fast::table, soaview_fast::table},
+    {"cuda-region", "fast", cuda_fast::table, soaview_fast::table, true},
     {"manual-cuda-sweep", "fast", cuda_manual_fast::table, manual_fast::table},
 #endif
 };
@@ -120,6 +143,8 @@ struct Options {
   std::vector<std::string> kernels; // empty: all
   std::vector<std::string> builds;  // empty: all
   int reps = 5;
+  int steps = 10;     // time steps of the kernel "step"
+  bool quick = false;
   int threads = 0;    // 0: OpenMP default
   int gpuThreads = 0; // offload and CUDA builds; 0: 4 per CPU thread
   bool profile = true;
@@ -151,12 +176,13 @@ std::vector<long> splitLongs(const char *s) {
 }
 
 [[noreturn]] void usage(const char *msg) {
-  std::fprintf(stderr,
-               "soaview-sph: %s\nusage: soaview-sph [--quick] [--csv FILE] "
-               "[--ppc L] [--particles L] [--storage L] [--fpmode L] "
-               "[--kernels L] [--builds L] [--reps N] [--threads N] "
-               "[--gpu-threads N] [--no-profile] [--seed S]\n",
-               msg);
+  std::fprintf(
+      stderr,
+      "soaview-sph: %s\nusage: soaview-sph [--quick] [--csv FILE] "
+      "[--ppc L] [--particles L] [--storage L] [--fpmode L] "
+      "[--kernels L] [--builds L] [--reps N] [--steps N] [--threads N] "
+      "[--gpu-threads N] [--no-profile] [--seed S]\n",
+      msg);
   std::exit(2);
 }
 
@@ -174,6 +200,7 @@ Options parse(int argc, char **argv) {
       o.particles = {8192};
       o.storage = {"scattered"};
       o.reps = 3;
+      o.quick = true; // no step unless --kernels names it
     } else if (a == "--csv") {
       o.csv = next();
     } else if (a == "--ppc") {
@@ -190,6 +217,8 @@ Options parse(int argc, char **argv) {
       o.builds = split(next());
     } else if (a == "--reps") {
       o.reps = std::max(1, std::atoi(next()));
+    } else if (a == "--steps") {
+      o.steps = std::max(1, std::atoi(next()));
     } else if (a == "--threads") {
       o.threads = std::atoi(next());
     } else if (a == "--gpu-threads") {
@@ -203,7 +232,9 @@ Options parse(int argc, char **argv) {
       for (const Build &b : kBuilds)
         if (!std::strcmp(b.fpmode, "strict"))
           builds += std::string(" ") + b.build;
-      usage(("the SPH kernels with and without soaview; " + builds).c_str());
+      usage(("the SPH kernels with and without soaview; " + builds +
+             "; kernels: density force kick1 kick2 drift step")
+                .c_str());
     } else {
       usage(("unknown argument " + a).c_str());
     }
@@ -219,6 +250,14 @@ bool selected(const std::vector<std::string> &filter, const std::string &a,
     if (f == a || (!b.empty() && f == a + "/" + b))
       return true;
   return false;
+}
+
+/// Whether --kernels selects the step (or one of its variants).
+bool stepSelected(const Options &o) {
+  for (const std::string &f : o.kernels)
+    if (f == "step" || f.rfind("step/", 0) == 0)
+      return true;
+  return o.kernels.empty() && !o.quick;
 }
 
 // ---- the particle system --------------------------------------------------------
@@ -301,35 +340,78 @@ struct System {
     for (long k = 0; k < n; ++k)
       *ptr[k] = pristine[k];
   }
+  /// The time step's initial state: the pristine particles with the
+  /// accumulators zeroed, so that the first density sweep computes the
+  /// density from scratch and the first force sweep the forces (kick2 then
+  /// updates pressure and sound speed from that density and zeroes the force
+  /// accumulators again for the next step). The pristine pressure and sound
+  /// speed (consistent with its density) feed the first force sweep. The
+  /// particles move by about kDt |v| per step, far less than a cell over the
+  /// step counts run here, so the cell lists stay valid without re-binning.
+  /// Each step starts the density sums again (initDensity).
+  void resetStep() {
+    reset();
+    for (long k = 0; k < n; ++k) {
+      Particle &p = *ptr[k];
+      p.rho = p.wcount = p.wcount_dh = p.rho_dh = p.div_v = p.rot_v = 0;
+      p.a[0] = p.a[1] = p.u_dt = p.h_dt = p.v_sig = 0;
+    }
+  }
   std::vector<Particle> state() const {
     std::vector<Particle> s(n);
     for (long k = 0; k < n; ++k)
       s[k] = *ptr[k];
     return s;
   }
-  /// One kernel over every cell on `threads` threads; returns wall-clock
-  /// nanoseconds.
-  double run(KernelFn fn, int threads) {
-    const long cells = grid * grid;
-    auto t0 = std::chrono::steady_clock::now();
+  /// One kernel over every cell on `threads` threads.
+  void forCells(KernelFn fn, int threads) {
+    const long count = grid * grid;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (long c = 0; c < cells; ++c)
+    for (long c = 0; c < count; ++c)
       fn(local[c], active[c]);
+  }
+  /// Wall-clock nanoseconds of f().
+  template <class F> static double timed(F &&f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
     auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::nano>(t1 - t0).count();
   }
+  /// One kernel over every cell on `threads` threads; returns nanoseconds.
+  double run(KernelFn fn, int threads) {
+    return timed([&] { forCells(fn, threads); });
+  }
   /// One sweep over every cell, called once; returns nanoseconds.
   double sweep(SweepFn fn) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn(local, active);
-    auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::nano>(t1 - t0).count();
+    return timed([&] { fn(local, active); });
   }
   /// A build's way of running one kernel over all cells: its sweep, or
   /// cell by cell.
   double run(const KernelEntry &e, const KernelEntry &cells, bool sweepBuild,
              int threads) {
     return sweepBuild && e.sweep ? sweep(e.sweep) : run(cells.fn, threads);
+  }
+  /// `steps` time steps of the kernels `step` (density, force, kick1, drift,
+  /// kick2) after initDensity, each over every cell on `threads` threads;
+  /// returns nanoseconds.
+  double runSteps(const std::vector<KernelFn> &step, int steps, int threads) {
+    return timed([&] {
+      for (int s = 0; s < steps; ++s) {
+        forCells(initDensity, threads);
+        for (KernelFn fn : step)
+          forCells(fn, threads);
+      }
+    });
+  }
+  /// A time step starts the density sums again, in every CPU build (plain
+  /// code: kernels.cpp's initSweep in the sweep builds).
+  static void initDensity(ParticleList &local, ParticleList &) {
+    for (Particle *p : local)
+      p->rho = p->wcount = p->wcount_dh = p->rho_dh = p->div_v = p->rot_v = 0;
+  }
+  /// `steps` time steps of a step function, called once; returns nanoseconds.
+  double runSteps(StepFn fn, int steps) {
+    return timed([&] { fn(local, active, steps); });
   }
 };
 
@@ -384,12 +466,271 @@ double median(std::vector<double> v) {
 struct Row {
   std::string kernel, variant, storage, fpmode, build;
   long ppc, n;
-  double ns; // per particle update
+  double ns; // per particle update (step: per particle and time step)
   bool pass;
   // Shares of the time per phase (soaview, offload and cuda builds; -1: not
   // profiled).
   double gather = -1, scatter = -1, toDevice = -1, compute = -1, fromDevice = -1;
 };
+
+// ---- running the builds -----------------------------------------------------
+
+/// How one build runs one row of the table: run() runs the row's kernel (or
+/// time steps) once over all cells and returns nanoseconds.
+struct Job {
+  const Build *build;
+  std::function<double()> run;
+  bool swept;  // called once from one host thread (a sweep, a swept step)
+  int threads; // otherwise: the threads running cells
+};
+
+/// The builds of one floating-point mode that the options select; plain
+/// (the reference) always, first.
+std::vector<const Build *> buildsOf(const Options &o, const std::string &fp) {
+  std::vector<const Build *> builds;
+  for (const Build &b : kBuilds)
+    if (fp == b.fpmode &&
+        (!std::strcmp(b.build, "plain") || selected(o.builds, b.build)))
+      builds.push_back(&b);
+  return builds;
+}
+
+/// Kernel k of every build: its sweep where the build sweeps and the kernel
+/// has one, else cell by cell (the device builds launching from gpuThreads
+/// host threads). The region builds run only the step.
+std::vector<Job> kernelJobs(System &sys,
+                            const std::vector<const Build *> &builds, int k,
+                            int cpuThreads, int gpuThreads) {
+  const KernelEntry &e = builds[0]->table().entries[k];
+  std::vector<Job> jobs;
+  for (const Build *b : builds) {
+    if (b->region)
+      continue;
+    const KernelEntry *be = &b->table().entries[k];
+    if (std::strcmp(be->kernel, e.kernel) ||
+        std::strcmp(be->variant, e.variant)) {
+      std::fprintf(stderr, "soaview-sph: kernel tables of %s/%s disagree\n",
+                   b->build, b->fpmode);
+      std::exit(2);
+    }
+    const KernelEntry *ce = b->sweep() ? &b->cellTable().entries[k] : be;
+    const int threads = b->device() ? gpuThreads : cpuThreads;
+    const bool sweep = b->sweep();
+    jobs.push_back({b,
+                    [&sys, be, ce, sweep, threads] {
+                      return sys.run(*be, *ce, sweep, threads);
+                    },
+                    sweep && be->sweep, threads});
+  }
+  return jobs;
+}
+
+/// The per-cell kernels of one time step in a table: density and force of
+/// `variant`, then kick1, drift and kick2.
+std::vector<KernelFn> stepKernels(KernelTable t, const std::string &variant) {
+  const char *const order[][2] = {{"density", variant.c_str()},
+                                  {"force", variant.c_str()},
+                                  {"kick1", "streaming"},
+                                  {"drift", "streaming"},
+                                  {"kick2", "streaming"}};
+  std::vector<KernelFn> fns;
+  for (const auto &kv : order)
+    for (int k = 0; k < t.count; ++k)
+      if (!std::strcmp(t.entries[k].kernel, kv[0]) &&
+          !std::strcmp(t.entries[k].variant, kv[1]))
+        fns.push_back(t.entries[k].fn);
+  if (fns.size() != 5) {
+    std::fprintf(stderr,
+                 "soaview-sph: a kernel table lacks a kernel of step %s\n",
+                 variant.c_str());
+    std::exit(2);
+  }
+  return fns;
+}
+
+/// The step of `variant` in a table, or null.
+const StepEntry *stepOf(KernelTable t, const std::string &variant) {
+  for (int s = 0; s < t.stepCount; ++s)
+    if (variant == t.steps[s].variant)
+      return &t.steps[s];
+  return nullptr;
+}
+
+/// `steps` time steps of every build that has them: the CPU builds run the
+/// kernels of their table cell by cell on the CPU threads; the sweep builds
+/// call their table's step from this thread (the region builds its view
+/// region). The cell-by-cell device builds and manual-cuda-sweep (no step
+/// in their tables) are left out.
+std::vector<Job> stepJobs(System &sys, const std::vector<const Build *> &builds,
+                          const std::string &variant, int steps,
+                          int cpuThreads) {
+  std::vector<Job> jobs;
+  for (const Build *b : builds) {
+    if (b->device())
+      continue;
+    if (!b->sweep()) {
+      std::vector<KernelFn> fns = stepKernels(b->table(), variant);
+      jobs.push_back({b,
+                      [&sys, fns, steps, cpuThreads] {
+                        return sys.runSteps(fns, steps, cpuThreads);
+                      },
+                      false, cpuThreads});
+    } else if (const StepEntry *se = stepOf(b->table(), variant)) {
+      StepFn fn = b->region ? se->region : se->loops;
+      jobs.push_back(
+          {b, [&sys, fn, steps] { return sys.runSteps(fn, steps); }, true, 1});
+    }
+  }
+  return jobs;
+}
+
+/// [Radtke2025], Table 2: the share of gather and scatter in one more run of
+/// a profiled build, and for the device builds of the copies and the kernel
+/// (the CUDA runtime then waits after each phase to time it, so the shares
+/// describe a run without overlap). Phase times are summed over threads:
+/// compare with the summed thread time of the run.
+void profile(System &sys, void (System::*reset)(), const Job &j, Row &r) {
+  (sys.*reset)();
+  soaview::rt::reset_phases();
+  soaview::rt::set_profiling(true);
+  double wall = j.run();
+  soaview::rt::set_profiling(false);
+  std::uint64_t ph[soaview::rt::phase_count];
+  soaview::rt::phase_totals(ph);
+  double busy =
+      wall * (j.swept ? 1 : std::min<long>(j.threads, sys.grid * sys.grid));
+  r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
+  r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
+  if (j.build->device() || j.swept) {
+    r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
+    r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
+    r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
+  }
+}
+
+/// One row of the table: checks each job's physics once against the first
+/// (plain) from the state reset() makes (and profiles the converted builds
+/// and the hand-written CUDA sweeps), then times them. The repetitions go
+/// round the builds, so that a slow spell of a shared machine hits every
+/// build alike instead of one build's block of repetitions. `updates`:
+/// particle updates per run. Failures are appended to `failures`.
+std::vector<Row> measure(System &sys, void (System::*reset)(),
+                         const std::vector<Job> &jobs, const Options &o,
+                         const Row &proto, double updates,
+                         std::string &failures) {
+  std::vector<Row> here;
+  std::vector<Particle> expect;
+  for (const Job &j : jobs) {
+    Row r = proto;
+    r.build = j.build->build;
+    (sys.*reset)();
+    j.run();
+    std::vector<Particle> got = sys.state();
+    if (expect.empty()) {
+      expect = std::move(got);
+    } else {
+      std::string why;
+      r.pass = same(expect, got, proto.fpmode == "strict", why);
+      if (!r.pass)
+        failures += std::string(" ") + j.build->build + ": " + why + ";";
+    }
+    if (o.profile && j.build->profiled())
+      profile(sys, reset, j, r);
+    here.push_back(r);
+  }
+  std::vector<std::vector<double>> t_ns(jobs.size());
+  for (int rep = 0; rep < o.reps; ++rep)
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      (sys.*reset)();
+      t_ns[i].push_back(jobs[i].run());
+    }
+  for (std::size_t i = 0; i < here.size(); ++i)
+    here[i].ns = median(t_ns[i]) / updates;
+  return here;
+}
+
+// ---- output -----------------------------------------------------------------
+
+void printHeader(const System &sys, const std::string &storage, long ppc) {
+  std::printf("\n== %s storage, ppc %ld, %ld particles (%ld cells)\n",
+              storage.c_str(), ppc, sys.n, sys.grid * sys.grid);
+  std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s", "kernel", "variant",
+              "fp", "plain", "soaview", "speedup", "manual", "limit");
+#ifdef SPH_WITH_OFFLOAD
+  std::printf(" %10s %8s %13s %8s %14s %8s", "offload", "speedup",
+              "offload-sweep", "speedup", "offload-region", "speedup");
+#endif
+#ifdef SPH_WITH_CUDA
+  std::printf(" %10s %8s %10s %8s %11s %8s %17s %8s", "cuda", "speedup",
+              "cuda-sweep", "speedup", "cuda-region", "speedup",
+              "manual-cuda-sweep", "speedup");
+#endif
+  std::printf("  check\n");
+}
+
+/// Prints one row of the table (its plain build first); returns whether
+/// every build passed the physics check.
+bool printRow(const std::vector<Row> &here, const std::string &failures) {
+  auto find = [&](const char *name) -> const Row * {
+    for (const Row &r : here)
+      if (r.build == name)
+        return &r;
+    return nullptr;
+  };
+  const Row *pl = &here[0], *sv = find("soaview"), *ma = find("manual");
+  bool pass = true;
+  for (const Row &r : here)
+    pass &= r.pass;
+  std::printf("%-8s %-13s %-6s %10.2f", pl->kernel.c_str(), pl->variant.c_str(),
+              pl->fpmode.c_str(), pl->ns);
+  if (sv)
+    std::printf(" %10.2f %7.2fx", sv->ns, pl->ns / sv->ns);
+  else
+    std::printf(" %10s %8s", "-", "-");
+  if (ma)
+    std::printf(" %10.2f %7.2f", ma->ns, sv ? ma->ns / sv->ns : 0.0);
+  else
+    std::printf(" %10s %7s", "-", "-");
+  auto column = [&](const char *name, int width) {
+    if (const Row *r = find(name))
+      std::printf(" %*.2f %7.2fx", width, r->ns, pl->ns / r->ns);
+    else
+      std::printf(" %*s %8s", width, "-", "-");
+  };
+#ifdef SPH_WITH_OFFLOAD
+  column("offload", 10);
+  column("offload-sweep", 13);
+  column("offload-region", 14);
+#endif
+#ifdef SPH_WITH_CUDA
+  column("cuda", 10);
+  column("cuda-sweep", 10);
+  column("cuda-region", 11);
+  column("manual-cuda-sweep", 17);
+#endif
+  std::printf("  %s%s\n", pass ? "PASS" : "FAIL", failures.c_str());
+  return pass;
+}
+
+void writeCsv(std::FILE *csv, const std::vector<Row> &rows) {
+  for (const Row &r : rows) {
+    std::fprintf(csv, "%s,%s,%s,%ld,%ld,%s,%s,%.4f,%s,", r.kernel.c_str(),
+                 r.variant.c_str(), r.storage.c_str(), r.ppc, r.n,
+                 r.fpmode.c_str(), r.build.c_str(), r.ns,
+                 r.pass ? "PASS" : "FAIL");
+    auto share = [&](double v, const char *end) {
+      if (v >= 0)
+        std::fprintf(csv, "%.4f%s", v, end);
+      else
+        std::fprintf(csv, "%s", end);
+    };
+    share(r.gather, ",");
+    share(r.scatter, ",");
+    share(r.toDevice, ",");
+    share(r.compute, ",");
+    share(r.fromDevice, "\n");
+  }
+}
 
 } // namespace
 } // namespace sph
@@ -418,163 +759,50 @@ int main(int argc, char **argv) {
 #endif
   std::printf("speedup = plain / build; limit = manual / soaview (1.0: as fast as "
               "hand-written SoA)\n");
+  if (stepSelected(o))
+    std::printf(
+        "step: %d time step%s (init, density, force, kick1, drift, kick2), cost "
+        "per particle and time step\n",
+        o.steps, o.steps == 1 ? "" : "s");
   bool allPass = true;
   std::vector<Row> rows;
   for (const std::string &storage : o.storage)
     for (long ppc : o.ppc)
       for (long particles : o.particles) {
         System sys(ppc, particles, storage == "scattered", o.seed);
-        std::printf("\n== %s storage, ppc %ld, %ld particles (%ld cells)\n", storage.c_str(),
-                    ppc, sys.n, sys.grid * sys.grid);
-        std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s", "kernel", "variant", "fp",
-                    "plain", "soaview", "speedup", "manual", "limit");
-#ifdef SPH_WITH_OFFLOAD
-        std::printf(" %10s %8s %13s %8s", "offload", "speedup", "offload-sweep", "speedup");
-#endif
-#ifdef SPH_WITH_CUDA
-        std::printf(" %10s %8s %10s %8s %17s %8s", "cuda", "speedup", "cuda-sweep", "speedup",
-                    "manual-cuda-sweep", "speedup");
-#endif
-        std::printf("  check\n");
+        printHeader(sys, storage, ppc);
         for (const std::string &fp : o.fpmode) {
-          std::vector<const Build *> builds;
-          for (const Build &b : kBuilds)
-            if (fp == b.fpmode && (!std::strcmp(b.build, "plain") || selected(o.builds, b.build)))
-              builds.push_back(&b);
+          std::vector<const Build *> builds = buildsOf(o, fp);
           KernelTable ref = builds[0]->table();
+          auto row = [&](const std::vector<Job> &jobs, Row proto,
+                         void (System::*reset)(), double updates) {
+            std::string failures;
+            std::vector<Row> here =
+                measure(sys, reset, jobs, o, proto, updates, failures);
+            allPass &= printRow(here, failures);
+            rows.insert(rows.end(), here.begin(), here.end());
+          };
           for (int k = 0; k < ref.count; ++k) {
             const KernelEntry &e = ref.entries[k];
-            if (!selected(o.kernels, e.kernel, e.variant))
-              continue;
-            std::vector<Particle> expect;
-            std::vector<Row> here;
-            std::string failures;
-            // Check each build's physics once (and profile the converted
-            // ones and the hand-written CUDA sweeps), then time them: the
-            // repetitions go round the builds, so that a slow spell of a
-            // shared machine hits every build alike instead of one build's
-            // block of repetitions.
-            std::vector<const KernelEntry *> fns, cellFns;
-            std::vector<const Build *> buildOf;
-            std::vector<int> threadsOf;
-            for (const Build *b : builds) {
-              KernelTable t = b->table();
-              const KernelEntry &be = t.entries[k];
-              if (std::strcmp(be.kernel, e.kernel) || std::strcmp(be.variant, e.variant)) {
-                std::fprintf(stderr, "soaview-sph: kernel tables of %s/%s disagree\n",
-                             b->build, b->fpmode);
-                return 2;
-              }
-              Row r{e.kernel, e.variant, storage, fp, b->build, ppc, sys.n, 0, true};
-              const bool swept = b->sweep() && be.sweep;
-              const KernelEntry &ce = b->sweep() ? b->cellTable().entries[k] : be;
-              const int threads = b->device() ? gpuThreads : cpuThreads;
-              sys.reset();
-              sys.run(be, ce, b->sweep(), threads);
-              std::vector<Particle> got = sys.state();
-              if (expect.empty()) {
-                expect = std::move(got);
-              } else {
-                std::string why;
-                r.pass = same(expect, got, fp == "strict", why);
-                if (!r.pass)
-                  failures += std::string(" ") + b->build + ": " + why + ";";
-              }
-              if (o.profile && b->profiled()) {
-                // [Radtke2025], Table 2: the share of gather and scatter, and
-                // for the device builds of the copies and the kernel (the
-                // CUDA runtime then waits after each phase to time it, so
-                // the shares describe a run without overlap). Phase times
-                // are summed over threads: compare with the summed thread
-                // time of one more run.
-                sys.reset();
-                soaview::rt::reset_phases();
-                soaview::rt::set_profiling(true);
-                double wall = sys.run(be, ce, b->sweep(), threads);
-                soaview::rt::set_profiling(false);
-                std::uint64_t ph[soaview::rt::phase_count];
-                soaview::rt::phase_totals(ph);
-                double busy = wall * (swept ? 1 : std::min<long>(threads, sys.grid * sys.grid));
-                r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
-                r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
-                if (b->device() || swept) {
-                  r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
-                  r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
-                  r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
-                }
-              }
-              here.push_back(r);
-              fns.push_back(&be);
-              cellFns.push_back(&ce);
-              buildOf.push_back(b);
-              threadsOf.push_back(threads);
-            }
-            std::vector<std::vector<double>> t_ns(here.size());
-            for (int rep = 0; rep < o.reps; ++rep)
-              for (std::size_t i = 0; i < here.size(); ++i) {
-                sys.reset();
-                t_ns[i].push_back(sys.run(*fns[i], *cellFns[i], buildOf[i]->sweep(), threadsOf[i]));
-              }
-            for (std::size_t i = 0; i < here.size(); ++i)
-              here[i].ns = median(t_ns[i]) / sys.n;
-            auto find = [&](const char *name) -> const Row * {
-              for (const Row &r : here)
-                if (r.build == name)
-                  return &r;
-              return nullptr;
-            };
-            const Row *pl = find("plain"), *sv = find("soaview"), *ma = find("manual");
-            bool pass = true;
-            for (const Row &r : here)
-              pass &= r.pass;
-            allPass &= pass;
-            std::printf("%-8s %-13s %-6s %10.2f", e.kernel, e.variant, fp.c_str(), pl->ns);
-            if (sv)
-              std::printf(" %10.2f %7.2fx", sv->ns, pl->ns / sv->ns);
-            else
-              std::printf(" %10s %8s", "-", "-");
-            if (ma)
-              std::printf(" %10.2f %7.2f", ma->ns, sv ? ma->ns / sv->ns : 0.0);
-            else
-              std::printf(" %10s %7s", "-", "-");
-            auto column = [&](const char *name, int width) {
-              if (const Row *r = find(name))
-                std::printf(" %*.2f %7.2fx", width, r->ns, pl->ns / r->ns);
-              else
-                std::printf(" %*s %8s", width, "-", "-");
-            };
-#ifdef SPH_WITH_OFFLOAD
-            column("offload", 10);
-            column("offload-sweep", 13);
-#endif
-#ifdef SPH_WITH_CUDA
-            column("cuda", 10);
-            column("cuda-sweep", 10);
-            column("manual-cuda-sweep", 17);
-#endif
-            std::printf("  %s%s\n", pass ? "PASS" : "FAIL", failures.c_str());
-            for (const Row &r : here)
-              rows.push_back(r);
+            if (selected(o.kernels, e.kernel, e.variant))
+              row(kernelJobs(sys, builds, k, cpuThreads, gpuThreads),
+                  {e.kernel, e.variant, storage, fp, "", ppc, sys.n, 0, true},
+                  &System::reset, double(sys.n));
+          }
+          // The time steps, checked after all --steps steps: strict builds
+          // bit for bit with plain, like the kernels; fast builds within the
+          // same kFastTolerance (1e-8 relative to the field's scale).
+          for (int s = 0; s < ref.stepCount; ++s) {
+            const char *variant = ref.steps[s].variant;
+            if (stepSelected(o) && selected(o.kernels, "step", variant))
+              row(stepJobs(sys, builds, variant, o.steps, cpuThreads),
+                  {"step", variant, storage, fp, "", ppc, sys.n, 0, true},
+                  &System::resetStep, double(sys.n) * o.steps);
           }
         }
       }
   if (csv) {
-    for (const Row &r : rows) {
-      std::fprintf(csv, "%s,%s,%s,%ld,%ld,%s,%s,%.4f,%s,", r.kernel.c_str(), r.variant.c_str(),
-                   r.storage.c_str(), r.ppc, r.n, r.fpmode.c_str(), r.build.c_str(), r.ns,
-                   r.pass ? "PASS" : "FAIL");
-      auto share = [&](double v, const char *end) {
-        if (v >= 0)
-          std::fprintf(csv, "%.4f%s", v, end);
-        else
-          std::fprintf(csv, "%s", end);
-      };
-      share(r.gather, ",");
-      share(r.scatter, ",");
-      share(r.toDevice, ",");
-      share(r.compute, ",");
-      share(r.fromDevice, "\n");
-    }
+    writeCsv(csv, rows);
     std::fclose(csv);
   }
   std::printf("\n%s\n", allPass ? "physics check: all converted builds PASS"

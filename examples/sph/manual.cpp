@@ -309,6 +309,8 @@ const KernelEntry kEntries[] = {
 
 } // namespace
 
+// No step functions (KernelTable::steps null): the driver runs the manual
+// build's time step from the per-cell kernels above, as for plain.
 KernelTable table() { return {kEntries, sizeof(kEntries) / sizeof(kEntries[0])}; }
 
 } // namespace SPH_NS

@@ -319,6 +319,8 @@ const KernelEntry kEntries[] = {
 
 } // namespace
 
+// No step functions (KernelTable::steps null): manual-cuda-sweep has no time
+// step.
 KernelTable table() { return {kEntries, sizeof(kEntries) / sizeof(kEntries[0])}; }
 
 } // namespace SPH_NS

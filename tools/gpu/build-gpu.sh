@@ -19,6 +19,8 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload.cpp" -o "$bundl
 "$sv" $strict -fopenmp $arch "$ex/offload.cpp" -o "$bundle/bin/offload.gpu"
 clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.plain"
 "$sv" $strict -fopenmp $arch "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.gpu"
+clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_region.cpp" -o "$bundle/bin/region.plain"
+"$sv" $strict -fopenmp $arch "$ex/offload_region.cpp" -o "$bundle/bin/region.gpu"
 "$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
 # The SPH demonstrator with its offload build for the GPU. Every build is
@@ -36,7 +38,8 @@ for fp in strict fast; do
   clang++-19 $cpu -DSPH_NS=plain_$fp -c "$sph/kernels.cpp" -o "$tmp/plain_$fp.o"
   "$sv" $cpu -DSPH_NS=soaview_$fp -c "$sph/kernels.cpp" -o "$tmp/soaview_$fp.o"
   clang++-19 $cpu -DSPH_NS=manual_$fp -c "$sph/manual.cpp" -o "$tmp/manual_$fp.o"
-  "$sv" $fpflags $march -fopenmp $arch -DSPH_NS=offload_$fp -c "$sph/kernels.cpp" -o "$tmp/offload_$fp.o"
+  "$sv" $fpflags $march -fopenmp $arch -Wno-unknown-attributes -DSPH_NS=offload_$fp \
+    -c "$sph/kernels.cpp" -o "$tmp/offload_$fp.o"
 done
 # The CUDA backend's builds of the SPH kernels, as examples/sph/CMakeLists.txt
 # makes them (translated, then nvcc; no -march for GCC, which would contract
@@ -75,6 +78,8 @@ $nvcc -O2 --fmad=false -I"$ex" "$cu/offload.cu" -o "$bundle/bin/offload.cuda" $n
 $nvcc -O2 --fmad=false -I"$ex" "$cu/pairs.cu" -o "$bundle/bin/pairs.cuda" $nvlibs
 $tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
+$tr "$ex/offload_region.cpp" -o "$cu/region.cu" -- -std=c++17 -I"$ex"
+$nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/region.cu" -o "$bundle/bin/region.cuda" $nvlibs
 # Allocation in an offloaded loop (examples/small/offload_alloc.cpp): routed
 # to soaview's device heap (CUDA, OpenMP) and, for comparison, left to CUDA's
 # device malloc (--device-heap=off, its heap as large as soaview's).

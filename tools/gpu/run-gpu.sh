@@ -4,9 +4,9 @@
 # the CPU build bit for bit, runs the device-pool unit test, then the
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
-# [backends] [sph] [sph-cuda] [sph-swept] [sph-threads] [sph-phases]
-# [sph-launchers] [sph-cpu] [heap] [alloc] (default: all but sph-threads,
-# sph-phases, sph-launchers, heap and alloc); `tests`
+# [backends] [sph] [sph-cuda] [sph-swept] [sph-step] [sph-threads]
+# [sph-phases] [sph-launchers] [sph-cpu] [heap] [alloc] (default: all but
+# sph-step, sph-threads, sph-phases, sph-launchers, heap and alloc); `tests`
 # is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
@@ -88,6 +88,25 @@ for b in cuda offload; do
     ${SPH_GPU_ARGS:---ppc 64,256,1024 --particles 131072 --kernels density,force} \
     --builds "$b-sweep$([ "$b" = cuda ] && echo ,manual-cuda-sweep)" --csv "$out/sph_${b}_sweep.csv" 2>&1 | tee "$out/sph_${b}_sweep.txt" | grep -v "^omptarget\|info:"
 done
+fi
+if want sph-step; then
+# The time step (kernel "step": density, force, kick1, drift and kick2 per
+# step) of the sweep builds, called from one host thread: one sweep per
+# kernel (cuda-sweep, offload-sweep) and the same steps in a view region
+# (cuda-region, offload-region: the sweeps share one set of device buffers),
+# against plain on all cores; cost per particle and time step, both
+# variants, strict and fast. Both backends in one process, so that plain
+# runs once and the four builds share one table. Plain dominates the time:
+# about 4 minutes at 3 steps and 3 repetitions, from its density and force
+# times of 2026-11-23 on the 16-core node. 10 steps take about 7 minutes per
+# fp mode: one command each, SPH_STEP_ARGS="--ppc 64,256,1024 --particles
+# 131072 --steps 10 --fpmode strict", then fast.
+echo "== SPH: time steps, cuda-sweep, cuda-region, offload-sweep and offload-region (one host thread) vs plain on $(nproc) threads"
+# shellcheck disable=SC2086
+"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 3 --storage scattered \
+  ${SPH_STEP_ARGS:---ppc 64,256,1024 --particles 131072 --steps 3} --kernels step \
+  --builds offload-sweep,offload-region,cuda-sweep,cuda-region \
+  --csv "$out/sph_step.csv" 2>&1 | tee "$out/sph_step.txt" | grep -v "^omptarget\|info:"
 fi
 if want sph-threads; then
 # One launch is one cell: the number of host threads launching cells is the
