@@ -18,6 +18,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OperatorKinds.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -76,6 +77,7 @@ private:
   void checkExpr(const Expr *E);
   void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
                           const Expr *Object);
+  void checkAssignment(const BinaryOperator *BO);
   bool isElement(const CXXRecordDecl *RD,
                  const CXXRecordDecl *Only = nullptr) const;
   bool holdsElements(QualType T, const CXXRecordDecl *Only = nullptr,
@@ -275,6 +277,10 @@ void Walker::checkExpr(const Expr *E) {
              L, Msg(diag::note_region_field));
     return;
   }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    checkAssignment(BO);
+    return;
+  }
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return;
@@ -305,6 +311,40 @@ void Walker::checkExpr(const Expr *E) {
   }
 }
 
+/// Member functions of the standard containers that hand out their
+/// elements without changing which they hold (non-const only for the
+/// reference they return: a write through it is an assignment, checked
+/// apart).
+bool isAccessor(const CXXMethodDecl *M) {
+  if (M->getOverloadedOperator() == OO_Subscript)
+    return true;
+  if (!M->getIdentifier())
+    return false;
+  static const char *const Names[] = {
+      "at",          "front",       "back", "data", "begin",
+      "end",         "rbegin",      "rend", "find", "lower_bound",
+      "upper_bound", "equal_range", "size", "empty"};
+  return llvm::is_contained(Names, M->getName());
+}
+
+/// `list[k] = q`, `*it = q`: an assignment to a pointer to an element that
+/// is not a variable of its own (it sits in a container).
+void Walker::checkAssignment(const BinaryOperator *BO) {
+  const Expr *LHS = BO->getLHS()->IgnoreParenImpCasts();
+  QualType T = LHS->getType();
+  if (!BO->isAssignmentOp() || !T->isPointerType() || !holdsElements(T))
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(LHS))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && !V->getType()->isReferenceType())
+      return; // a variable of its own
+  SourceLocation L = BO->getOperatorLoc();
+  StoredDiag &Diag = report(
+      L, {diag::err_region_container,
+          {"=", qualifiedName(Ctx, T.getCanonicalType()), elementName(T)}});
+  D.note(Diag, L, Msg(diag::note_region_container));
+}
+
 /// A member function called on an element (it may read any field), or a
 /// non-const one on a container of elements (it may change the container).
 void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
@@ -320,7 +360,7 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
         L, Msg(diag::note_region_field));
     return;
   }
-  if (M->isConst() || !holdsElements(T))
+  if (M->isConst() || isAccessor(M) || !holdsElements(T))
     return;
   StoredDiag &Diag = report(
       L, {diag::err_region_container,

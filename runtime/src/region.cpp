@@ -76,9 +76,14 @@ bool same_elements(const std::vector<sweep_range> &v, void *const *owned,
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(static) reduction(| : differ)
 #endif
-  for (std::size_t c = 0; c < cells; ++c)
+  for (std::size_t c = 0; c < cells; ++c) {
+    if (r[c].data && !r[c].stride) { // a list of pointers, in place
+      differ |= std::memcmp(r[c].data, expect + o[c], r[c].n * sizeof(void *));
+      continue;
+    }
     for (std::size_t k = 0; k < r[c].n; ++k)
       differ |= element_at(r[c], owned, k) != expect[o[c] + k];
+  }
   return !differ;
 }
 } // namespace
@@ -96,10 +101,28 @@ public:
                  sweep_state &st, bool writes, bool inner, sweep_index &dev);
   /// Copies back and scatters every resident's written fields.
   void close() {
+    verify();
     for (auto &r : residents_)
       write_back(*r);
   }
+  /// The check of the last join of a site the region knows: its lists are
+  /// those it was built from (elements in the same order), or the region
+  /// stops. A CUDA sweep launches its kernel first and checks while it runs
+  /// (the kernel writes only the region's device buffers, which a stopped
+  /// region never writes back); every other use of the region checks first.
+  void verify() {
+    if (!pending_.site)
+      return;
+    pending check = pending_;
+    pending_ = {};
+    const std::size_t nl = entries(check.st->local);
+    void *const *owned = check.st->owned.data();
+    if (!same_elements(check.st->local, owned, check.x->lists.data()) ||
+        !same_elements(check.st->inner, owned, check.x->lists.data() + nl))
+      stop(*check.site);
+  }
   void flush(type_key key) {
+    verify();
     for (auto &r : residents_)
       if (!key || r->key_ == key) {
         write_back(*r);
@@ -124,7 +147,13 @@ private:
   void reset(resident &r, const sweep_state &st, bool inner);
   [[noreturn]] void stop(const site &s);
 
+  struct pending {
+    const site *site = nullptr;
+    const sweep_state *st = nullptr;
+    const site_index *x = nullptr;
+  };
   const site &site_;
+  pending pending_;
   std::vector<std::unique_ptr<resident>> residents_;
   std::map<const site *, site_index> index_;
   std::vector<std::unique_ptr<lease>> leases_;
@@ -307,18 +336,16 @@ void region_impl::build(const site &s, site_index &x, resident &r,
 resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
                             int device, sweep_state &st, bool writes,
                             bool inner, sweep_index &dev) {
+  verify();
   if (stopped)
     stop(s);
   resident &r = resident_for(key, ops, device);
   auto it = index_.find(&s);
   if (it != index_.end() && it->second.valid && it->second.key == key) {
     site_index &x = it->second;
-    const std::size_t nl = entries(st.local);
-    if (nl + entries(st.inner) != x.lists.size() ||
-        !same_elements(st.local, st.owned.data(), x.lists.data()) ||
-        !same_elements(st.inner, st.owned.data(), x.lists.data() + nl))
+    if (entries(st.local) + entries(st.inner) != x.lists.size())
       stop(s);
-    st.lptr.assign(x.lists.begin(), x.lists.begin() + nl);
+    pending_ = {&s, &st, &x};
     dev = x.dev;
     return &r;
   }
@@ -336,10 +363,18 @@ void region_flush(type_key key) {
 
 resident *region_join(const site &s, type_key key, const device_ops &ops,
                       int device, sweep_state &st, bool writes, bool inner,
-                      sweep_index &dev) {
+                      sweep_index &dev, bool check_later) {
   if (!tl_current)
     return nullptr;
-  return tl_current->join(s, key, ops, device, st, writes, inner, dev);
+  resident *r = tl_current->join(s, key, ops, device, st, writes, inner, dev);
+  if (!check_later)
+    tl_current->verify();
+  return r;
+}
+
+void region_verify() {
+  if (tl_current)
+    tl_current->verify();
 }
 
 } // namespace soaview::rt

@@ -73,6 +73,15 @@ void changesList(std::vector<Cell> &cells, P *q) {
   }
 }
 
+void reseatsEntry(std::vector<Cell> &cells, P *q) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    P *mine = cells[0].local[0]; // reads the list: fine
+    mine = q;                    // a variable of its own: fine
+    cells[0].local[0] = mine; // expected-error {{cannot keep views in this region: '=' may change 'P *', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
 void swapsLists(std::vector<Cell> &cells) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);

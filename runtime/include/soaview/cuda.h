@@ -246,7 +246,7 @@ public:
   /// then one copy to the device on the thread's stream.
   /// In a view region: the region's buffers and index instead.
   void start() {
-    if (this->join_region(region_ops, device_, dl_, di_, dx_))
+    if (this->join_region(region_ops, device_, dl_, di_, dx_, true))
       return;
     this->prepare();
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
@@ -278,9 +278,14 @@ public:
                  cudaStreamPerThread>>>(this->n_, body);
       check(cudaGetLastError(), this->site_, "kernel launch");
     }
-    if (t0) {
+    if (t0) { // profiling times the kernel and the check apart
       check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
-      rt::record(this->site_, rt::kernel, rt::now_ns() - t0);
+      std::uint64_t t1 = rt::now_ns();
+      rt::record(this->site_, rt::kernel, t1 - t0);
+      rt::region_verify();
+      rt::record(this->site_, rt::gather, rt::now_ns() - t1);
+    } else {
+      rt::region_verify(); // the lists, checked while the kernel runs
     }
     this->region_wrote(dl_);
   }

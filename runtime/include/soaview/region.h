@@ -29,8 +29,9 @@
 // on stderr, then std::logic_error for refused uses). A sweep whose lists
 // changed inside the region stops the region: nothing more is computed and
 // nothing is written back (its elements may be gone).
-// Implemented in runtime/src/region.cpp; tested by test/Unit/region_test.cpp
-// and test/Exec/regions/.
+// Implemented in runtime/src/region.cpp; tested through the programs of
+// test/Offload/host-offload.test (OpenMP host offloading, in CI),
+// test/Exec/regions.test and test/GPU (both backends on the H100).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_REGION_H
 #define SOAVIEW_REGION_H
@@ -113,11 +114,15 @@ public:
 /// and copied the first time the site runs in the region; later runs check
 /// that the recorded lists are those it was built from, or stop the
 /// region). `writes`: the sweep writes through its local lists; `inner`: it
-/// has an inner loop over the same element type. Null: no region on this
-/// thread.
+/// has an inner loop over the same element type; `check_later`: the sweep
+/// calls region_verify() itself, after queuing its kernel, so that the
+/// check runs while the device computes (the region writes nothing back
+/// from a region that stops). Null: no region on this thread.
 resident *region_join(const site &s, type_key key, const device_ops &ops,
                       int device, sweep_state &st, bool writes, bool inner,
-                      sweep_index &dev_index);
+                      sweep_index &dev_index, bool check_later);
+/// The check region_join left for later, if any (it may stop the region).
+void region_verify();
 
 /// Where a converted loop that is not a sweep of the region meets the
 /// elements of type `key` (frame.h calls it): copies back and scatters the

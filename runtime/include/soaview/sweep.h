@@ -296,7 +296,7 @@ protected:
   /// outside a region).
   template <class LS, class IS>
   bool join_region(const rt::device_ops &ops, int device, LS &dl, IS &di,
-                   sweep_index &dx) {
+                   sweep_index &dx, bool check_later = false) {
     if (!region::current())
       return false;
     if constexpr (!kJoins) {
@@ -306,7 +306,7 @@ protected:
     } else {
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       region_ = rt::region_join(site_, rt::key_of<lelem>(), ops, device, st_,
-                                kScatters, kInner, dx);
+                                kScatters, kInner, dx, check_later);
       n_ = region_->locals();
       typename LSpec::soa hl{};
       bind_spec<LSpec>(*region_, hl, dl);
