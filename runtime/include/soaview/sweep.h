@@ -292,8 +292,8 @@ protected:
   /// and the index dx at the region's, gathering and copying only fields no
   /// sweep of the region used before. False when no region runs on this
   /// thread, or when this sweep's two views have different element types
-  /// (then the region writes those types back first, and the sweep runs as
-  /// outside a region).
+  /// or it writes a copy (then the region writes those types back first,
+  /// and the sweep runs as outside a region).
   template <class LS, class IS>
   bool join_region(const rt::device_ops &ops, int device, LS &dl, IS &di,
                    sweep_index &dx, bool check_later = false) {
@@ -338,9 +338,12 @@ protected:
   bool in_region() const noexcept { return region_ != nullptr; }
 
 private:
-  /// Sweeps whose views share one element type join regions.
+  /// Sweeps whose views share one element type join regions, unless their
+  /// loop variable is a copy that the body writes: those writes must stay
+  /// in the sweep, and a region's buffers are shared.
   static constexpr bool kJoins =
-      !kInner || std::is_same_v<typename ispec::element, lelem>;
+      (!kInner || std::is_same_v<typename ispec::element, lelem>) &&
+      (Scatter || !LSpec::writes);
   /// Points a view's buffers (host soa h, device soa d) at the region's.
   template <class Spec>
   static void bind_spec(rt::resident &r, typename Spec::soa &h,
