@@ -124,7 +124,7 @@ void Walker::addElements(const Stmt *Loop) {
   const LoopAnnotation *A = annotation(Loop);
   bool CellLoop = A && A->has(AttrKind::Offload) &&
                   !A->has(AttrKind::Convert) && holdsAnnotatedLoop(Loop);
-  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop); RF && !CellLoop) {
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop); RF && A && !CellLoop) {
     if (const CXXRecordDecl *RD = recordOf(RF->getLoopVariable()->getType()))
       if (!llvm::is_contained(Elements, RD)) {
         Elements.push_back(RD);

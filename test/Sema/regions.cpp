@@ -30,6 +30,25 @@ void hostLoop(std::vector<Cell> &cells) {
       p->x *= 0.5;
 }
 
+// A loop that is not annotated inside an annotated one does not make its
+// elements the region's: `n.w` below is not refused.
+struct Neighbour {
+  double w;
+};
+void weighted(Cell &c, std::vector<Neighbour> &ns) {
+  [[clang::soa_conversion("always")]] // expected-remark@+1 {{view of 'P' in {rho} out {rho}}}
+  for (P *p : c.local)
+    for (Neighbour &n : ns)
+      p->rho += n.w;
+}
+void notElements(std::vector<Cell> &cells, std::vector<Neighbour> &ns) {
+  [[clang::soa_conversion_region]] { // expected-remark {{view region: 2 annotated loop(s) share their views: P}}
+    sweep(cells);
+    weighted(cells[0], ns);
+    ns[0].w = 1;
+  }
+}
+
 // Passes: two sweeps and a host loop, through calls.
 void passes(std::vector<Cell> &cells, int n) {
   [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 2 annotated loop(s) share their views: P}}
