@@ -9,6 +9,7 @@
 
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
+#include "support/Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -128,8 +129,7 @@ void Walker::addElements(const Stmt *Loop) {
     if (const CXXRecordDecl *RD = recordOf(RF->getLoopVariable()->getType()))
       if (!llvm::is_contained(Elements, RD)) {
         Elements.push_back(RD);
-        Plan.Elements.insert(
-            qualifiedName(Ctx, QualType(RD->getTypeForDecl(), 0)));
+        Plan.Elements.insert(qualifiedName(Ctx, compat::recordType(Ctx, RD)));
       }
   }
   for (const Stmt *Child : Loop->children())
