@@ -43,6 +43,10 @@ if glob.glob(os.path.join(llvm_lib, "libomptarget-nvptx*.bc")):
 if os.path.exists("/dev/nvidia0") or os.environ.get("SOAVIEW_GPU"):
     config.available_features.add("gpu")
 config.substitutions.append(("%llvm_lib", llvm_lib))
+# %offload_syntax: an OpenMP compile with an offload target, for syntax-only
+# and dump runs (the target reaches only the host compile: no device pass).
+config.substitutions.append(
+    ("%offload_syntax", "-fopenmp -Xclang -fopenmp-targets=x86_64-pc-linux-gnu"))
 config.substitutions.append(
     ("%offload_host_flags",
      "-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -Wl,-rpath," + llvm_lib))

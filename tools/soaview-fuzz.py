@@ -710,6 +710,11 @@ class Gen:
             # A view region around more steps of the sweeps: the offloaded
             # ones share one set of device buffers, a host one (cell by
             # cell) writes the region's views back first.
+            if r.random() < 0.5:
+                # Built without an offload target: the region's sweeps run
+                # on the host (one loop over all cells, host buffers kept
+                # between them).
+                L.insert(0, HOST_BUILD)
             w("  [[clang::soa_conversion_region]]")
             w(f"  for (int rep = 0; rep < {r.randint(1, 3)}; ++rep) {{")
             for name in sweeps:
@@ -753,6 +758,14 @@ def offload_flags(plain):
     return ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu",
             "-Wl,-rpath," + llvm_libdir(plain)]
 OFFLOAD_ENV = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
+# A program with this first line is built with -fopenmp and no offload
+# target: its offload attributes have no device, and the sweeps a view
+# region reaches run on the host.
+HOST_BUILD = "// soaview-fuzz: built without an offload target"
+
+
+def host_flags(plain):
+    return ["-fopenmp", "-Wl,-rpath," + llvm_libdir(plain)]
 
 
 def run(cmd, timeout, cwd=None, env=None):
@@ -771,7 +784,9 @@ def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
         f.write(src)
     pexe, sexe = os.path.join(work, "plain"), os.path.join(work, "sv")
     env = None
-    if OFFLOAD_ATTR in src:
+    if src.startswith(HOST_BUILD):
+        flags = flags + host_flags(plain)
+    elif OFFLOAD_ATTR in src:
         flags, env = flags + offload_flags(plain), OFFLOAD_ENV
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:

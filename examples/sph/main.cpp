@@ -38,7 +38,11 @@
 // thread; offload-region and cuda-region call the same step written as a
 // view region (soa_conversion_region: the sweeps share one set of device
 // buffers, so the particles stay on the device between sweeps and steps).
+// The build "region" is that view region compiled for the CPU (-fopenmp, no
+// offload target): its sweeps run on the host's OpenMP threads and share
+// one set of host buffers for the whole step loop.
 // The cell-by-cell device builds and manual-cuda-sweep have no step.
+#include "initial.h"
 #include "kernels.h"
 
 #include <soaview/soaview.h>
@@ -63,6 +67,8 @@ SPH_DECLARE_TABLE(manual_strict)
 SPH_DECLARE_TABLE(plain_fast)
 SPH_DECLARE_TABLE(soaview_fast)
 SPH_DECLARE_TABLE(manual_fast)
+SPH_DECLARE_TABLE(region_strict)
+SPH_DECLARE_TABLE(region_fast)
 #ifdef SPH_WITH_OFFLOAD
 SPH_DECLARE_TABLE(offload_strict)
 SPH_DECLARE_TABLE(offload_fast)
@@ -78,9 +84,9 @@ namespace sph {
 namespace {
 
 struct Build {
-  // plain, soaview, manual, offload, cuda, offload-sweep, offload-region,
-  // cuda-sweep, cuda-region, manual-cuda-sweep (hand-written CUDA sweeps,
-  // manual_cuda.cu)
+  // plain, soaview, manual, region (the step's view region swept on the
+  // CPU threads), offload, cuda, offload-sweep, offload-region, cuda-sweep,
+  // cuda-region, manual-cuda-sweep (hand-written CUDA sweeps, manual_cuda.cu)
   const char *build;
   const char *fpmode; // strict, fast
   KernelTable (*table)();
@@ -89,8 +95,8 @@ struct Build {
   /// threads (the soaview build: host loops compiled by soaview-clang++).
   KernelTable (*cellTable)() = nullptr;
   /// A sweep build that runs only the step, as the table's view region
-  /// (offload-region, cuda-region); the other sweep builds run the table's
-  /// step with one sweep per kernel.
+  /// (region, offload-region, cuda-region); the other sweep builds run the
+  /// table's step with one sweep per kernel.
   bool region = false;
   bool sweep() const { return cellTable != nullptr; }
   /// Runs its converted loops on the GPU (cell by cell: launching from
@@ -105,6 +111,7 @@ const Build kBuilds[] = {
     {"plain", "strict", plain_strict::table},
     {"soaview", "strict", soaview_strict::table},
     {"manual", "strict", manual_strict::table},
+    {"region", "strict", region_strict::table, soaview_strict::table, true},
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "strict", offload_strict::table},
     {"offload-sweep", "strict", offload_strict::table, soaview_strict::table},
@@ -120,6 +127,7 @@ const Build kBuilds[] = {
     {"plain", "fast", plain_fast::table},
     {"soaview", "fast", soaview_fast::table},
     {"manual", "fast", manual_fast::table},
+    {"region", "fast", region_fast::table, soaview_fast::table, true},
 #ifdef SPH_WITH_OFFLOAD
     {"offload", "fast", offload_fast::table},
     {"offload-sweep", "fast", offload_fast::table, soaview_fast::table},
@@ -275,32 +283,9 @@ struct System {
     grid = std::max(3L, std::lround(std::sqrt(double(particles) / ppc)));
     n = grid * grid * ppc;
     std::mt19937_64 rng(seed * 1000003u + ppcIn);
-    std::uniform_real_distribution<double> U(0, 1);
     pristine.resize(n);
-    for (long k = 0; k < n; ++k) {
-      Particle &p = pristine[k];
-      std::memset(&p, 0, sizeof p);
-      long c = k / ppc;
-      p.x[0] = c % grid + U(rng);
-      p.x[1] = c / grid + U(rng);
-      for (int d = 0; d < 2; ++d) {
-        p.v[d] = U(rng) - 0.5;
-        p.a[d] = U(rng) - 0.5;
-        p.v_full[d] = p.v[d] + 0.01 * (U(rng) - 0.5);
-      }
-      p.mass = 1 + 0.1 * U(rng);
-      p.h = 0.8 + 0.15 * U(rng); // support < 1 cell: neighbours are adjacent
-      p.rho = ppc * (0.8 + 0.4 * U(rng));
-      p.u = 1 + U(rng);
-      p.u_dt = U(rng) - 0.5;
-      p.pressure = (kGamma - 1) * p.rho * p.u;
-      p.soundspeed = std::sqrt(kGamma * p.pressure / p.rho);
-      p.f_grad = 0.9 + 0.2 * U(rng);
-      p.balsara = U(rng);
-      p.h_dt = 0.1 * (U(rng) - 0.5);
-      p.id = k;
-      p.cell = static_cast<std::int32_t>(c);
-    }
+    for (long k = 0; k < n; ++k)
+      drawParticle(pristine[k], k, ppc, grid, rng);
     ptr.resize(n);
     if (scatteredStorage) {
       // One heap allocation per particle, in random order, so that a cell's
@@ -654,8 +639,9 @@ std::vector<Row> measure(System &sys, void (System::*reset)(),
 void printHeader(const System &sys, const std::string &storage, long ppc) {
   std::printf("\n== %s storage, ppc %ld, %ld particles (%ld cells)\n",
               storage.c_str(), ppc, sys.n, sys.grid * sys.grid);
-  std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s", "kernel", "variant",
-              "fp", "plain", "soaview", "speedup", "manual", "limit");
+  std::printf("%-8s %-13s %-6s %10s %10s %8s %10s %7s %10s %8s", "kernel",
+              "variant", "fp", "plain", "soaview", "speedup", "manual", "limit",
+              "region", "speedup");
 #ifdef SPH_WITH_OFFLOAD
   std::printf(" %10s %8s %13s %8s %14s %8s", "offload", "speedup",
               "offload-sweep", "speedup", "offload-region", "speedup");
@@ -697,6 +683,7 @@ bool printRow(const std::vector<Row> &here, const std::string &failures) {
     else
       std::printf(" %*s %8s", width, "-", "-");
   };
+  column("region", 10);
 #ifdef SPH_WITH_OFFLOAD
   column("offload", 10);
   column("offload-sweep", 13);

@@ -40,14 +40,24 @@ namespace soaview {
 
 namespace {
 
+/// Offloaded loops have a device to run on: the CUDA backend, or OpenMP
+/// with an offload target (-fopenmp-targets, --offload-arch; the device
+/// compile itself). With -fopenmp alone a target region would run on the
+/// host through libomptarget, which such a link does not have.
+bool canOffload(const LangOptions &LO, const Options &Opts) {
+  return Opts.Offload == BackendKind::Cuda ||
+         (LO.OpenMP &&
+          (LO.OpenMPIsTargetDevice || !LO.OMPTargetTriples.empty()));
+}
+
 class FirstPass {
 public:
   FirstPass(ASTContext &Ctx, const AnnotationCollector &C, const Options &Opts,
             PassResult &R)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(C), Opts(Opts),
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
-        Planning{Ctx.getLangOpts().OpenMP || Opts.Offload == BackendKind::Cuda,
-                 Opts.Offload, Opts.DeviceHeap, Opts.Profitability},
+        Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
+                 Opts.DeviceHeap, Opts.Profitability},
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
 
   void attributeProblems();
@@ -55,6 +65,7 @@ public:
   /// they refuse; emitted by finish().
   void regions();
   void convert(const std::vector<LoopInstance> &N);
+  void convertSweepOnHost(const std::vector<LoopInstance> &N);
   /// annotate=all: every nest that can convert converts; the others keep
   /// their code, with a remark.
   void convertEveryLoop(const std::vector<std::vector<LoopInstance>> &Nests);
@@ -95,7 +106,8 @@ private:
   /// With offloading the driver runs this plugin in the host and in the
   /// device compile: remarks and warnings come from the host compile only.
   const bool Host;
-  bool AnyRewrite = false, AnyOffload = false, AnyHeap = false;
+  bool AnyRewrite = false, AnyOffload = false, AnyHeap = false,
+       AnyHostSweep = false;
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
   /// By loop location and element type: what the first instantiation's
   /// view uses, and where that instantiation was made.
@@ -109,11 +121,11 @@ private:
   std::vector<RegionPlan> Regions;
   /// The `for` locations of the annotated loops regions reach.
   std::set<unsigned> RegionLoops;
-  /// A region reaches the nest, and its sweeps may hold views on a device.
+  /// A region reaches the nest: its sweeps may hold views there.
   bool inRegion(const std::vector<LoopInstance> &N) const {
-    return Planning.CanOffload && llvm::any_of(N, [&](const LoopInstance &I) {
-             return RegionLoops.count(I.A->ForLoc.getRawEncoding());
-           });
+    return llvm::any_of(N, [&](const LoopInstance &I) {
+      return RegionLoops.count(I.A->ForLoc.getRawEncoding());
+    });
   }
 };
 
@@ -141,19 +153,44 @@ void FirstPass::attributeProblems() {
 void FirstPass::convert(const std::vector<LoopInstance> &N) {
   if (!looksLikeSweep(N))
     return convertNest(N, std::nullopt);
-  std::vector<LoopInstance> Inner(N.begin() + 1, N.end());
-  if (!Planning.CanOffload) {
-    if (Opts.Remarks && Host)
-      Diags.report(
-          N[0].A->ForLoc,
-          {diag::remark_sweep_host,
-           {"compile with -fopenmp (or the CUDA backend) to offload"}});
-    return convertNest(Inner, std::nullopt);
-  }
+  if (!Planning.CanOffload)
+    return convertSweepOnHost(N);
   std::optional<SweepForm> S = recogniseSweep(Ctx, N, Diags);
   if (!S)
     return;
-  convertNest(Inner, std::move(S));
+  convertNest(std::vector<LoopInstance>(N.begin() + 1, N.end()), std::move(S));
+}
+
+/// A sweep in a compile that cannot offload. In a view region it is swept
+/// on the host when it can be (one parallel loop over all cells; its views
+/// stay in host memory for the region); otherwise, and outside regions,
+/// its nest converts for the host, cell by cell, with a remark saying why.
+void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
+  std::vector<LoopInstance> Inner(N.begin() + 1, N.end());
+  std::string Why = "compile with an offload target (-fopenmp with "
+                    "--offload-arch or -fopenmp-targets, or the CUDA "
+                    "backend) to offload";
+  if (inRegion(N)) {
+    DiagStore Trial(SM);
+    std::optional<NestPlan> Nest;
+    if (std::optional<SweepForm> S = recogniseSweep(Ctx, N, Trial))
+      Nest = planChecked(Inner, std::move(S), Trial);
+    if (Nest && Nest->Sweep) {
+      if (sameAsOtherInstances(*Nest, Diags))
+        emit(*Nest);
+      return;
+    }
+    if (Nest) // decideSweep said why
+      return convertNest(Inner, std::nullopt);
+    if (const StoredDiag *R = Trial.firstReason()) {
+      StringRef Reason(R->Message);
+      Reason.consume_front("soaview: ");
+      Why = "it cannot run swept on the host: " + Reason.str();
+    }
+  }
+  if (Opts.Remarks && Host)
+    Diags.report(N[0].A->ForLoc, {diag::remark_sweep_host, {Why}});
+  convertNest(Inner, std::nullopt);
 }
 
 /// One nest: the profitability rule decides first; a loop it leaves as
@@ -342,8 +379,8 @@ bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
   if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
     return false;
   bool OK = true;
-  for (const LoopPlan &P : Nest.Loops)
-    if (P.Offload)
+  for (const LoopPlan &P : Nest.Loops) // a host sweep runs in parallel too
+    if (P.Offload || (&P == &Nest.Loops[0] && Nest.hostSweep()))
       OK &= checkOffload(Ctx, Nest, P, D);
   if (!OK)
     return false;
@@ -372,6 +409,7 @@ void FirstPass::emit(const NestPlan &Nest) {
         Em.emitLoop(Nest, P);
   AnyRewrite = true;
   AnyOffload |= Nest.offloads();
+  AnyHostSweep |= Nest.hostSweep();
   AnyHeap |= !Nest.heapRoutes().empty();
   recordConverted(Nest);
   reportRows(Nest, true);
@@ -464,7 +502,9 @@ void FirstPass::recordConverted(const NestPlan &Nest) {
 }
 
 void FirstPass::remarkConverted(const NestPlan &Nest) {
-  if (Nest.Sweep)
+  if (Nest.hostSweep())
+    Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
+  else if (Nest.Sweep)
     Diags.report(Nest.Sweep->Annotation->ForLoc,
                  {diag::remark_sweep, {Em.backend().offloadedRemark()}});
   for (const LoopPlan &P : Nest.Loops) {
@@ -474,9 +514,12 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
           "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
     if (P.Offload)
       Where += Em.backend().offloadedRemark();
+    else if (Nest.hostSweep() && &P == &Nest.Loops[0])
+      Where += "; swept on the host";
     else if (P.Annotation->has(AttrKind::Offload))
-      Where += "; not offloaded: compile with -fopenmp to offload, the loop "
-               "runs on the host";
+      Where += "; not offloaded: compile with an offload target (-fopenmp "
+               "with --offload-arch or -fopenmp-targets) to offload, the "
+               "loop runs on the host";
     for (const DispatchGuard &G : Nest.Guards)
       Where += "; runs when '" + G.Object->getName().str() +
                "' is exactly a '" + G.Class->getQualifiedNameAsString() +
@@ -507,7 +550,8 @@ void FirstPass::finish() {
   // The runtime headers go first in the main file.
   FileID Main = SM.getMainFileID();
   if (EditBuffer *MainBuffer = Em.bufferFor(SM.getLocForStartOfFile(Main)))
-    MainBuffer->insert(0, Em.backend().includes(AnyOffload, AnyHeap));
+    MainBuffer->insert(
+        0, Em.backend().includes(AnyOffload, AnyHeap, AnyHostSweep));
   Result.Buffers = std::move(Em.buffers());
   Result.MainFile = SM.getFileEntryRefForID(Main)->getName().str();
 }

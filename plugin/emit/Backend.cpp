@@ -53,6 +53,11 @@ public:
                            const std::string &Captures) const override {
     targetRegion(W, Prefix, SweepPrefix + "sweep", Captures);
   }
+  std::string hostSweepDirective(const std::string &Captures) const override {
+    return fill("#pragma omp parallel for schedule(dynamic, 64) "
+                "firstprivate(${Captures})",
+                {{"Captures", Captures}});
+  }
 };
 
 /// The launch whose lambda (the loop's body) runs once per slot.
@@ -100,8 +105,10 @@ public:
 
 } // namespace
 
-std::string Backend::includes(bool AnyOffload, bool AnyHeap) const {
+std::string Backend::includes(bool AnyOffload, bool AnyHeap,
+                              bool AnyHostSweep) const {
   return includeLine(rt::Header) +
+         (AnyHostSweep ? includeLine(rt::SweepHeader) : "") +
          (AnyOffload && offloadHeader() ? includeLine(offloadHeader()) : "") +
          (AnyHeap && heapHeader() ? includeLine(heapHeader()) : "");
 }

@@ -25,7 +25,8 @@ public:
   /// The runtime headers, inserted first in the main file: soaview.h, and
   /// the backend's own header when a loop is offloaded.
   /// AnyHeap adds the backend's device heap (allocation routed there).
-  std::string includes(bool AnyOffload, bool AnyHeap) const;
+  /// AnyHostSweep adds sweep.h (sweeps on the host, in view regions).
+  std::string includes(bool AnyOffload, bool AnyHeap, bool AnyHostSweep) const;
   virtual const char *offloadHeader() const { return nullptr; }
   virtual const char *heapHeader() const { return nullptr; }
   /// What the remark of an offloaded loop adds ("; offloaded (...)").
@@ -72,6 +73,14 @@ public:
                                    const std::string &SweepPrefix,
                                    const std::string &Prefix,
                                    const std::string &Captures) const {}
+  /// A sweep on the host (a view region's, in a compile that cannot
+  /// offload): the directive before its loop over the local slots, whose
+  /// header is this class's sweepLaunchHeader (Captures: the buffers and
+  /// index the loop reads, private to each thread so that the compiler
+  /// keeps them in registers and can vectorise the inner loop).
+  virtual std::string hostSweepDirective(const std::string &Captures) const {
+    return "";
+  }
   virtual std::string sweepLaunchHeader(const std::string &SweepPrefix,
                                         const std::string &Prefix,
                                         const std::string &Slot) const {

@@ -14,6 +14,7 @@ inline constexpr const char *OmpHeader = "soaview/omp.h";
 inline constexpr const char *CudaHeader = "soaview/cuda.h";
 inline constexpr const char *OmpHeapHeader = "soaview/heap_omp.h";
 inline constexpr const char *CudaHeapHeader = "soaview/heap_cuda.h";
+inline constexpr const char *SweepHeader = "soaview/sweep.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";
 inline constexpr const char *Region = "::soaview::region";
@@ -48,6 +49,7 @@ inline constexpr const char *HostFrame = "host_frame";
 inline constexpr const char *DeviceFrame = "device_frame";
 // sweep.h (the sweep class itself is the backend's, in omp.h and cuda.h).
 inline constexpr const char *Sweep = "sweep";
+inline constexpr const char *HostSweep = "::soaview::host_sweep";
 inline constexpr const char *SweepIndex = "::soaview::sweep_index";
 inline constexpr const char *RunCursor = "::soaview::run_cursor";
 // heap_route.h (with heap_omp.h or heap_cuda.h): allocation routed to the

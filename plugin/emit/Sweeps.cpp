@@ -4,6 +4,7 @@
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -17,6 +18,16 @@ const LoopPlan *innerOf(const NestPlan &Nest) {
 std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
   return Emit.Source.exprText(
       cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
+}
+/// The loop body has a `break` (conservatively: one of a nested loop or
+/// switch counts too).
+bool hasBreak(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitBreakStmt(BreakStmt *) { return !(Found = true); }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
 }
 } // namespace
 
@@ -55,20 +66,21 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
   std::string Prefix = Emit.Names.prefix(L);
   std::string Where = Emit.Source.where(S.Annotation->ForLoc);
+  const bool OnHost = Nest.hostSweep();
   CodeWriter W;
   W.line("{ // soaview: sweep over the cells of the loop at " + Where +
-         ": one gather, one transfer, one launch" +
-         Emit.Target.offloadedComment());
+         (OnHost ? ": on the host, one loop over all cells (view region)"
+                 : ": one gather, one transfer, one launch" +
+                       Emit.Target.offloadedComment()));
   W.in();
   W.line(fill("static ${Site} ${S}site(\"${Where}\");",
               {{"Site", rt::Site}, {"S", Sweep}, {"Where", Where}}));
   std::string Scope = Heap.loopScope(L, Sweep);
   if (!Scope.empty()) // before the sweep: ends after it
     W.line(Scope);
-  W.line(fill("${Namespace}${Sweep}<${Local}, ${Inner}${NoScatter}> "
-              "${S}sweep(${S}site);",
-              {{"Namespace", Emit.Target.deviceNamespace()},
-               {"Sweep", rt::Sweep},
+  W.line(fill("${Sweep}<${Local}, ${Inner}${NoScatter}> ${S}sweep(${S}site);",
+              {{"Sweep", OnHost ? std::string(rt::HostSweep)
+                                : Emit.Target.deviceNamespace() + rt::Sweep},
                {"Local", Loops.specType(L)},
                {"Inner", Inner ? Loops.specType(*Inner) : "void"},
                {"NoScatter", L.Form.VarIsCopy ? ", false" : ""},
@@ -90,31 +102,48 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
                 {{"Index", rt::SweepIndex}, {"S", Sweep}}));
     Captures += ", " + InnerPrefix + "buffers, " + Sweep + "index";
   }
-  if (!Emit.Target.bodyIsKernelLambda()) // a kernel's lambda runs over the
-                                         // sweep's size
+  if (OnHost || !Emit.Target.bodyIsKernelLambda()) // a kernel's lambda
+                                                   // runs over the size
     W.line(fill("const std::size_t ${P}n = ${S}sweep.size();",
                 {{"P", Prefix}, {"S", Sweep}}));
-  Emit.Target.sweepLaunchPrologue(W, Sweep, Prefix, Captures);
+  if (!OnHost)
+    Emit.Target.sweepLaunchPrologue(W, Sweep, Prefix, Captures);
+  else if (std::string D = Emit.Target.hostSweepDirective(Captures); !D.empty())
+    W.directive(D);
   return W.take();
 }
 
-/// The inner loop walks the runs of the cell's inner slots.
+/// The inner loop walks the runs of the cell's inner slots: on the host,
+/// where no `break` needs one loop, as a loop over the runs around a loop
+/// over each run's slots (which the compiler can vectorise, as the
+/// unswept nest's inner loop); otherwise through one cursor.
 void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
   const LoopPlan &Inner = Nest.Loops[1];
   std::string Sweep = Emit.Names.prefix(Nest.Sweep->Annotation->ForLoc);
   std::string InnerPrefix = Emit.Names.prefix(Inner);
   Loops.commentAttribute(*Inner.Annotation, Buffer);
   const auto *RF = cast<CXXForRangeStmt>(Inner.Form.Loop);
+  const bool Runs = Nest.hostSweep() && !hasBreak(Inner.Form.Body);
   Buffer.replace(
       Emit.Source.offset(Emit.Source.lparen(Inner.Annotation->ForLoc)),
       Emit.Source.offset(RF->getRParenLoc()) + 1,
-      fill("(${Cursor} ${I}k(${S}index, ${S}cell); ${I}k.more(); "
-           "${I}k.next())",
-           {{"Cursor", rt::RunCursor}, {"I", InnerPrefix}, {"S", Sweep}}));
+      Runs
+          ? fill("(std::size_t ${I}r = ${S}index.run_off[${S}cell], ${I}rend "
+                 "= ${S}index.run_off[${S}cell + 1]; ${I}r < ${I}rend; "
+                 "++${I}r) for (std::size_t ${I}k = ${S}index.run_start[${I}r]"
+                 ", ${I}kend = ${I}k + ${S}index.run_len[${I}r]; ${I}k < "
+                 "${I}kend; ++${I}k)",
+                 {{"I", InnerPrefix}, {"S", Sweep}})
+          : fill(
+                "(${Cursor} ${I}k(${S}index, ${S}cell); ${I}k.more(); "
+                "${I}k.next())",
+                {{"Cursor", rt::RunCursor}, {"I", InnerPrefix}, {"S", Sweep}}));
   Loops.openBody(
       Inner.Form,
-      Loops.elementDecls(Inner, fill("${I}spec::at(${I}buffers, ${I}k.index())",
-                                     {{"I", InnerPrefix}})),
+      Loops.elementDecls(Inner,
+                         fill(Runs ? "${I}spec::at(${I}buffers, ${I}k)"
+                                   : "${I}spec::at(${I}buffers, ${I}k.index())",
+                              {{"I", InnerPrefix}})),
       Buffer);
   Loops.bodyEdits(Inner, Buffer);
 }
@@ -134,8 +163,12 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   // edits, so that the local loop's `for` keeps its line and column (its
   // remark and diagnostics point there).
   std::string Slot = Prefix + "i";
-  std::string Header = Emit.Target.sweepLaunchHeader(Sweep, Prefix, Slot) +
-                       (isa<CompoundStmt>(S.Body) ? " {" : "");
+  const bool Lambda = !Nest.hostSweep() && Emit.Target.bodyIsKernelLambda();
+  std::string Header =
+      (Nest.hostSweep()
+           ? Emit.Target.Backend::sweepLaunchHeader(Sweep, Prefix, Slot)
+           : Emit.Target.sweepLaunchHeader(Sweep, Prefix, Slot)) +
+      (isa<CompoundStmt>(S.Body) ? " {" : "");
   SourceLocation LocalFor = L.Annotation->ForLoc;
   Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),
                   Emit.Source.offset(LocalFor),
@@ -151,14 +184,13 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
       Cell + Loops.elementDecls(L, fill("${P}spec::at(${P}buffers, ${K})",
                                         {{"P", Prefix}, {"K", Slot}})),
       *Buffer);
-  if (Emit.Target.bodyIsKernelLambda())
+  if (Lambda)
     Loops.continueEdits(L, *Buffer);
   Loops.bodyEdits(L, *Buffer);
   if (Inner)
     innerLoop(Nest, *Buffer);
   Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(S.Loop)),
-                 std::string(Emit.Target.bodyIsKernelLambda() ? ");" : "") +
-                     " }");
+                 std::string(Lambda ? ");" : "") + " }");
   return true;
 }
 

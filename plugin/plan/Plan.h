@@ -166,6 +166,9 @@ struct NestPlan {
   std::vector<const clang::Expr *> identities() const;
   /// True when a loop of the nest is offloaded.
   bool offloads() const;
+  /// True when the nest is swept on the host: a sweep in a view region of a
+  /// compile that cannot offload (its views stay in host memory).
+  bool hostSweep() const { return Sweep && !Loops.front().Offload; }
 };
 
 /// What a view moves per element: the one count that the report, the

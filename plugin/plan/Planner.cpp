@@ -33,8 +33,8 @@ std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
 namespace {
 
 /// Which loops run on the device: offloaded loops (when the compile can
-/// offload), the local loop of a swept nest, and the inner loop of an
-/// offloaded nest.
+/// offload), the local loop of a swept nest (when it can), and the inner
+/// loop of an offloaded nest.
 std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
                                       bool CanOffload) {
   std::vector<LoopPlacement> Places(R.Loops.size());
@@ -44,8 +44,10 @@ std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
     Places[I].OffloadAttr =
         Places[I].Offload ? A.get(AttrKind::Offload) : nullptr;
   }
-  if (R.Sweep && CanOffload) { // the sweep offloads the cell's nest
-    Places[0].Offload = true;
+  if (R.Sweep) { // the sweep offloads the cell's nest, or runs it on the
+                 // host in parallel (a host sweep: its checks name the
+                 // sweep's attribute too)
+    Places[0].Offload = CanOffload;
     Places[0].OffloadAttr = R.Sweep->Annotation->get(AttrKind::Offload);
   }
   if (R.Loops.size() == 2 && Places[0].Offload) {

@@ -22,8 +22,9 @@ namespace soaview {
 
 /// What the compile allows planning to choose.
 struct PlanOptions {
-  /// Offloaded loops run on a device (the compile has -fopenmp, or the
-  /// backend is CUDA); otherwise they stay on the host.
+  /// Offloaded loops run on a device (the compile has -fopenmp and an
+  /// offload target, or the backend is CUDA); otherwise they stay on the
+  /// host, and sweeps in view regions are swept on the host.
   bool CanOffload = false;
   BackendKind Backend = BackendKind::OpenMP;
   /// Allocation in offloaded code is routed to the device heap.

@@ -15,6 +15,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace soaview::rt {
@@ -37,52 +38,111 @@ resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
 
 namespace {
+/// What a sweep site's index was built from, so that later runs can check
+/// their lists hold the same elements in the same cells: per range (local
+/// ranges, then inner ranges) its length, and its elements flattened into
+/// `elems` -- except for an inner range that was a local range's own
+/// storage (a neighbour cell's list): that one is checked by being the same
+/// storage again (`mirror`), which is what keeps the check small.
+struct built_lists {
+  static constexpr std::uint32_t kOwn = ~std::uint32_t(0);
+  std::vector<std::uint32_t> count;  ///< per range
+  std::vector<std::uint32_t> mirror; ///< per inner range: a local range, kOwn
+  std::vector<std::size_t> at;       ///< per range: its first in elems
+  std::vector<void *> elems;
+};
+
 /// The index of one sweep site in a region: its device copy, and the lists
-/// it was built from (local entries, then inner entries), flattened.
+/// it was built from.
 struct site_index {
   type_key key;
   sweep_index dev;
-  std::vector<void *> lists;
+  built_lists lists;
   bool valid = true;
 };
 
 thread_local region_impl *tl_current = nullptr;
 
-std::size_t entries(const std::vector<sweep_range> &v) {
+/// Records ranges `local` and `inner` into `b` (see built_lists).
+void record_lists(const std::vector<sweep_range> &local,
+                  const std::vector<sweep_range> &inner, void *const *owned,
+                  built_lists &b) {
+  const std::size_t nl = local.size(), ni = inner.size();
+  std::unordered_map<const void *, std::uint32_t> storage(2 * nl);
+  for (std::size_t c = 0; c < nl; ++c)
+    if (local[c].data)
+      storage.emplace(local[c].data, static_cast<std::uint32_t>(c));
+  b.count.resize(nl + ni);
+  b.mirror.assign(ni, built_lists::kOwn);
+  b.at.resize(nl + ni);
   std::size_t n = 0;
-  for (const sweep_range &r : v)
+  for (std::size_t c = 0; c < nl + ni; ++c) {
+    const sweep_range &r = c < nl ? local[c] : inner[c - nl];
+    b.count[c] = static_cast<std::uint32_t>(r.n);
+    b.at[c] = n;
+    if (c >= nl && r.data) {
+      auto it = storage.find(r.data);
+      if (it != storage.end() && local[it->second].n == r.n &&
+          local[it->second].stride == r.stride) {
+        b.mirror[c - nl] = it->second;
+        continue;
+      }
+    }
     n += r.n;
-  return n;
-}
-
-/// Appends the elements of ranges `v` to `out`.
-void flatten(const std::vector<sweep_range> &v, void *const *owned,
-             std::vector<void *> &out) {
-  for (const sweep_range &r : v)
+  }
+  b.elems.resize(n);
+  void **out = b.elems.data();
+  const sweep_range *lr = local.data(), *ir = inner.data();
+  const std::uint32_t *mirror = b.mirror.data();
+  const std::size_t *at = b.at.data();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 64)
+#endif
+  for (std::size_t c = 0; c < nl + ni; ++c) {
+    if (c >= nl && mirror[c - nl] != built_lists::kOwn)
+      continue;
+    const sweep_range &r = c < nl ? lr[c] : ir[c - nl];
     for (std::size_t k = 0; k < r.n; ++k)
-      out.push_back(element_at(r, owned, k));
+      out[at[c] + k] = element_at(r, owned, k);
+  }
 }
 
-/// Whether ranges `v` hold, in order, the elements at `expect`.
-bool same_elements(const std::vector<sweep_range> &v, void *const *owned,
-                   void *const *expect) {
-  std::vector<std::size_t> off(v.size() + 1, 0);
-  for (std::size_t c = 0; c < v.size(); ++c)
-    off[c + 1] = off[c] + v[c].n;
-  const sweep_range *r = v.data();
-  const std::size_t *o = off.data();
-  const std::size_t cells = v.size();
+/// Whether range `r` holds the elements at `expect`, in order.
+bool same_range(const sweep_range &r, void *const *owned, void *const *expect) {
+  if (r.data && !r.stride) // a list of pointers, in place
+    return !std::memcmp(r.data, expect, r.n * sizeof(void *));
+  for (std::size_t k = 0; k < r.n; ++k)
+    if (element_at(r, owned, k) != expect[k])
+      return false;
+  return true;
+}
+
+/// Whether ranges `local` and `inner` hold the elements, cell by cell, that
+/// `b` recorded. One parallel pass.
+bool same_lists(const std::vector<sweep_range> &local,
+                const std::vector<sweep_range> &inner, void *const *owned,
+                const built_lists &b) {
+  const std::size_t nl = local.size(), ni = inner.size();
+  if (nl + ni != b.count.size() || ni != b.mirror.size())
+    return false;
+  const sweep_range *lr = local.data(), *ir = inner.data();
   int differ = 0;
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static) reduction(| : differ)
+#pragma omp parallel for schedule(dynamic, 64) reduction(| : differ)
 #endif
-  for (std::size_t c = 0; c < cells; ++c) {
-    if (r[c].data && !r[c].stride) { // a list of pointers, in place
-      differ |= std::memcmp(r[c].data, expect + o[c], r[c].n * sizeof(void *));
+  for (std::size_t c = 0; c < nl + ni; ++c) {
+    const sweep_range &r = c < nl ? lr[c] : ir[c - nl];
+    if (r.n != b.count[c]) {
+      differ = 1;
       continue;
     }
-    for (std::size_t k = 0; k < r[c].n; ++k)
-      differ |= element_at(r[c], owned, k) != expect[o[c] + k];
+    std::uint32_t m = c < nl ? built_lists::kOwn : b.mirror[c - nl];
+    if (m != built_lists::kOwn) { // the same storage as that local range
+      const sweep_range &l = lr[m];
+      differ |= r.data != l.data || r.stride != l.stride;
+      continue;
+    }
+    differ |= !same_range(r, owned, b.elems.data() + b.at[c]);
   }
   return !differ;
 }
@@ -115,10 +175,8 @@ public:
       return;
     pending check = pending_;
     pending_ = {};
-    const std::size_t nl = entries(check.st->local);
-    void *const *owned = check.st->owned.data();
-    if (!same_elements(check.st->local, owned, check.x->lists.data()) ||
-        !same_elements(check.st->inner, owned, check.x->lists.data() + nl))
+    if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
+                    check.x->lists))
       stop(*check.site);
   }
   void flush(type_key key) {
@@ -292,12 +350,14 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
 
 void region_impl::stop(const site &s) {
   stopped = true;
-  std::fprintf(stderr,
-               "soaview: the region at %s stopped: the lists of the sweep at "
-               "%s changed inside it (elements added, removed or reordered); "
-               "nothing more is computed and nothing is written back: change "
-               "the lists outside the region\n",
-               site_.where(), s.where());
+  std::fprintf(
+      stderr,
+      "soaview: the region at %s stopped: the lists of the sweep at "
+      "%s changed inside it (elements added, removed, reordered or moved "
+      "to another cell); "
+      "nothing more is computed and nothing is written back: change "
+      "the lists outside the region\n",
+      site_.where(), s.where());
   throw std::logic_error("soaview: region stopped: its lists changed");
 }
 
@@ -315,9 +375,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   }
   if (!fits(r, st, inner))
     reset(r, st, inner);
-  x.lists.clear();
-  flatten(st.local, st.owned.data(), x.lists);
-  flatten(st.inner, st.owned.data(), x.lists);
+  record_lists(st.local, st.inner, st.owned.data(), x.lists);
   const device_ops &ops = *r.ops_;
   auto copy = [&](const std::vector<std::uint32_t> &v) {
     auto *d = static_cast<std::uint32_t *>(
@@ -343,8 +401,8 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
   auto it = index_.find(&s);
   if (it != index_.end() && it->second.valid && it->second.key == key) {
     site_index &x = it->second;
-    if (entries(st.local) + entries(st.inner) != x.lists.size())
-      stop(s);
+    if (st.local.size() + st.inner.size() != x.lists.count.size())
+      stop(s); // other cells: the index does not fit them
     pending_ = {&s, &st, &x};
     dev = x.dev;
     return &r;

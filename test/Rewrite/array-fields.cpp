@@ -4,7 +4,7 @@
 // non-numeric arrays stay whole, copied with memcpy. Written components go
 // back through one slot each; an offloaded loop copies each component buffer.
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s
-// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s --check-prefix=OFFLOAD
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefix=OFFLOAD
 // RUN: %soaview_verify %s
 // expected-no-diagnostics
 #include <vector>

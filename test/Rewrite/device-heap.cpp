@@ -5,11 +5,11 @@
 // where host callers keep the standard allocation), in a clone for the view
 // and in a member function copied into the view. The launch is wrapped in
 // the heap's loop scope. Placement new into existing storage stays.
-// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s --check-prefixes=CHECK,OMP
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefixes=CHECK,OMP
 // RUN: %soaview-translate --backend=cuda %s -o - -- -std=c++17 | %nochecks | FileCheck %s --check-prefixes=CHECK,CUDA
 // Not offloaded, or with the heap off: allocation stays as written.
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s --check-prefix=HOST
-// RUN: %soaview_dump -fopenmp -fplugin-arg-soaview-device-heap=off %s | %nochecks | FileCheck %s --check-prefix=HOST
+// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-device-heap=off %s | %nochecks | FileCheck %s --check-prefix=HOST
 #include <cstdlib>
 #include <new>
 #include <vector>

@@ -1,6 +1,6 @@
 // An offloaded loop: host gather, a device frame from the pool, a target
 // region over the device buffers; proxy, spec and clones in declare target.
-// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s
 // RUN: %soaview_dump %s | %nochecks | FileCheck %s --check-prefix=NOOMP
 #include <vector>
 struct P { double x, v; int id; };

@@ -3,11 +3,14 @@
 // as written (the profitability rule, the size gate, another dynamic type)
 // the region's views are written back first (::soaview::region_sync()), so
 // that it sees the elements as the program would.
-// RUN: env -u SOAVIEW_CONVERT %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s
 // Outside a region the loops are as before.
-// RUN: env -u SOAVIEW_CONVERT %soaview_dump -fopenmp -DNO_REGION %s | %nochecks | FileCheck %s --check-prefix=PLAIN
-// A host compile has no sweeps on a device: nothing to write back.
-// RUN: env -u SOAVIEW_CONVERT %soaview_dump %s | %nochecks | FileCheck %s --check-prefix=HOST
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump %offload_syntax -DNO_REGION %s | %nochecks | FileCheck %s --check-prefix=PLAIN
+// A compile without an offload target sweeps the region's sweeps on the
+// host, one loop over all cells (in parallel with -fopenmp), keeping their
+// views in host buffers: the rest is as with a device.
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump %s | %nochecks | FileCheck %s --check-prefixes=CHECK,HOST
+// RUN: env -u SOAVIEW_CONVERT %soaview_dump -fopenmp %s | %nochecks | FileCheck %s --check-prefixes=CHECK,HOST,HOSTOMP
 #include <vector>
 struct P {
   double x, rho;
@@ -19,6 +22,12 @@ struct Pairwise {
   virtual void apply(P *p, const P *q) const { p->rho += q->x; }
 };
 
+// HOST-LABEL: void sweep(std::vector<Cell> &cells) {
+// HOST: ::soaview::host_sweep<{{.*}}> [[S:sv[0-9]+_[0-9]+_]]sweep([[S]]site);
+// HOST: [[S]]sweep.start();
+// HOSTOMP-NEXT: using
+// HOSTOMP: #pragma omp parallel for schedule(dynamic, 64) firstprivate({{.*}}_buffers)
+// HOST: for (std::size_t [[L:sv[0-9]+_[0-9]+_]]i = 0; [[L]]i < [[L]]n; ++[[L]]i)
 void sweep(std::vector<Cell> &cells) {
   [[clang::soa_conversion_offload_compute]]
   for (Cell &c : cells) {
@@ -34,8 +43,6 @@ void sweep(std::vector<Cell> &cells) {
 // CHECK-NEXT: p->x += 1; }
 // PLAIN-LABEL: void kick(Cell &c) {
 // PLAIN-NEXT: {{^ *\[\[clang::soa_conversion\]\]}}
-// HOST-LABEL: void kick(Cell &c) {
-// HOST-NEXT: {{^ *\[\[clang::soa_conversion\]\]}}
 void kick(Cell &c) {
   [[clang::soa_conversion]]
   for (P *p : c.local)
@@ -48,9 +55,6 @@ void kick(Cell &c) {
 // PLAIN-LABEL: void pairs(Cell &c) {
 // PLAIN-NEXT: if (!(::soaview::pays_off(
 // PLAIN-NEXT: #line
-// HOST-LABEL: void pairs(Cell &c) {
-// HOST-NEXT: if (!(::soaview::pays_off(
-// HOST-NEXT: #line
 void pairs(Cell &c) {
   [[clang::soa_conversion]]
   for (P *p : c.local) {
@@ -75,19 +79,55 @@ void functor(Cell &c, const Pairwise &f) {
   }
 }
 
+// An inner loop over the cell's runs: on the host, a loop over the runs
+// around a loop over each run's slots (the compiler vectorises it) ...
+// HOST-LABEL: void sweepPairs(
+// HOST: ::soaview::host_sweep<{{.*}}, {{.*}}> [[S:sv[0-9]+_[0-9]+_]]sweep([[S]]site);
+// HOST: const std::size_t [[S]]cell = [[S]]index.cell_of[{{.*}}];
+// HOST: for (std::size_t [[I:sv[0-9]+_[0-9]+_]]r = [[S]]index.run_off{{.*}}; [[I]]r < [[I]]rend; ++[[I]]r) for (std::size_t [[I]]k = [[S]]index.run_start{{.*}}; [[I]]k < [[I]]kend; ++[[I]]k) { auto [[I]]view = [[I]]spec::at([[I]]buffers, [[I]]k);
+void sweepPairs(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += q->x;
+    }
+  }
+}
+
+// ... and through one cursor where a `break` needs one loop.
+// HOST-LABEL: void sweepUntil(
+// HOST: for (::soaview::run_cursor [[I:sv[0-9]+_[0-9]+_]]k({{.*}}); [[I]]k.more(); [[I]]k.next()) { auto [[I]]view = [[I]]spec::at([[I]]buffers, [[I]]k.index());
+void sweepUntil(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active) {
+        if (q->x > p->x)
+          break;
+        p->rho += q->x;
+      }
+    }
+  }
+}
+
 // CHECK-LABEL: void step(
-// CHECK: { static ::soaview::site [[R:sv[0-9]+_[0-9]+_region]]_site("regions.cpp:[[#@LINE+10]]:3"); ::soaview::region [[R]]([[R]]_site); /* soaview: view region, 4 annotated loop(s) share their views */
+// CHECK: { static ::soaview::site [[R:sv[0-9]+_[0-9]+_region]]_site("regions.cpp:[[#@LINE+8]]:3"); ::soaview::region [[R]]([[R]]_site); /* soaview: view region, 6 annotated loop(s) share their views */
 // CHECK: for (int s = 0; s < n; ++s) {
 // CHECK: } }
 // CHECK-NEXT: }
-// HOST-LABEL: void step(
-// HOST: ::soaview::region
 void step(std::vector<Cell> &cells, const Pairwise &f, int n) {
 #ifndef NO_REGION
   [[clang::soa_conversion_region]]
 #endif
   for (int s = 0; s < n; ++s) {
     sweep(cells);
+    sweepPairs(cells);
+    sweepUntil(cells);
     for (Cell &c : cells) {
       kick(c);
       pairs(c);

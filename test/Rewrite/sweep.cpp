@@ -3,7 +3,7 @@
 // copies once, and the local loop runs over all local slots in one target
 // region (one CUDA kernel), finding its cell and walking the cell's runs of
 // inner slots; the loop bodies are unchanged.
-// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s
 // RUN: %soaview-translate --convert=always --backend=cuda %s -o - -- -std=c++17 | %nochecks | FileCheck %s --check-prefix=CUDA
 #include <vector>
 struct P { double x, rho; int id; };
@@ -57,7 +57,7 @@ void density(std::vector<Cell> &cells) {
 // inner view uses the local view's buffers of the fields both read
 // (soaview/sweep.h); a component of a split array is named with its index.
 // Views of loops that are not swept do not have fields().
-// RUN: %soaview_dump -fopenmp %s | %nochecks | FileCheck %s --check-prefix=FIELDS
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefix=FIELDS
 struct Q { double x[2], m, f[2]; };
 void forces(std::vector<std::vector<Q *>> &local, std::vector<std::vector<Q *>> &active) {
   [[clang::soa_conversion_offload_compute]]

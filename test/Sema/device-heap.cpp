@@ -1,11 +1,11 @@
 // Allocation in offloaded code that cannot be routed to the device heap is
 // refused where it is written (checks/HeapChecks.cpp).
-// RUN: %soaview_verify -fopenmp %s
+// RUN: %soaview_verify %offload_syntax %s
 // The CUDA backend refuses the same.
 // RUN: %soaview_verify -fplugin-arg-soaview-backend=cuda -fplugin-arg-soaview-dump=%t.cu %s
 // With the device heap off, allocation stays as written: nothing to refuse
 // here but what no device runs (the class's own operator new is a call).
-// RUN: %soaview_cc1 -fopenmp -fplugin-arg-soaview-device-heap=off %s 2>&1 | FileCheck %s --allow-empty --check-prefix=OFF
+// RUN: %soaview_cc1 %offload_syntax -fplugin-arg-soaview-device-heap=off %s 2>&1 | FileCheck %s --allow-empty --check-prefix=OFF
 // OFF-NOT: device heap
 #include <cstdlib>
 #include <memory>

@@ -1,5 +1,5 @@
 // What an offloaded loop may not do.
-// RUN: %soaview_verify -fopenmp %s
+// RUN: %soaview_verify %offload_syntax %s
 #include <list>
 #include <vector>
 struct P { double x, y; };

@@ -1,6 +1,6 @@
 // More refusals: escapes, calls soaview cannot follow, OpenMP, and fields
 // that cannot live in a view.
-// RUN: %soaview_verify -fopenmp %s
+// RUN: %soaview_verify %offload_syntax %s
 
 #include <cstdarg>
 #include <string>

@@ -1,7 +1,7 @@
 // Structured bindings as a loop variable: what soaview refuses, and why.
 // The binding that is a struct or a pointer to one stands for the element
 // (test/Exec/constructs/structured-bindings.cpp runs the ones that convert).
-// RUN: %soaview_verify -std=c++20 -fopenmp %s
+// RUN: %soaview_verify -std=c++20 %offload_syntax %s
 #include <map>
 #include <utility>
 #include <vector>

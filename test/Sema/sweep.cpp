@@ -1,9 +1,11 @@
 // Sweeps over cells: soa_conversion_offload_compute on a loop whose body runs
 // an annotated nest offloads all cells at once; what would change the result
 // is refused, and a nest whose inner loop writes stays on the host.
-// RUN: %soaview_verify -fopenmp -fplugin-arg-soaview-remarks %s
+// RUN: %soaview_verify %offload_syntax -fplugin-arg-soaview-remarks %s
 // Without -fopenmp the nest converts for the host, cell by cell.
 // RUN: %soaview_verify -fplugin-arg-soaview-remarks -DHOST %s
+// With -fopenmp but no offload target, the same: there is no device.
+// RUN: %soaview_verify -fopenmp -fplugin-arg-soaview-remarks -DHOST %s
 #include <vector>
 
 struct P {
@@ -16,7 +18,7 @@ struct Cell {
 
 #ifdef HOST
 void hostOnly(std::vector<Cell> &cells) {
-  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells not swept: compile with -fopenmp (or the CUDA backend) to offload; the nest converts for the host, cell by cell}}
+  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells not swept: compile with an offload target (-fopenmp with --offload-arch or -fopenmp-targets, or the CUDA backend) to offload; the nest converts for the host, cell by cell}}
   for (Cell &c : cells) {
     [[clang::soa_conversion]] // expected-remark@+1 {{view of 'P' in {x, rho} out {rho}}}
     for (P *p : c.local) {

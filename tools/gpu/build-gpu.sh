@@ -38,6 +38,8 @@ for fp in strict fast; do
   clang++-19 $cpu -DSPH_NS=plain_$fp -c "$sph/kernels.cpp" -o "$tmp/plain_$fp.o"
   "$sv" $cpu -DSPH_NS=soaview_$fp -c "$sph/kernels.cpp" -o "$tmp/soaview_$fp.o"
   clang++-19 $cpu -DSPH_NS=manual_$fp -c "$sph/manual.cpp" -o "$tmp/manual_$fp.o"
+  # The build "region": the step's view region swept on the CPU threads.
+  "$sv" $cpu -fopenmp -DSPH_NS=region_$fp -c "$sph/kernels.cpp" -o "$tmp/region_$fp.o"
   "$sv" $fpflags $march -fopenmp $arch -Wno-unknown-attributes -DSPH_NS=offload_$fp \
     -c "$sph/kernels.cpp" -o "$tmp/offload_$fp.o"
 done
@@ -59,7 +61,7 @@ done
 "$sv" -O2 -fopenmp $arch -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -c "$sph/main.cpp" -o "$tmp/main.o"
 "$sv" -fopenmp $arch "$tmp/main.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
   "$tmp"/cuda_{strict,fast}.o "$tmp"/cuda_manual_{strict,fast}.o \
-  "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" -ldl -lrt \
+  "$tmp"/{plain,soaview,manual,region}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
 rm -rf "$tmp"
 

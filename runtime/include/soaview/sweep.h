@@ -550,6 +550,57 @@ private:
   }
 };
 
+namespace rt {
+inline void host_copy(const site &, void *to, const void *from,
+                      std::size_t bytes, int) {
+  std::memcpy(to, from, bytes);
+}
+/// A view region's buffers for sweeps on the host: both sides in host memory
+/// from the pool (the "device" buffers are what the sweeps compute on; a
+/// field's host buffer stages its gather, as for a device: a sweep gathers
+/// every field of its views there, also those the region already holds).
+inline const device_ops host_region_ops = {nullptr, nullptr, host_copy,
+                                           host_copy};
+} // namespace rt
+
+/// A sweep over cells on the host: what a sweep in a view region becomes in
+/// a compile that cannot offload (docs/offload.md, "View regions"). In the
+/// region it uses the region's host buffers and index (gathered once for the
+/// region, scattered when it ends); outside one (a sweep whose views cannot
+/// join) it gathers its own and scatters them when it ends. The generated
+/// loop over the local slots runs on the caller's OpenMP threads.
+template <class LSpec, class ISpec = void, bool Scatter = true>
+class host_sweep : public sweep_host<LSpec, ISpec, Scatter, nullptr> {
+  using base = sweep_host<LSpec, ISpec, Scatter, nullptr>;
+
+public:
+  explicit host_sweep(const site &s) : base(s) {}
+  ~host_sweep() {
+    if (this->in_region()) // the written fields stay in the region's buffers
+      this->region_wrote(dl_);
+  }
+
+  /// After the cells are recorded: the region's buffers, or slots, index
+  /// and gathers of its own.
+  void start() {
+    if (this->join_region(rt::host_region_ops, -1, dl_, di_, dx_))
+      return;
+    this->prepare();
+    dl_ = this->lsoa_;
+    di_ = this->isoa_;
+    dx_ = this->hidx_;
+  }
+
+  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
+  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
+  const sweep_index &index() const noexcept { return dx_; }
+
+private:
+  typename LSpec::soa dl_{};
+  typename base::inner_soa di_{};
+  sweep_index dx_{};
+};
+
 } // namespace soaview
 
 #endif // SOAVIEW_SWEEP_H
