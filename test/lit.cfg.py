@@ -1,6 +1,7 @@
 # lit configuration of the soaview test suite (see docs/testing.md).
 import glob
 import os
+import shutil
 import lit.formats
 
 config.name = "soaview"
@@ -96,6 +97,19 @@ config.substitutions.append(
     ("%clang_format", os.path.join(config.llvm_tools_dir, "clang-format")))
 if os.path.exists(os.path.join(bin_dir, "soaview-sph-cuda")):
     config.available_features.add("sph-cuda")
+# The MPI build of the SPH demonstrator (Open MPI, tools/setup.sh). CI runs as
+# root, which mpirun refuses without --allow-run-as-root; --oversubscribe lets
+# more ranks than cores start, and --bind-to none lets each rank's OpenMP
+# threads use every core (Open MPI binds a rank to one core by default).
+mpirun = shutil.which("mpirun")
+if mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", mpirun + " --allow-run-as-root --oversubscribe --bind-to none"))
+if os.path.exists(os.path.join(bin_dir, "soaview-sph-mpi")):
+    config.available_features.add("sph-mpi")
+if os.path.exists(os.path.join(bin_dir, "soaview-sph-mpi-cuda")):
+    config.available_features.add("sph-mpi-cuda")
 config.substitutions.append(("%check-diagnostics", "python3 " + os.path.join(config.soaview_src_root, "tools", "check-diagnostics.py")))
 # tools/run-tests.sh collects which diagnostics -verify tests report.
 if "SOAVIEW_DIAG_COVERAGE" in os.environ:

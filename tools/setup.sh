@@ -27,6 +27,9 @@ build="${1:-$default_build}"
 
 packages=(clang-$llvm libclang-$llvm-dev llvm-$llvm-dev libomp-$llvm-dev
           llvm-$llvm-tools clang-format-$llvm cmake ninja-build ccache python3)
+# Open MPI for the SPH demonstrator's MPI build (soaview-sph-mpi; built only
+# where CMake finds MPI).
+packages+=(libopenmpi-dev openmpi-bin)
 # LLVM 22 moved the offload runtime (libomptarget) into its own package.
 [ "$llvm" -ge 20 ] && packages+=(liboffload-$llvm-dev)
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the GPU checks and benchmarks here (the GPU node has no clang) and
-# packs them with the LLVM 19 offload runtime into gpu-bundle/, which
+# packs them with the LLVM 19 offload runtime and Open MPI (for the MPI
+# build of the SPH demonstrator) into gpu-bundle/, which
 # tools/gpu/run-gpu.sh runs on the node:
 #   device run --carry gpu-bundle -- bash tools/gpu/run-gpu.sh
 set -euo pipefail
@@ -63,6 +64,17 @@ done
   "$tmp"/cuda_{strict,fast}.o "$tmp"/cuda_manual_{strict,fast}.o \
   "$tmp"/{plain,soaview,manual,region}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
+# The MPI build of the time step (examples/sph/mpi.cpp: cuda-sweep and
+# offload-sweep, a GPU per rank) from the same objects, both backends in one
+# binary as soaview-sph.gpu; MPI's flags for mpi.cpp only, libmpi from the
+# bundle's Open MPI (below) on the node.
+"$sv" -O2 -fopenmp -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -DOMPI_SKIP_MPICXX \
+  $(mpicxx --showme:compile) -isystem /usr/local/cuda/include \
+  -c "$sph/mpi.cpp" -o "$tmp/mpi.o"
+"$sv" -fopenmp $arch "$tmp/mpi.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
+  "$tmp"/cuda_{strict,fast}.o "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" \
+  $(mpicxx --showme:libdirs | sed 's/^/-L/; s/ / -L/g') -lmpi -ldl -lrt \
+  -o "$bundle/bin/soaview-sph-mpi.gpu"
 rm -rf "$tmp"
 
 # The CUDA backend (soaview-translate --backend=cuda, nvcc): the offload
@@ -103,6 +115,9 @@ $nvcc -O3 -I"$bench" "$bench/backend_manual.cu" -o "$bundle/bin/backend_manual.c
 rm -rf "$cu"
 for b in "$bundle"/bin/*.gpu; do python3 "$root/tools/gpu/patch-cubin.py" --check "$b"; done
 cp "$build/lib/libsoaview_rt.so" "$bundle/lib/"
+# Open MPI for soaview-sph-mpi.gpu (the node has none), relocatable:
+# run-gpu.sh unpacks it and sources tools/gpu/openmpi-env.sh.
+bash "$root/tools/gpu/pack-openmpi.sh" "$bundle/openmpi.tar.xz"
 # lit itself (pure Python) runs the GPU test suite (test/GPU) on the node.
 mkdir -p "$bundle/lit"
 cp -r /usr/lib/llvm-19/build/utils/lit/lit /usr/lib/llvm-19/build/utils/lit/lit.py "$bundle/lit/"

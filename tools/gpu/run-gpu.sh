@@ -5,8 +5,9 @@
 # offload benchmark, then the SPH demonstrator's GPU comparison. Results go
 # to $OUT. Sections can be picked: run-gpu.sh [tests] [bench] [phases]
 # [backends] [sph] [sph-cuda] [sph-swept] [sph-step] [sph-threads]
-# [sph-phases] [sph-launchers] [sph-cpu] [heap] [alloc] (default: all but
-# sph-step, sph-threads, sph-phases, sph-launchers, heap and alloc); `tests`
+# [sph-phases] [sph-launchers] [sph-cpu] [sph-mpi] [sph-mpi-cpu] [heap]
+# [alloc] (default: all but sph-step, sph-threads, sph-phases,
+# sph-launchers, sph-mpi, sph-mpi-cpu, heap and alloc); `tests`
 # is the GPU
 # lit suite (test/GPU). Each command on the node may run at most 10 minutes.
 set -uo pipefail
@@ -187,5 +188,69 @@ for n in 250 1000 4000; do
     echo "$b,$n,4,$med,$fmed,$same" | tee -a "$out/alloc.csv"
     grep -h "soaview:\|lost" "$out/alloc_$b.err" "$out/alloc_$b.txt" | head -2
   done
+done
+fi
+if want sph-mpi || want sph-mpi-cpu; then
+# Open MPI from the bundle (the node has none), unpacked and relocated
+# (tools/gpu/pack-openmpi.sh, openmpi-env.sh). Ranks are not bound to cores
+# (Open MPI would bind each to one): each rank's OpenMP threads (gathers,
+# scatters, the CPU kernels) share the node's cores.
+ompi=/tmp/soaview-openmpi
+[ -d "$ompi/openmpi" ] || { mkdir -p "$ompi" && tar -C "$ompi" -xJf "$bundle/openmpi.tar.xz"; }
+. "$root/tools/gpu/openmpi-env.sh" "$ompi/openmpi"
+mpirun="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+mpisph="$bundle/bin/soaview-sph-mpi.gpu"
+cores=$(nproc)
+# Shared memory between ranks copies large messages with one copy (CMA,
+# process_vm_readv), which containers may forbid: then with two.
+if ! $mpirun -np 2 "$mpisph" --ppc 32 --particles 4096 --steps 1 --reps 1 --threads 1 \
+    --builds plain > "$out/sph_mpi_probe.txt" 2>&1; then
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  echo "sph-mpi: single-copy shared memory failed (see sph_mpi_probe.txt); copying twice"
+fi
+fi
+if want sph-mpi; then
+# The MPI build's time step (examples/sph/mpi.cpp), a rank per GPU: halo
+# rows exchanged as particle structs before density and force, density and
+# force one sweep per rank. Strong scaling at about 2^20 particles and weak
+# scaling at 2^20 per rank, 1 and 2 ranks, the cores split between the
+# ranks; strict, branching, 10 steps, median of 3; CSV per run (times per
+# step: the step, its exchanges and kernels, the slowest rank; shares of
+# conversion, transfers and device kernels). Physics: each run against the
+# one-process run of its build (--check build: plain would take minutes at
+# 2^20 particles), and one smaller run against plain too. About 3 minutes.
+# SPH_MPI_BUILDS adds builds (offload-sweep; the region builds once
+# kernels.cpp has a region per half step).
+ngpu=$(nvidia-smi -L | wc -l)
+builds="${SPH_MPI_BUILDS:-cuda-sweep}"
+args="--ppc ${SPH_MPI_PPC:-64,256,1024} --steps ${SPH_MPI_STEPS:-10} --reps 3 --fpmode strict --builds $builds"
+run_mpi() { # name ranks args...
+  local name=$1 r=$2; shift 2
+  echo "== SPH MPI $name: $r rank(s) x $((cores / r)) threads, $builds, a GPU each"
+  # shellcheck disable=SC2086
+  $mpirun -np "$r" "$mpisph" --threads $((cores / r)) "$@" --csv "$out/sph_mpi_$name.csv" 2>&1 |
+    tee "$out/sph_mpi_$name.txt" | grep -v "^omptarget\|info:"
+}
+for r in 1 2; do
+  [ "$r" -le "$ngpu" ] || { echo "sph-mpi: $r ranks need $r GPUs, $ngpu here"; continue; }
+  # shellcheck disable=SC2086
+  run_mpi "strong_r$r" "$r" $args --particles 1048576 --check build
+done
+# Weak scaling: 1 rank is the strong run above.
+# shellcheck disable=SC2086
+[ "$ngpu" -ge 2 ] && run_mpi weak_r2 2 $args --particles 1048576 --weak --check build
+# shellcheck disable=SC2086
+[ "$ngpu" -ge 2 ] && run_mpi check_r2 2 --ppc 64,256 --particles 131072 --steps 2 --reps 1 \
+  --fpmode strict,fast --builds "$builds" --check plain,build
+fi
+if want sph-mpi-cpu; then
+# The same on the CPU: ranks x threads over the node's cores against the
+# same thread count in one process (plain and soaview, smaller: plain
+# takes seconds per step at 2^20 particles). About a minute.
+for r in 1 2 4; do
+  echo "== SPH MPI on the CPU: $r rank(s) x $((cores / r)) threads"
+  $mpirun -np "$r" "$mpisph" --threads $((cores / r)) --ppc 64,256 --particles 131072 \
+    --steps 3 --reps 3 --fpmode strict --builds plain,soaview --check build \
+    --csv "$out/sph_mpi_cpu_r$r.csv" 2>&1 | tee "$out/sph_mpi_cpu_r$r.txt" | grep -v "^omptarget\|info:"
 done
 fi
