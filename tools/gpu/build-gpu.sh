@@ -131,4 +131,8 @@ for l in $(ldd /usr/lib/llvm-19/lib/libomptarget.so.19.1 | awk '{print $3}'); do
 done
 tar -C / -cf - $(for l in $libs; do readlink -f "$l" | sed 's|^/||'; done) | xz -T2 -6 > "$bundle/llvm-libs.tar.xz"
 for l in $libs; do echo "$(basename "$l") $(basename "$(readlink -f "$l")")"; done > "$bundle/lib-names.txt"
+# The binaries travel compressed (a run's carry holds 64 MiB at most);
+# run-gpu.sh unpacks them on the node.
+tar -C "$bundle" -cf - bin | xz -T2 -6 > "$bundle/bin.tar.xz"
+rm -rf "$bundle/bin"
 du -sh "$bundle"

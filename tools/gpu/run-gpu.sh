@@ -14,6 +14,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bundle="$root/gpu-bundle"
 out="${OUT:-/tmp/soaview-gpu}"; mkdir -p "$out"
+[ -d "$bundle/bin" ] || tar -C "$bundle" -xJf "$bundle/bin.tar.xz" # build-gpu.sh packs it
 rt=/tmp/soaview-rt; mkdir -p "$rt/lib"
 tar -C "$rt" -xJf "$bundle/llvm-libs.tar.xz"
 find "$rt" -name '*.so*' ! -path "$rt/lib/*" -exec sh -c 'for f; do [ -e "$0/$(basename "$f")" ] || cp "$f" "$0/"; done' "$rt/lib" {} +
