@@ -6,12 +6,19 @@
 
 #include "particle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
 
 namespace sph {
+
+/// Cells per side of a square system of about `particles` particles with
+/// ppc per cell (at least 3: every cell has its eight neighbours).
+inline long gridOf(long ppc, long particles) {
+  return std::max(3L, std::lround(std::sqrt(double(particles) / ppc)));
+}
 
 /// Draws particle k of a grid x grid system of cells with ppc particles
 /// each, cell by cell (cell-major): its position in cell k / ppc, velocity,

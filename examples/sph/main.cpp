@@ -44,6 +44,7 @@
 // The cell-by-cell device builds and manual-cuda-sweep have no step.
 #include "initial.h"
 #include "kernels.h"
+#include "tables.h"
 
 #include <soaview/soaview.h>
 
@@ -61,24 +62,6 @@
 
 #include <omp.h>
 
-SPH_DECLARE_TABLE(plain_strict)
-SPH_DECLARE_TABLE(soaview_strict)
-SPH_DECLARE_TABLE(manual_strict)
-SPH_DECLARE_TABLE(plain_fast)
-SPH_DECLARE_TABLE(soaview_fast)
-SPH_DECLARE_TABLE(manual_fast)
-SPH_DECLARE_TABLE(region_strict)
-SPH_DECLARE_TABLE(region_fast)
-#ifdef SPH_WITH_OFFLOAD
-SPH_DECLARE_TABLE(offload_strict)
-SPH_DECLARE_TABLE(offload_fast)
-#endif
-#ifdef SPH_WITH_CUDA
-SPH_DECLARE_TABLE(cuda_strict)
-SPH_DECLARE_TABLE(cuda_fast)
-SPH_DECLARE_TABLE(cuda_manual_strict)
-SPH_DECLARE_TABLE(cuda_manual_fast)
-#endif
 
 namespace sph {
 namespace {
@@ -280,7 +263,7 @@ struct System {
 
   System(long ppcIn, long particles, bool scatteredStorage, unsigned seed) {
     ppc = ppcIn;
-    grid = std::max(3L, std::lround(std::sqrt(double(particles) / ppc)));
+    grid = gridOf(ppc, particles);
     n = grid * grid * ppc;
     std::mt19937_64 rng(seed * 1000003u + ppcIn);
     pristine.resize(n);

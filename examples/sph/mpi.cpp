@@ -49,6 +49,7 @@
 // before any soaview call).
 #include "initial.h"
 #include "kernels.h"
+#include "tables.h"
 
 #include <soaview/soaview.h>
 
@@ -70,20 +71,6 @@
 #include <string>
 #include <vector>
 
-SPH_DECLARE_TABLE(plain_strict)
-SPH_DECLARE_TABLE(soaview_strict)
-SPH_DECLARE_TABLE(manual_strict)
-SPH_DECLARE_TABLE(plain_fast)
-SPH_DECLARE_TABLE(soaview_fast)
-SPH_DECLARE_TABLE(manual_fast)
-#ifdef SPH_WITH_OFFLOAD
-SPH_DECLARE_TABLE(offload_strict)
-SPH_DECLARE_TABLE(offload_fast)
-#endif
-#ifdef SPH_WITH_CUDA
-SPH_DECLARE_TABLE(cuda_strict)
-SPH_DECLARE_TABLE(cuda_fast)
-#endif
 
 namespace sph {
 namespace {
@@ -254,7 +241,7 @@ struct Geometry {
 };
 
 Geometry geometryOf(long ppc, long particles) {
-  long grid = std::max(3L, std::lround(std::sqrt(double(particles) / ppc)));
+  long grid = gridOf(ppc, particles);
   return {ppc, grid, grid * grid * ppc};
 }
 

@@ -3,8 +3,8 @@
 
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -18,16 +18,6 @@ const LoopPlan *innerOf(const NestPlan &Nest) {
 std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
   return Emit.Source.exprText(
       cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
-}
-/// The loop body has a `break` (conservatively: one of a nested loop or
-/// switch counts too).
-bool hasBreak(const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitBreakStmt(BreakStmt *) { return !(Found = true); }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
 }
 } // namespace
 
@@ -114,8 +104,8 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
 }
 
 /// The inner loop walks the runs of the cell's inner slots: on the host,
-/// where no `break` needs one loop, as a loop over the runs around a loop
-/// over each run's slots (which the compiler can vectorise, as the
+/// where no `break` of the loop needs one loop, as a loop over the runs around
+/// a loop over each run's slots (which the compiler can vectorise, as the
 /// unswept nest's inner loop); otherwise through one cursor.
 void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
   const LoopPlan &Inner = Nest.Loops[1];
@@ -123,7 +113,8 @@ void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
   std::string InnerPrefix = Emit.Names.prefix(Inner);
   Loops.commentAttribute(*Inner.Annotation, Buffer);
   const auto *RF = cast<CXXForRangeStmt>(Inner.Form.Loop);
-  const bool Runs = Nest.hostSweep() && !hasBreak(Inner.Form.Body);
+  const bool Runs =
+      Nest.hostSweep() && findLoopJumps(Inner.Form.Body).Exits.empty();
   Buffer.replace(
       Emit.Source.offset(Emit.Source.lparen(Inner.Annotation->ForLoc)),
       Emit.Source.offset(RF->getRParenLoc()) + 1,
