@@ -11,6 +11,7 @@
 // Environment:
 //   SOAVIEW_STATS=1        print per-site statistics at exit (stderr)
 //   SOAVIEW_MAX_BYTES=N    refuse a single lease larger than N bytes
+//   SOAVIEW_DEVICE=N|local the device each thread's offloaded loops start on
 //
 // Covered by test/Unit/pool_test.cpp and test/Unit/omp_pool_test.cpp.
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <stdexcept>
@@ -251,6 +253,49 @@ void release_on(const backend &b, int device, const site &s) noexcept {
       b.deallocate(blk.data, device);
     blk = Block{};
   }
+}
+
+namespace {
+/// The process's rank on its node, from the launcher's environment; -1 if
+/// none is set.
+long local_rank() {
+  for (const char *v :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char *s = std::getenv(v); s && *s)
+      return std::strtol(s, nullptr, 10);
+  return -1;
+}
+
+int parse_device(const char *v, int devices, const char *&why) {
+  if (devices <= 0)
+    return why = "no device", -1;
+  if (!std::strcmp(v, "local")) {
+    long r = local_rank();
+    return r < 0 ? (why = "no local rank set by the launcher", -1)
+                 : static_cast<int>(r % devices);
+  }
+  char *end = nullptr;
+  long d = std::strtol(v, &end, 10);
+  if (end == v || *end || d < 0)
+    return why = "not a device number or 'local'", -1;
+  if (d >= devices)
+    return why = "no such device", -1;
+  return static_cast<int>(d);
+}
+} // namespace
+
+int device_from_env(int devices) noexcept {
+  const char *v = std::getenv("SOAVIEW_DEVICE");
+  if (!v || !*v)
+    return -1;
+  const char *why = nullptr;
+  int d = parse_device(v, devices, why);
+  static std::atomic<bool> reported{false};
+  if (d < 0 && !reported.exchange(true))
+    std::fprintf(stderr,
+                 "soaview: SOAVIEW_DEVICE=%s ignored: %s (%d devices)\n", v,
+                 why, devices);
+  return d;
 }
 
 bool profiling() noexcept {

@@ -225,7 +225,7 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
     ++k;
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
-    f.host = owner_->take(elem * elems_size_, ops_->host_memory, -1);
+    f.host = owner_->take(elem * elems_size_, ops_->host_memory, device_);
     f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
     s_->fields.push_back(f);
   }

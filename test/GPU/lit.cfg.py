@@ -18,6 +18,9 @@ config.test_exec_root = os.environ.get("SOAVIEW_GPU_OUT", "/tmp/soaview-gpu-lit"
 os.makedirs(config.test_exec_root, exist_ok=True)
 if os.path.exists("/dev/nvidia0") or shutil.which("nvidia-smi"):
     config.available_features.add("gpu")
+# Two GPUs on the node (the nvidia-h100-x2 kind): test/GPU/devices.test.
+if os.path.exists("/dev/nvidia1"):
+    config.available_features.add("gpus-2")
 config.substitutions.append(("%bin", os.path.join(bundle, "bin")))
 for var in ("LD_LIBRARY_PATH", "PATH", "HOME"):
     if var in os.environ:

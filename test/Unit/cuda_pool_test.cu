@@ -7,7 +7,12 @@
 // allocates device and pinned memory only while warming up, an empty range
 // launches nothing, grids larger than one wave stride correctly, recursion
 // gets one buffer per depth, threads (each on its own stream) do not share
-// buffers, and a failing launch follows the error policy.
+// buffers, and a failing launch follows the error policy. Where there are
+// two devices: buffers belong to the device they were leased for (pinned
+// staging to the thread's current device), leasing for another device leaves
+// the thread's current device as it was, threads on two devices and one
+// thread on both in turn compute correctly, and each device's pool warms up
+// once.
 //===----------------------------------------------------------------------===//
 #include "soaview/cuda.h"
 
@@ -88,6 +93,75 @@ bool correct(std::size_t n, double scale) {
       return false;
   return true;
 }
+/// Two devices (docs/runtime.md, "Several devices").
+bool twoDevices() {
+  bool ok = true;
+  auto expect = [&](bool c, const char *what) {
+    if (!c) {
+      std::fprintf(stderr, "cuda_pool_test: two devices: %s\n", what);
+      ok = false;
+    }
+  };
+  static soaview::site other("cuda_pool_test:other-device");
+  cudaSetDevice(0);
+  void *p = soaview::rt::acquire_on(soaview::cuda::backend, 1, other, 4096);
+  expect(soaview::cuda::current_device() == 0, "current device kept");
+  cudaPointerAttributes at{};
+  expect(cudaPointerGetAttributes(&at, p) == cudaSuccess && at.device == 1 &&
+             at.type == cudaMemoryTypeDevice,
+         "device memory on the device leased for");
+  soaview::rt::release_on(soaview::cuda::backend, 1, other);
+  {
+    soaview::lease staging(other, 64, &soaview::cuda::pinned);
+    expect(staging.device() == 0, "pinned staging of the current device");
+  }
+  // Threads on two devices at once, each with its own pools.
+  std::vector<std::thread> ts;
+  int bad = 0;
+  for (int d = 0; d < 2; ++d)
+    ts.emplace_back([d, &bad] {
+      cudaSetDevice(d);
+      {
+        soaview::lease staging(frame_site, 64, &soaview::cuda::pinned);
+        if (staging.device() != d)
+          __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+      }
+      for (int k = 0; k < 20; ++k)
+        if (!correct(3000 + d * 101, 0.5 * (d + 1)))
+          __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+      auto c = soaview::rt::counters(frame_site);
+      if (c.device.misses != 3) // pinned (grown once) and device buffers
+        __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+    });
+  for (auto &t : ts)
+    t.join();
+  expect(bad == 0, "threads on two devices");
+  // One thread on both devices in turn: a pool per device.
+  std::thread turn([&] {
+    static soaview::site alt("cuda_pool_test:alternating");
+    for (int k = 0; k < 20; ++k) {
+      cudaSetDevice(k % 2);
+      std::vector<Elem> es(777);
+      for (std::size_t i = 0; i < es.size(); ++i)
+        es[i] = {double(i), 1.0};
+      run(alt, es);
+      for (std::size_t i = 0; i < es.size(); ++i)
+        if (es[i].a != 2.0 * i + 1)
+          __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+    }
+    auto c = soaview::rt::counters(alt);
+    if (c.device.calls != 40 || c.device.misses != 4)
+      __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+    soaview::rt::trim(); // frees each buffer on its own device
+    if (cudaGetLastError() != cudaSuccess ||
+        soaview::cuda::current_device() != 1)
+      __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+  });
+  turn.join();
+  expect(bad == 0, "one thread on both devices");
+  cudaSetDevice(0);
+  return ok;
+}
 } // namespace
 
 int main() {
@@ -132,6 +206,10 @@ int main() {
   for (auto &t : ts)
     t.join();
   CHECK(bad == 0);
+  if (devices >= 2)
+    CHECK(twoDevices());
+  else
+    std::printf("cuda_pool_test: one device: two-device checks skipped\n");
   // The error policy: a failing launch reports the site and throws.
   {
     static soaview::site e("cuda_pool_test:error");

@@ -56,46 +56,87 @@ inline void check(cudaError_t e, const site &s, const char *what) {
     fail(s, what, e);
 }
 
+/// Makes `device` current for its lifetime and restores the device that was
+/// current before (the runtime never changes the device a thread chose).
+class device_guard {
+public:
+  explicit device_guard(int device) noexcept {
+    if (device >= 0 && cudaGetDevice(&prev_) == cudaSuccess && prev_ != device)
+      switched_ = cudaSetDevice(device) == cudaSuccess;
+  }
+  ~device_guard() {
+    if (switched_)
+      cudaSetDevice(prev_);
+  }
+  device_guard(const device_guard &) = delete;
+  device_guard &operator=(const device_guard &) = delete;
+
+private:
+  int prev_ = -1;
+  bool switched_ = false;
+};
+
+/// The calling thread's current device, where its offloaded loops run.
+/// At the thread's first use, SOAVIEW_DEVICE (when set) becomes it if the
+/// thread is still on device 0, where every thread starts.
+inline int current_device() noexcept {
+  static thread_local bool applied = false;
+  if (!applied) {
+    applied = true;
+    int n = 0;
+    if (int d = 0; cudaGetDevice(&d) == cudaSuccess && d == 0 &&
+                   cudaGetDeviceCount(&n) == cudaSuccess)
+      if (int e = rt::device_from_env(n); e > 0)
+        cudaSetDevice(e);
+  }
+  int d = 0;
+  cudaGetDevice(&d);
+  return d;
+}
+
 inline void *allocate(std::size_t bytes, int device) {
-  int current = -1;
-  if (cudaGetDevice(&current) != cudaSuccess || current != device)
-    cudaSetDevice(device);
+  device_guard on(device);
   void *p = nullptr;
   if (cudaError_t e = cudaMalloc(&p, bytes); e != cudaSuccess) {
-    std::fprintf(stderr, "soaview: cudaMalloc: %s\n", cudaGetErrorString(e));
+    std::fprintf(stderr, "soaview: cudaMalloc on device %d: %s\n", device,
+                 cudaGetErrorString(e));
     cudaGetLastError(); // clear the error; the pool reports it, naming the site
     return nullptr;
   }
   return p;
 }
-inline void deallocate(void *p, int) noexcept { cudaFree(p); }
+inline void deallocate(void *p, int device) noexcept {
+  device_guard on(device);
+  cudaFree(p);
+}
 inline const rt::backend backend = {"cuda", allocate, deallocate};
 
 // Page-locked host memory: host buffers of offloaded loops live there, so
-// the copies run asynchronously and at the interconnect's speed.
-inline void *allocate_pinned(std::size_t bytes, int) {
+// the copies run asynchronously and at the interconnect's speed. Staging
+// belongs to a device like the device buffers (pooled per current device,
+// allocated with that device current); it is portable, so a copy to another
+// device stays correct and pinned.
+inline void *allocate_pinned(std::size_t bytes, int device) {
+  device_guard on(device);
   void *p = nullptr;
-  if (cudaError_t e = cudaMallocHost(&p, bytes); e != cudaSuccess) {
-    std::fprintf(stderr, "soaview: cudaMallocHost: %s\n",
-                 cudaGetErrorString(e));
+  if (cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+      e != cudaSuccess) {
+    std::fprintf(stderr, "soaview: cudaHostAlloc: %s\n", cudaGetErrorString(e));
     cudaGetLastError();
     return nullptr;
   }
   return p;
 }
-inline void deallocate_pinned(void *p, int) noexcept { cudaFreeHost(p); }
+inline void deallocate_pinned(void *p, int device) noexcept {
+  device_guard on(device);
+  cudaFreeHost(p);
+}
 inline const rt::backend pinned = {"cuda-pinned", allocate_pinned,
-                                   deallocate_pinned};
+                                   deallocate_pinned, current_device};
 
 /// The host frame of an offloaded loop: its buffers are pinned.
 template <class Spec, bool Scatter = true>
 using host_frame = frame<Spec, Scatter, &pinned>;
-
-inline int current_device() {
-  int d = 0;
-  cudaGetDevice(&d);
-  return d;
-}
 
 /// Blocks per grid for n elements: enough to fill every multiprocessor,
 /// never more than the elements need; the kernel strides over the rest.

@@ -93,8 +93,9 @@ template <class T> __device__ void destroy_array(T *a) {
 /// A heap on the current CUDA device, owned by the host.
 class cuda_heap {
 public:
-  explicit cuda_heap(std::size_t bytes = heap::bytes()) : bytes_(bytes) {
-    const int device = cuda::current_device();
+  explicit cuda_heap(std::size_t bytes = heap::bytes())
+      : device_(cuda::current_device()), bytes_(bytes) {
+    const int device = device_;
     mem_ = cuda::allocate(bytes, device);
     std::size_t zero = 0;
     state st;
@@ -107,7 +108,7 @@ public:
     must(cudaMemcpy(state_, &st, sizeof st, cudaMemcpyHostToDevice),
          "writing the device heap's state");
   }
-  ~cuda_heap() { cuda::deallocate(mem_, 0); }
+  ~cuda_heap() { cuda::deallocate(mem_, device_); }
   cuda_heap(const cuda_heap &) = delete;
   cuda_heap &operator=(const cuda_heap &) = delete;
 
@@ -147,6 +148,7 @@ private:
                         cudaGetErrorString(e));
     }
   }
+  int device_;
   void *mem_ = nullptr;
   state *state_ = nullptr;
   std::size_t bytes_;

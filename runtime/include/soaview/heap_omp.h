@@ -138,7 +138,7 @@ namespace {
 /// may count another thread's concurrent failures on the same device.
 class loop_scope : scope_report<omp_heap> {
 public:
-  explicit loop_scope(const site &s, int device = omp_get_default_device())
+  explicit loop_scope(const site &s, int device = omp::default_device())
       : scope_report(s, offloads(device) ? &shared_omp_heap(device) : nullptr) {
     if (heap_)
       bind_once(device, heap_->get(), [&] { bind(device, heap_->get()); });

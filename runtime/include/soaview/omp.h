@@ -48,16 +48,33 @@ inline std::mutex &pinned_mutex() {
   static std::mutex *m = new std::mutex;
   return *m;
 }
-inline void *allocate_pinned(std::size_t bytes, int) {
-  std::lock_guard<std::mutex> hold(pinned_mutex());
-  return llvm_omp_target_alloc_host(bytes, omp_get_default_device());
+/// The calling thread's default device, where its offloaded loops run.
+/// At the thread's first use, SOAVIEW_DEVICE (when set) becomes it if the
+/// thread is still on device 0, where every thread starts.
+inline int default_device() noexcept {
+  static thread_local bool applied = false;
+  if (!applied) {
+    applied = true;
+    if (omp_get_default_device() == 0)
+      if (int d = rt::device_from_env(omp_get_num_devices()); d > 0)
+        omp_set_default_device(d);
+  }
+  return omp_get_default_device();
 }
-inline void deallocate_pinned(void *p, int) noexcept {
+
+// Pinned staging belongs to a device: pooled per the thread's default device
+// (rt::backend::current_device) and allocated and freed through that
+// device's plugin.
+inline void *allocate_pinned(std::size_t bytes, int device) {
   std::lock_guard<std::mutex> hold(pinned_mutex());
-  llvm_omp_target_free_host(p, omp_get_default_device());
+  return llvm_omp_target_alloc_host(bytes, device);
 }
-inline const rt::backend pinned = {"pinned", allocate_pinned,
-                                   deallocate_pinned};
+inline void deallocate_pinned(void *p, int device) noexcept {
+  std::lock_guard<std::mutex> hold(pinned_mutex());
+  llvm_omp_target_free_host(p, device);
+}
+inline const rt::backend pinned = {"pinned", allocate_pinned, deallocate_pinned,
+                                   default_device};
 
 /// The host frame of an offloaded loop: its buffers are pinned.
 template <class Spec, bool Scatter = true>
@@ -66,8 +83,7 @@ using host_frame = frame<Spec, Scatter, &pinned>;
 /// RAII lease of device memory from the pool.
 class device_lease : public lease {
 public:
-  device_lease(const site &s, std::size_t bytes,
-               int device = omp_get_default_device())
+  device_lease(const site &s, std::size_t bytes, int device = default_device())
       : lease(s, bytes, &backend, device) {}
 };
 
@@ -98,8 +114,7 @@ void copy_back(const site &s, std::uint64_t ready,
 template <class Spec> class device_frame {
 public:
   template <class Frame>
-  device_frame(const site &s, const Frame &host,
-               int device = omp_get_default_device())
+  device_frame(const site &s, const Frame &host, int device = default_device())
       : site_(s), host_(host.buffers()), n_(host.size()),
         lease_(s, Spec::bytes_for(host.size()), device) {
     std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
@@ -159,7 +174,7 @@ class sweep : public sweep_host<LSpec, ISpec, Scatter, &pinned> {
   using base = sweep_host<LSpec, ISpec, Scatter, &pinned>;
 
 public:
-  explicit sweep(const site &s, int device = omp_get_default_device())
+  explicit sweep(const site &s, int device = default_device())
       : base(s), device_(device) {}
   ~sweep() {
     if (dev_)

@@ -53,13 +53,34 @@ private:
 namespace rt {
 /// The one seam between the pool and a kind of memory. `allocate` returns
 /// null on failure and memory aligned to kAlignment; `deallocate` frees what
-/// `allocate` returned. Host memory is built in; device memory backends live
-/// in the headers offload code includes (soaview/omp.h).
+/// `allocate` returned, given the same device. Host memory is built in;
+/// device memory backends live in the headers offload code includes
+/// (soaview/omp.h, soaview/cuda.h).
+///
+/// Devices (docs/runtime.md, "Several devices"): every buffer belongs to the
+/// device it was leased for, and the pool keys its caches by (backend,
+/// device), so no buffer is handed to another device. A backend of memory
+/// that belongs to a device without being on it (pinned host staging) names
+/// `current_device`: a lease of it for device -1 is then for the calling
+/// thread's current device.
 struct backend {
   const char *name;
   void *(*allocate)(std::size_t bytes, int device);
   void (*deallocate)(void *p, int device) noexcept;
+  int (*current_device)() noexcept = nullptr;
 };
+
+/// The device SOAVIEW_DEVICE names among `devices` (docs/runtime.md,
+/// "Several devices"): a number, or `local` for the process's rank on its
+/// node (Open MPI, MPICH or Slurm) modulo `devices`; -1 when unset. A value
+/// it cannot use is reported once on stderr and ignored.
+int device_from_env(int devices) noexcept;
+
+/// The device a lease of `mem` for `device` belongs to (see backend).
+inline int device_for(const backend *mem, int device) noexcept {
+  return mem && device < 0 && mem->current_device ? mem->current_device()
+                                                  : device;
+}
 
 /// Returns a buffer of at least `bytes` bytes for (site, calling thread,
 /// current depth) and enters one nesting level. Throws std::bad_alloc.
@@ -106,15 +127,15 @@ std::size_t scratch_bytes(std::size_t n) noexcept;
 } // namespace rt
 
 /// RAII form of rt::acquire / rt::release: host memory, or memory of the
-/// backend `mem` on `device` (pinned host memory for offloaded loops, -1;
-/// device memory of the offload backends). Every buffer the runtime hands
-/// out, host or device, is held by a lease.
+/// backend `mem` on `device` (pinned host memory for offloaded loops, -1:
+/// the thread's current device; device memory of the offload backends).
+/// Every buffer the runtime hands out, host or device, is held by a lease.
 class lease {
 public:
   lease(const site &s, std::size_t bytes, const rt::backend *mem = nullptr,
         int device = -1)
-      : site_(s), mem_(mem), device_(device),
-        data_(mem ? rt::acquire_on(*mem, device, s, bytes)
+      : site_(s), mem_(mem), device_(rt::device_for(mem, device)),
+        data_(mem ? rt::acquire_on(*mem, device_, s, bytes)
                   : rt::acquire(s, bytes)) {}
   ~lease() {
     if (mem_)
