@@ -358,6 +358,42 @@ void stepMaskingRegion(CellLists &locals, CellLists &actives, int steps) {
   }
 }
 
+// The halves of a time step between two halo exchanges (soaview-sph-mpi):
+// a region ends before each exchange, which reads and writes the particles
+// as structs, and the next starts after it.
+
+void densityHalfBranching(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_region]] {
+    initSweep(locals);
+    densityBranchingSweep(locals, actives);
+  }
+}
+
+void forceHalfBranching(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_region]] {
+    forceBranchingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
+  }
+}
+
+void densityHalfMasking(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_region]] {
+    initSweep(locals);
+    densityMaskingSweep(locals, actives);
+  }
+}
+
+void forceHalfMasking(CellLists &locals, CellLists &actives) {
+  [[clang::soa_conversion_region]] {
+    forceMaskingSweep(locals, actives);
+    kick1Sweep(locals);
+    driftSweep(locals);
+    kick2Sweep(locals);
+  }
+}
+
 static const KernelEntry kEntries[] = {
     {"density", "branching", true, densityBranching, densityBranchingSweep},
     {"density", "masking", true, densityMasking, densityMaskingSweep},
@@ -370,8 +406,10 @@ static const KernelEntry kEntries[] = {
 };
 
 static const StepEntry kSteps[] = {
-    {"branching", stepBranchingLoops, stepBranchingRegion},
-    {"masking", stepMaskingLoops, stepMaskingRegion},
+    {"branching", stepBranchingLoops, stepBranchingRegion, densityHalfBranching,
+     forceHalfBranching},
+    {"masking", stepMaskingLoops, stepMaskingRegion, densityHalfMasking,
+     forceHalfMasking},
 };
 
 KernelTable table() {

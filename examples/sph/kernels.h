@@ -36,10 +36,15 @@ using StepFn = void (*)(CellLists &locals, CellLists &actives, int steps);
 /// and scatters on its own); `region` is the same loop in a view region
 /// (soa_conversion_region: every sweep in it shares one set of device
 /// buffers, so the particles stay on the device between sweeps).
+///
+/// `densityHalf` and `forceHalf` are a step's halves between two halo
+/// exchanges (soaview-sph-mpi), each a view region: init and density; force,
+/// kick1, drift and kick2.
 struct StepEntry {
   const char *variant; // branching, masking
   StepFn loops;
   StepFn region;
+  SweepFn densityHalf, forceHalf;
 };
 
 struct KernelTable {

@@ -15,14 +15,17 @@
 // neighbours (MPI_Sendrecv) before density and again before force, which
 // reads the halo particles' densities. Only the kernels see views.
 //
-// The step runs kernel by kernel so that the exchange can sit between
-// density and force (kernels.cpp's step functions run all kernels in one
-// call): the CPU builds run the per-cell kernels of their table on the
-// rank's threads; the sweep builds (offload-sweep, cuda-sweep) run density
-// and force as one sweep over the rank's cells (the halo particles are the
-// sweep's ghosts) and init, kicks and drift cell by cell on the CPU threads,
-// as soaview-sph runs kernels without a sweep. The view-region builds need a
-// region per half step, which kernels.cpp does not have yet.
+// The step runs in halves so that the exchange can sit between density and
+// force (kernels.cpp's step functions run all kernels in one call): the CPU
+// builds run the per-cell kernels of their table on the rank's threads; the
+// sweep builds (offload-sweep, cuda-sweep) run density and force as one
+// sweep over the rank's cells (the halo particles are the sweep's ghosts)
+// and init, kicks and drift cell by cell on the CPU threads, as soaview-sph
+// runs kernels without a sweep. The view-region builds (region on the CPU,
+// offload-region, cuda-region) run each half as one view region of sweeps
+// (kernels.cpp's densityHalf and forceHalf): init and density; force, kick1,
+// drift and kick2. An exchange is a synchronisation point: the region before
+// it has scattered its views, the one after it gathers them again.
 //
 // No migration: the particles move by about kDt |v| per step, far less than
 // a cell, and soaview-sph does not re-bin them either (main.cpp,
@@ -78,13 +81,18 @@ namespace {
 // ---- builds -----------------------------------------------------------------
 
 struct Build {
-  const char *build;  // plain, soaview, manual, offload-sweep, cuda-sweep
+  const char *build;  // plain, soaview, manual, region, *-sweep, *-region
   const char *fpmode; // strict, fast
   KernelTable (*table)();
   /// Sweep builds: the table whose per-cell kernels run the kernels that
   /// have no sweep (init, kicks, drift) on the CPU threads.
   KernelTable (*cellTable)() = nullptr;
+  /// Region builds: each half step is one of the table's view regions.
+  bool regions = false;
   bool sweep() const { return cellTable != nullptr; }
+  /// Runs whole sweeps from the calling thread (its phases are wall time).
+  bool swept() const { return sweep() || regions; }
+  bool device() const { return swept() && std::strcmp(build, "region"); }
   bool profiled() const {
     return std::strcmp(build, "plain") && std::strcmp(build, "manual");
   }
@@ -94,20 +102,26 @@ const Build kBuilds[] = {
     {"plain", "strict", plain_strict::table},
     {"soaview", "strict", soaview_strict::table},
     {"manual", "strict", manual_strict::table},
+    {"region", "strict", region_strict::table, nullptr, true},
 #ifdef SPH_WITH_OFFLOAD
     {"offload-sweep", "strict", offload_strict::table, soaview_strict::table},
+    {"offload-region", "strict", offload_strict::table, nullptr, true},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda-sweep", "strict", cuda_strict::table, soaview_strict::table},
+    {"cuda-region", "strict", cuda_strict::table, nullptr, true},
 #endif
     {"plain", "fast", plain_fast::table},
     {"soaview", "fast", soaview_fast::table},
     {"manual", "fast", manual_fast::table},
+    {"region", "fast", region_fast::table, nullptr, true},
 #ifdef SPH_WITH_OFFLOAD
     {"offload-sweep", "fast", offload_fast::table, soaview_fast::table},
+    {"offload-region", "fast", offload_fast::table, nullptr, true},
 #endif
 #ifdef SPH_WITH_CUDA
     {"cuda-sweep", "fast", cuda_fast::table, soaview_fast::table},
+    {"cuda-region", "fast", cuda_fast::table, nullptr, true},
 #endif
 };
 
@@ -358,11 +372,13 @@ double haloBytes(const Domain &d, const Halo &h) {
 
 // ---- running a build --------------------------------------------------------
 
-/// How a build runs the kernels of one step: per cell, or (density and force
-/// of the sweep builds) one sweep over all of the rank's cells.
+/// How a build runs the kernels of one step: per cell, (density and force
+/// of the sweep builds) one sweep over all of the rank's cells, or (region
+/// builds) each half step as one view region.
 struct Plan {
   KernelFn density, force, kick1, drift, kick2;
   SweepFn densitySweep = nullptr, forceSweep = nullptr;
+  SweepFn densityHalf = nullptr, forceHalf = nullptr;
 };
 
 const KernelEntry *find(KernelTable t, const char *kernel,
@@ -374,6 +390,14 @@ const KernelEntry *find(KernelTable t, const char *kernel,
   usage(std::string("a kernel table has no kernel ") + kernel + "/" + variant);
 }
 
+/// The time step of a variant in a table (null: the table has none).
+const StepEntry *stepOf(KernelTable t, const std::string &variant) {
+  for (int s = 0; s < t.stepCount; ++s)
+    if (variant == t.steps[s].variant)
+      return &t.steps[s];
+  return nullptr;
+}
+
 Plan planOf(const Build &b, const std::string &variant) {
   KernelTable cells = b.sweep() ? b.cellTable() : b.table();
   Plan p{find(cells, "density", variant)->fn, find(cells, "force", variant)->fn,
@@ -383,6 +407,13 @@ Plan planOf(const Build &b, const std::string &variant) {
   if (b.sweep()) {
     p.densitySweep = find(b.table(), "density", variant)->sweep;
     p.forceSweep = find(b.table(), "force", variant)->sweep;
+  }
+  if (b.regions) {
+    const StepEntry *se = stepOf(b.table(), variant);
+    if (!se)
+      usage(std::string("the build ") + b.build + " has no step " + variant);
+    p.densityHalf = se->densityHalf;
+    p.forceHalf = se->forceHalf;
   }
   return p;
 }
@@ -427,15 +458,23 @@ void runSteps(Domain &d, const Plan &p, const Halo *halo, int steps,
     if (halo)
       exchange(d, *halo);
     double t1 = now();
-    forCells(d, initDensity, threads);
-    runKernel(d, p.density, p.densitySweep, threads);
+    if (p.densityHalf) {
+      p.densityHalf(d.local, d.active);
+    } else {
+      forCells(d, initDensity, threads);
+      runKernel(d, p.density, p.densitySweep, threads);
+    }
     double t2 = now();
     if (halo && halo->beforeForce)
       exchange(d, *halo);
     double t3 = now();
-    runKernel(d, p.force, p.forceSweep, threads);
-    for (KernelFn fn : {p.kick1, p.drift, p.kick2})
-      forCells(d, fn, threads);
+    if (p.forceHalf) {
+      p.forceHalf(d.local, d.active);
+    } else {
+      runKernel(d, p.force, p.forceSweep, threads);
+      for (KernelFn fn : {p.kick1, p.drift, p.kick2})
+        forCells(d, fn, threads);
+    }
     double t4 = now();
     t.exchange += (t1 - t0) + (t3 - t2);
     t.kernels += (t2 - t1) + (t4 - t3);
@@ -511,13 +550,9 @@ std::vector<Particle> oneProcess(const Geometry &g, const Options &o,
                                  const Build &b, const std::string &variant,
                                  int threads) {
   Domain whole(g, {0, g.grid, 0, g.grid}, o.seed);
-  const StepEntry *se = nullptr;
-  KernelTable t = b.table();
-  for (int s = 0; b.sweep() && s < t.stepCount; ++s)
-    if (variant == t.steps[s].variant)
-      se = &t.steps[s];
+  const StepEntry *se = b.swept() ? stepOf(b.table(), variant) : nullptr;
   if (se) {
-    se->loops(whole.local, whole.active, o.steps);
+    (b.regions ? se->region : se->loops)(whole.local, whole.active, o.steps);
   } else {
     Timing ignored;
     runSteps(whole, planOf(b, variant), nullptr, o.steps, threads, ignored);
@@ -583,11 +618,11 @@ void profile(Domain &d, const Plan &p, const Halo &h, const Options &o,
   double mine[4] = {double(ph[rt::gather] + ph[rt::scatter]),
                     double(ph[rt::to_device] + ph[rt::from_device]),
                     double(ph[rt::kernel]),
-                    t.kernels * 1e9 * (b.sweep() ? 1 : threads)};
+                    t.kernels * 1e9 * (b.swept() ? 1 : threads)};
   double sum[4];
   MPI_Allreduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, h.comm);
   r.convert = std::min(1.0, sum[0] / sum[3]);
-  if (b.sweep()) {
+  if (b.device()) {
     r.transfer = std::min(1.0, sum[1] / sum[3]);
     r.device = std::min(1.0, sum[2] / sum[3]);
   }

@@ -22,6 +22,10 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_sweep.cpp" -o "
 "$sv" $strict -fopenmp $arch "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.gpu"
 clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_region.cpp" -o "$bundle/bin/region.plain"
 "$sv" $strict -fopenmp $arch "$ex/offload_region.cpp" -o "$bundle/bin/region.gpu"
+# Two devices in one process (test/GPU/devices.test).
+devices="$root/test/Offload/Inputs/two_devices.cpp"
+clang++-19 $strict -Wno-unknown-attributes "$devices" -o "$bundle/bin/two_devices.plain"
+"$sv" $strict -fopenmp $arch "$devices" -o "$bundle/bin/two_devices.gpu"
 "$sv" -O2 -fopenmp $arch -I"$root/runtime/include" "$root/test/Unit/omp_pool_test.cpp" -o "$bundle/bin/omp_pool_test.gpu"
 "$sv" -O3 -fopenmp $arch "$root/examples/bench/offload_bench.cpp" -o "$bundle/bin/offload_bench.gpu"
 # The SPH demonstrator with its offload build for the GPU. Every build is
@@ -64,15 +68,15 @@ done
   "$tmp"/cuda_{strict,fast}.o "$tmp"/cuda_manual_{strict,fast}.o \
   "$tmp"/{plain,soaview,manual,region}_{strict,fast}.o "$cudart" -ldl -lrt \
   -o "$bundle/bin/soaview-sph.gpu"
-# The MPI build of the time step (examples/sph/mpi.cpp: cuda-sweep and
-# offload-sweep, a GPU per rank) from the same objects, both backends in one
+# The MPI build of the time step (examples/sph/mpi.cpp: the sweep and
+# region builds of both backends, a GPU per rank) from the same objects, both backends in one
 # binary as soaview-sph.gpu; MPI's flags for mpi.cpp only, libmpi from the
 # bundle's Open MPI (below) on the node.
 "$sv" -O2 -fopenmp -DSPH_WITH_OFFLOAD -DSPH_WITH_CUDA -DOMPI_SKIP_MPICXX \
   $(mpicxx --showme:compile) -isystem /usr/local/cuda/include \
   -c "$sph/mpi.cpp" -o "$tmp/mpi.o"
 "$sv" -fopenmp $arch "$tmp/mpi.o" "$tmp/offload_strict.o" "$tmp/offload_fast.o" \
-  "$tmp"/cuda_{strict,fast}.o "$tmp"/{plain,soaview,manual}_{strict,fast}.o "$cudart" \
+  "$tmp"/cuda_{strict,fast}.o "$tmp"/{plain,soaview,manual,region}_{strict,fast}.o "$cudart" \
   $(mpicxx --showme:libdirs | sed 's/^/-L/; s/ / -L/g') -lmpi -ldl -lrt \
   -o "$bundle/bin/soaview-sph-mpi.gpu"
 rm -rf "$tmp"
@@ -94,6 +98,8 @@ $tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
 $tr "$ex/offload_region.cpp" -o "$cu/region.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/region.cu" -o "$bundle/bin/region.cuda" $nvlibs
+$tr "$devices" -o "$cu/two_devices.cu" -- -std=c++17
+$nvcc -O2 --fmad=false "$cu/two_devices.cu" -o "$bundle/bin/two_devices.cuda" $nvlibs
 # Allocation in an offloaded loop (examples/small/offload_alloc.cpp): routed
 # to soaview's device heap (CUDA, OpenMP) and, for comparison, left to CUDA's
 # device malloc (--device-heap=off, its heap as large as soaview's).

@@ -212,18 +212,18 @@ fi
 fi
 if want sph-mpi; then
 # The MPI build's time step (examples/sph/mpi.cpp), a rank per GPU: halo
-# rows exchanged as particle structs before density and force, density and
-# force one sweep per rank. Strong scaling at about 2^20 particles and weak
+# rows exchanged as particle structs before density and force; cuda-sweep:
+# density and force one sweep per rank, cuda-region: each half step one view
+# region of sweeps. Strong scaling at about 2^20 particles and weak
 # scaling at 2^20 per rank, 1 and 2 ranks, the cores split between the
 # ranks; strict, branching, 10 steps, median of 3; CSV per run (times per
 # step: the step, its exchanges and kernels, the slowest rank; shares of
 # conversion, transfers and device kernels). Physics: each run against the
 # one-process run of its build (--check build: plain would take minutes at
 # 2^20 particles), and one smaller run against plain too. About 3 minutes.
-# SPH_MPI_BUILDS adds builds (offload-sweep; the region builds once
-# kernels.cpp has a region per half step).
+# SPH_MPI_BUILDS chooses other builds (offload-sweep, offload-region).
 ngpu=$(nvidia-smi -L | wc -l)
-builds="${SPH_MPI_BUILDS:-cuda-sweep}"
+builds="${SPH_MPI_BUILDS:-cuda-sweep,cuda-region}"
 args="--ppc ${SPH_MPI_PPC:-64,256,1024} --steps ${SPH_MPI_STEPS:-10} --reps 3 --fpmode strict --builds $builds"
 run_mpi() { # name ranks args...
   local name=$1 r=$2; shift 2
@@ -246,12 +246,12 @@ done
 fi
 if want sph-mpi-cpu; then
 # The same on the CPU: ranks x threads over the node's cores against the
-# same thread count in one process (plain and soaview, smaller: plain
+# same thread count in one process (plain, soaview and region, smaller: plain
 # takes seconds per step at 2^20 particles). About a minute.
 for r in 1 2 4; do
   echo "== SPH MPI on the CPU: $r rank(s) x $((cores / r)) threads"
   $mpirun -np "$r" "$mpisph" --threads $((cores / r)) --ppc 64,256 --particles 131072 \
-    --steps 3 --reps 3 --fpmode strict --builds plain,soaview --check build \
+    --steps 3 --reps 3 --fpmode strict --builds plain,soaview,region --check build \
     --csv "$out/sph_mpi_cpu_r$r.csv" 2>&1 | tee "$out/sph_mpi_cpu_r$r.txt" | grep -v "^omptarget\|info:"
 done
 fi
