@@ -2,7 +2,8 @@
 //
 // soaview/region.h describes what a region keeps. Cost per sweep in a
 // region after its first run: one parallel pass over its lists (checking
-// they are unchanged) and the launch.
+// they are unchanged, against the region's slots and the site's index: no
+// copy of the lists is kept) and the launch.
 //===----------------------------------------------------------------------===//
 #include "soaview/region.h"
 
@@ -39,17 +40,21 @@ resident::~resident() { delete s_; }
 
 namespace {
 /// What a sweep site's index was built from, so that later runs can check
-/// their lists hold the same elements in the same cells: per range (local
-/// ranges, then inner ranges) its length, and its elements flattened into
-/// `elems` -- except for an inner range that was a local range's own
-/// storage (a neighbour cell's list): that one is checked by being the same
-/// storage again (`mirror`), which is what keeps the check small.
+/// their lists hold the same elements in the same cells, without a copy of
+/// the lists: per range (local ranges, then inner ranges) its length; a
+/// local range's elements are the region's slots from `at` on; an inner
+/// range's are the slots of its runs in the site's index (`run_*`, copies of
+/// the index's host side: a few per cell where neighbour lists are runs of
+/// local lists), the region's elements being `slots`. An inner range that
+/// was a local range's own storage (a neighbour cell's list) is checked by
+/// being the same storage again (`mirror`).
 struct built_lists {
   static constexpr std::uint32_t kOwn = ~std::uint32_t(0);
   std::vector<std::uint32_t> count;  ///< per range
   std::vector<std::uint32_t> mirror; ///< per inner range: a local range, kOwn
-  std::vector<std::size_t> at;       ///< per range: its first in elems
-  std::vector<void *> elems;
+  std::vector<std::size_t> at;       ///< per local range: its first slot
+  std::vector<std::uint32_t> run_off, run_start, run_len; ///< inner ranges
+  const std::vector<void *> *slots = nullptr; ///< slot j's element
 };
 
 /// The index of one sweep site in a region: its device copy, and the lists
@@ -63,10 +68,11 @@ struct site_index {
 
 thread_local region_impl *tl_current = nullptr;
 
-/// Records ranges `local` and `inner` into `b` (see built_lists).
-void record_lists(const std::vector<sweep_range> &local,
-                  const std::vector<sweep_range> &inner, void *const *owned,
+/// Records what the index `st` of ranges `local` and `inner` was built from
+/// into `b` (see built_lists): O(ranges + runs), nothing per element.
+void record_lists(const sweep_state &st, const std::vector<void *> &slots,
                   built_lists &b) {
+  const std::vector<sweep_range> &local = st.local, &inner = st.inner;
   const std::size_t nl = local.size(), ni = inner.size();
   std::unordered_map<const void *, std::uint32_t> storage(2 * nl);
   for (std::size_t c = 0; c < nl; ++c)
@@ -74,47 +80,56 @@ void record_lists(const std::vector<sweep_range> &local,
       storage.emplace(local[c].data, static_cast<std::uint32_t>(c));
   b.count.resize(nl + ni);
   b.mirror.assign(ni, built_lists::kOwn);
-  b.at.resize(nl + ni);
+  b.at.resize(nl);
   std::size_t n = 0;
-  for (std::size_t c = 0; c < nl + ni; ++c) {
-    const sweep_range &r = c < nl ? local[c] : inner[c - nl];
-    b.count[c] = static_cast<std::uint32_t>(r.n);
+  for (std::size_t c = 0; c < nl; ++c) {
+    b.count[c] = static_cast<std::uint32_t>(local[c].n);
     b.at[c] = n;
-    if (c >= nl && r.data) {
-      auto it = storage.find(r.data);
-      if (it != storage.end() && local[it->second].n == r.n &&
-          local[it->second].stride == r.stride) {
-        b.mirror[c - nl] = it->second;
-        continue;
-      }
-    }
-    n += r.n;
+    n += local[c].n;
   }
-  b.elems.resize(n);
-  void **out = b.elems.data();
-  const sweep_range *lr = local.data(), *ir = inner.data();
-  const std::uint32_t *mirror = b.mirror.data();
-  const std::size_t *at = b.at.data();
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 64)
-#endif
-  for (std::size_t c = 0; c < nl + ni; ++c) {
-    if (c >= nl && mirror[c - nl] != built_lists::kOwn)
+  for (std::size_t c = 0; c < ni; ++c) {
+    const sweep_range &r = inner[c];
+    b.count[nl + c] = static_cast<std::uint32_t>(r.n);
+    if (!r.data)
       continue;
-    const sweep_range &r = c < nl ? lr[c] : ir[c - nl];
-    for (std::size_t k = 0; k < r.n; ++k)
-      out[at[c] + k] = element_at(r, owned, k);
+    auto it = storage.find(r.data);
+    if (it != storage.end() && local[it->second].n == r.n &&
+        local[it->second].stride == r.stride)
+      b.mirror[c] = it->second;
   }
+  b.run_off = st.run_off;
+  b.run_start = st.run_start;
+  b.run_len = st.run_len;
+  b.slots = &slots;
 }
 
 /// Whether range `r` holds the elements at `expect`, in order.
-bool same_range(const sweep_range &r, void *const *owned, void *const *expect) {
+/// (From element `from`, `n` of them: the range must hold that many.)
+bool same_range(const sweep_range &r, void *const *owned, void *const *expect,
+                std::size_t from = 0, std::size_t n = ~std::size_t(0)) {
+  n = std::min(n, r.n - from);
   if (r.data && !r.stride) // a list of pointers, in place
-    return !std::memcmp(r.data, expect, r.n * sizeof(void *));
-  for (std::size_t k = 0; k < r.n; ++k)
-    if (element_at(r, owned, k) != expect[k])
+    return !std::memcmp(static_cast<void *const *>(r.data) + from, expect,
+                        n * sizeof(void *));
+  for (std::size_t k = 0; k < n; ++k)
+    if (element_at(r, owned, from + k) != expect[k])
       return false;
   return true;
+}
+
+/// Whether inner range `r` (the c-th) holds the slots of its recorded runs.
+bool same_runs(const sweep_range &r, void *const *owned, const built_lists &b,
+               std::size_t c) {
+  void *const *e = b.slots->data();
+  std::size_t k = 0;
+  for (std::uint32_t q = b.run_off[c]; q < b.run_off[c + 1]; ++q) {
+    const std::size_t len = b.run_len[q];
+    if (k + len > r.n || b.run_start[q] + len > b.slots->size() ||
+        !same_range(r, owned, e + b.run_start[q], k, len))
+      return false;
+    k += len;
+  }
+  return k == r.n;
 }
 
 /// Whether ranges `local` and `inner` hold the elements, cell by cell, that
@@ -123,9 +138,11 @@ bool same_lists(const std::vector<sweep_range> &local,
                 const std::vector<sweep_range> &inner, void *const *owned,
                 const built_lists &b) {
   const std::size_t nl = local.size(), ni = inner.size();
-  if (nl + ni != b.count.size() || ni != b.mirror.size())
+  if (nl + ni != b.count.size() || ni != b.mirror.size() ||
+      (ni && b.run_off.size() != ni + 1))
     return false;
   const sweep_range *lr = local.data(), *ir = inner.data();
+  void *const *e = b.slots->data();
   int differ = 0;
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic, 64) reduction(| : differ)
@@ -136,13 +153,18 @@ bool same_lists(const std::vector<sweep_range> &local,
       differ = 1;
       continue;
     }
-    std::uint32_t m = c < nl ? built_lists::kOwn : b.mirror[c - nl];
+    if (c < nl) {
+      differ |= b.at[c] + r.n > b.slots->size() ||
+                !same_range(r, owned, e + b.at[c]);
+      continue;
+    }
+    std::uint32_t m = b.mirror[c - nl];
     if (m != built_lists::kOwn) { // the same storage as that local range
       const sweep_range &l = lr[m];
       differ |= r.data != l.data || r.stride != l.stride;
       continue;
     }
-    differ |= !same_range(r, owned, b.elems.data() + b.at[c]);
+    differ |= !same_runs(r, owned, b, c - nl);
   }
   return !differ;
 }
@@ -375,7 +397,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   }
   if (!fits(r, st, inner))
     reset(r, st, inner);
-  record_lists(st.local, st.inner, st.owned.data(), x.lists);
+  record_lists(st, r.s_->elems, x.lists);
   const device_ops &ops = *r.ops_;
   auto copy = [&](const std::vector<std::uint32_t> &v) {
     auto *d = static_cast<std::uint32_t *>(

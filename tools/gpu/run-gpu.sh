@@ -103,9 +103,17 @@ if want sph-step; then
 # times of 2026-11-23 on the 16-core node. 10 steps take about 7 minutes per
 # fp mode: one command each, SPH_STEP_ARGS="--ppc 64,256,1024 --particles
 # 131072 --steps 10 --fpmode strict", then fast.
-echo "== SPH: time steps, cuda-sweep, cuda-region, offload-sweep and offload-region (one host thread) vs plain on $(nproc) threads"
+# SPH_STEP_CPUS (a taskset list, e.g. 0-15) runs the whole comparison on
+# those CPUs only, plain on as many threads: the 16-core node's targets read
+# on a larger node.
+pin=""; nthreads=$(nproc)
+if [ -n "${SPH_STEP_CPUS:-}" ]; then
+  pin="taskset -c $SPH_STEP_CPUS"; nthreads=$($pin nproc)
+  lscpu | grep -E "^(Model name|Thread|Core|Socket|CPU\(s\))" > "$out/sph_step_cpus.txt"
+fi
+echo "== SPH: time steps, cuda-sweep, cuda-region, offload-sweep and offload-region (one host thread) vs plain on $nthreads threads"
 # shellcheck disable=SC2086
-"$bundle/bin/soaview-sph.gpu" --threads "$(nproc)" --gpu-threads "$(nproc)" --reps 3 --storage scattered \
+$pin "$bundle/bin/soaview-sph.gpu" --threads "$nthreads" --gpu-threads "$nthreads" --reps 3 --storage scattered \
   ${SPH_STEP_ARGS:---ppc 64,256,1024 --particles 131072 --steps 3} --kernels step \
   --builds offload-sweep,offload-region,cuda-sweep,cuda-region \
   --csv "$out/sph_step.csv" 2>&1 | tee "$out/sph_step.txt" | grep -v "^omptarget\|info:"
