@@ -54,7 +54,7 @@ struct built_lists {
   std::vector<std::uint32_t> mirror; ///< per inner range: a local range, kOwn
   std::vector<std::size_t> at;       ///< per local range: its first slot
   std::vector<std::uint32_t> run_off, run_start, run_len; ///< inner ranges
-  const std::vector<void *> *slots = nullptr; ///< slot j's element
+  const std::vector<void *> *slots = nullptr;             ///< slot j's element
 };
 
 /// The index of one sweep site in a region: its device copy, and the lists
@@ -154,8 +154,8 @@ bool same_lists(const std::vector<sweep_range> &local,
       continue;
     }
     if (c < nl) {
-      differ |= b.at[c] + r.n > b.slots->size() ||
-                !same_range(r, owned, e + b.at[c]);
+      differ |=
+          b.at[c] + r.n > b.slots->size() || !same_range(r, owned, e + b.at[c]);
       continue;
     }
     std::uint32_t m = b.mirror[c - nl];
