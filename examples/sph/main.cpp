@@ -439,6 +439,9 @@ struct Row {
   // Shares of the time per phase (soaview, offload and cuda builds; -1: not
   // profiled).
   double gather = -1, scatter = -1, toDevice = -1, compute = -1, fromDevice = -1;
+  // Swept builds: the kernels' own time per update in the profiled run (the
+  // phase timer waits for each kernel), in ns; -1: not measured.
+  double kernelNs = -1;
 };
 
 // ---- running the builds -----------------------------------------------------
@@ -556,8 +559,11 @@ std::vector<Job> stepJobs(System &sys, const std::vector<const Build *> &builds,
 /// a profiled build, and for the device builds of the copies and the kernel
 /// (the CUDA runtime then waits after each phase to time it, so the shares
 /// describe a run without overlap). Phase times are summed over threads:
-/// compare with the summed thread time of the run.
-void profile(System &sys, void (System::*reset)(), const Job &j, Row &r) {
+/// compare with the summed thread time of the run. Swept builds (one
+/// launching thread) also give the kernels' time per update, to set against
+/// the unprofiled cost per update.
+void profile(System &sys, void (System::*reset)(), const Job &j, Row &r,
+             double updates) {
   (sys.*reset)();
   soaview::rt::reset_phases();
   soaview::rt::set_profiling(true);
@@ -574,6 +580,8 @@ void profile(System &sys, void (System::*reset)(), const Job &j, Row &r) {
     r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
     r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
   }
+  if (j.swept && (j.build->device() || ph[soaview::rt::kernel]))
+    r.kernelNs = ph[soaview::rt::kernel] / updates;
 }
 
 /// One row of the table: checks each job's physics once against the first
@@ -603,7 +611,7 @@ std::vector<Row> measure(System &sys, void (System::*reset)(),
         failures += std::string(" ") + j.build->build + ": " + why + ";";
     }
     if (o.profile && j.build->profiled())
-      profile(sys, reset, j, r);
+      profile(sys, reset, j, r, updates);
     here.push_back(r);
   }
   std::vector<std::vector<double>> t_ns(jobs.size());
@@ -698,7 +706,8 @@ void writeCsv(std::FILE *csv, const std::vector<Row> &rows) {
     share(r.scatter, ",");
     share(r.toDevice, ",");
     share(r.compute, ",");
-    share(r.fromDevice, "\n");
+    share(r.fromDevice, ",");
+    share(r.kernelNs, "\n");
   }
 }
 
@@ -719,7 +728,7 @@ int main(int argc, char **argv) {
       usage(("cannot write " + o.csv).c_str());
     std::fprintf(csv, "kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,"
                       "check,gather_share,scatter_share,to_device_share,kernel_share,"
-                      "from_device_share\n");
+                      "from_device_share,kernel_ns_per_update\n");
   }
   std::printf("soaview-sph: %d threads, %d repetitions (median), cost per particle "
               "update in ns, end to end\n",

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -28,11 +29,19 @@ struct resident::field {
   bool on_device, dirty;
 };
 
+/// The views that sweeps of one element type used in a region's site, over
+/// all its entries (resident::learn): shared by the threads that run the
+/// site, so guarded by plans_mutex.
+struct learned_views {
+  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+};
+
 struct resident::storage {
   std::vector<void *> elems;
   std::vector<field> fields;
   std::vector<scatter_fn> scatters;
   std::vector<std::size_t> pending; ///< bound since upload(), not on device
+  learned_views *learned = nullptr; ///< the site's, for this element type
 };
 
 resident::resident() : s_(new storage) {}
@@ -67,6 +76,26 @@ struct site_index {
 };
 
 thread_local region_impl *tl_current = nullptr;
+
+std::mutex plans_mutex;
+/// Per region site and element type (never freed: sites are static).
+std::map<std::pair<const site *, type_key>, learned_views> plans;
+
+learned_views *plan_for(const site &s, type_key key) {
+  std::lock_guard<std::mutex> lock(plans_mutex);
+  return &plans[{&s, key}];
+}
+
+/// Calls f(begin, end) over slots [0, n) in chunks, in parallel.
+template <class F> void in_chunks(std::size_t n, const F &f) {
+  constexpr std::size_t kChunk = 4096;
+  const std::size_t chunks = (n + kChunk - 1) / kChunk;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (std::size_t c = 0; c < chunks; ++c)
+    f(c * kChunk, std::min(n, (c + 1) * kChunk));
+}
 
 /// Records what the index `st` of ranges `local` and `inner` was built from
 /// into `b` (see built_lists): O(ranges + runs), nothing per element.
@@ -103,20 +132,6 @@ void record_lists(const sweep_state &st, const std::vector<void *> &slots,
   b.slots = &slots;
 }
 
-/// Whether range `r` holds the elements at `expect`, in order.
-/// (From element `from`, `n` of them: the range must hold that many.)
-bool same_range(const sweep_range &r, void *const *owned, void *const *expect,
-                std::size_t from = 0, std::size_t n = ~std::size_t(0)) {
-  n = std::min(n, r.n - from);
-  if (r.data && !r.stride) // a list of pointers, in place
-    return !std::memcmp(static_cast<void *const *>(r.data) + from, expect,
-                        n * sizeof(void *));
-  for (std::size_t k = 0; k < n; ++k)
-    if (element_at(r, owned, from + k) != expect[k])
-      return false;
-  return true;
-}
-
 /// Whether inner range `r` (the c-th) holds the slots of its recorded runs.
 bool same_runs(const sweep_range &r, void *const *owned, const built_lists &b,
                std::size_t c) {
@@ -125,7 +140,7 @@ bool same_runs(const sweep_range &r, void *const *owned, const built_lists &b,
   for (std::uint32_t q = b.run_off[c]; q < b.run_off[c + 1]; ++q) {
     const std::size_t len = b.run_len[q];
     if (k + len > r.n || b.run_start[q] + len > b.slots->size() ||
-        !same_range(r, owned, e + b.run_start[q], k, len))
+        !same_elements(r, owned, e + b.run_start[q], k, len))
       return false;
     k += len;
   }
@@ -154,8 +169,8 @@ bool same_lists(const std::vector<sweep_range> &local,
       continue;
     }
     if (c < nl) {
-      differ |=
-          b.at[c] + r.n > b.slots->size() || !same_range(r, owned, e + b.at[c]);
+      differ |= b.at[c] + r.n > b.slots->size() ||
+                !same_elements(r, owned, e + b.at[c], 0, r.n);
       continue;
     }
     std::uint32_t m = b.mirror[c - nl];
@@ -221,6 +236,7 @@ public:
 private:
   void write_back(resident &r);
   resident &resident_for(type_key key, const device_ops &ops, int device);
+  void gather_learned(resident &r);
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
@@ -282,6 +298,13 @@ void resident::written(const void *dev) noexcept {
       f.dirty = true;
 }
 
+void resident::learn(bind_fn bind, gather_fn gather) {
+  std::lock_guard<std::mutex> lock(plans_mutex);
+  auto &v = s_->learned->views;
+  if (std::find(v.begin(), v.end(), std::make_pair(bind, gather)) == v.end())
+    v.emplace_back(bind, gather);
+}
+
 void resident::on_exit(scatter_fn fn) {
   for (scatter_fn g : s_->scatters)
     if (g == fn)
@@ -304,8 +327,12 @@ void region_impl::write_back(resident &r) {
   std::uint64_t t1 = t0 ? now_ns() : 0;
   if (t0)
     record(site_, from_device, t1 - t0);
-  for (resident::scatter_fn fn : r.s_->scatters)
-    fn(r);
+  const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
+  if (!fns.empty())
+    in_chunks(r.locals_, [&](std::size_t b, std::size_t e) {
+      for (resident::scatter_fn fn : fns)
+        fn(r, b, e);
+    });
   r.s_->scatters.clear();
   for (resident::field &f : r.s_->fields)
     f.dirty = false;
@@ -332,7 +359,32 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
   r.key_ = key;
   r.ops_ = &ops;
   r.device_ = device;
+  r.s_->learned = plan_for(site_, key);
   return r;
+}
+
+/// When no field of r is on the device: the views the region's sweeps of
+/// r's type used before (in earlier entries, or before a write-back) are
+/// bound and gathered in one pass over the elements, and copied.
+void region_impl::gather_learned(resident &r) {
+  for (const resident::field &f : r.s_->fields)
+    if (f.on_device)
+      return;
+  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+  {
+    std::lock_guard<std::mutex> lock(plans_mutex);
+    views = r.s_->learned->views;
+  }
+  if (views.empty())
+    return;
+  verify(); // the elements are read: the lists must be those recorded
+  for (auto &v : views)
+    v.first(r);
+  in_chunks(r.elems_size_, [&](std::size_t b, std::size_t e) {
+    for (auto &v : views)
+      v.second(r, b, e);
+  });
+  r.upload();
 }
 
 /// Whether the sweep's slots (just indexed in st) are the resident's: the
@@ -427,12 +479,14 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
       stop(s); // other cells: the index does not fit them
     pending_ = {&s, &st, &x};
     dev = x.dev;
+    gather_learned(r);
     return &r;
   }
   site_index &x = index_[&s];
   x.key = key;
   build(s, x, r, st, writes, inner);
   dev = x.dev;
+  gather_learned(r);
   return &r;
 }
 

@@ -37,7 +37,52 @@ std::size_t offsets(const std::vector<sweep_range> &r,
   off[r.size()] = static_cast<std::uint32_t>(total);
   return total;
 }
+
+/// Whether the inner lists hold what the runs of the last sweep recorded
+/// (st.runs_valid: over the same local slots, no extras): each cell's list
+/// as long as it was, and its runs' slots in order. One parallel pass.
+bool same_runs(const sweep_state &st) {
+  const std::size_t cells = st.inner.size(), n = st.lptr.size();
+  if (st.aoff.size() != cells + 1 || st.run_off.size() != cells + 1)
+    return false;
+  const sweep_range *ir = st.inner.data();
+  void *const *owned = st.owned.data();
+  void *const *lp = st.lptr.data();
+  const std::uint32_t *off = st.aoff.data(), *ro = st.run_off.data(),
+                      *rs = st.run_start.data(), *rl = st.run_len.data();
+  int differ = 0;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : differ)
+#endif
+  for (std::size_t c = 0; c < cells; ++c) {
+    const sweep_range &r = ir[c];
+    if (r.n != off[c + 1] - off[c]) {
+      differ = 1;
+      continue;
+    }
+    std::size_t k = 0;
+    for (std::uint32_t q = ro[c]; q < ro[c + 1] && !differ; ++q) {
+      if (std::size_t(rs[q]) + rl[q] > n || k + rl[q] > r.n ||
+          !same_elements(r, owned, lp + rs[q], k, rl[q]))
+        differ = 1;
+      k += rl[q];
+    }
+    differ |= k != r.n;
+  }
+  return !differ;
+}
 } // namespace
+
+bool same_elements(const sweep_range &r, void *const *owned,
+                   void *const *expect, std::size_t from, std::size_t n) {
+  if (r.data && !r.stride) // a list of pointers, in place
+    return !std::memcmp(static_cast<void *const *>(r.data) + from, expect,
+                        n * sizeof(void *));
+  for (std::size_t k = 0; k < n; ++k)
+    if (element_at(r, owned, from + k) != expect[k])
+      return false;
+  return true;
+}
 
 void refuse_sweep_repeat(const site &s) {
   refuse(s, "writes an element that the local lists hold more than once (in "
@@ -104,6 +149,7 @@ void index_local(const site &s, sweep_state &st, bool writes) {
   if (st.slots_valid && st.lptr == st.lprev)
     return; // the same local lists as last time: the same slots
   st.slots_valid = false;
+  st.runs_valid = false; // other slots: other runs
   st.slots.reset(n);
   for (std::size_t t = 0; t < n; ++t)
     if (st.slots.insert(lp[t], static_cast<std::uint32_t>(t)) != t && writes)
@@ -113,6 +159,11 @@ void index_local(const site &s, sweep_state &st, bool writes) {
 }
 
 std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
+  if (shared && st.runs_valid && same_runs(st)) {
+    st.inner_base = st.lptr.size();
+    return st.lptr.size(); // the same inner lists: the same runs
+  }
+  st.runs_valid = false;
   const std::size_t cells = st.inner.size();
   const std::size_t entries = offsets(st.inner, st.aoff, s);
   const std::size_t n = shared ? st.lptr.size() : 0;
@@ -184,6 +235,7 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     total += r;
   }
   runs[cells] = static_cast<std::uint32_t>(total);
+  st.runs_valid = shared && !any;
   st.run_start.resize(total);
   st.run_len.resize(total);
   std::uint32_t *rs = st.run_start.data(), *rl = st.run_len.data();

@@ -95,6 +95,7 @@ struct probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
   using sweep_host::index_bytes;
   using sweep_host::sweep_host;
   bool shares() const { return isoa_.x == lsoa_.x; }
+  soaview::rt::sweep_state &st() { return st_; }
   /// The device kernel's work, on the host: every local slot walks its
   /// cell's runs of inner slots.
   void run() {
@@ -179,11 +180,62 @@ void sweepRing(bool withGhost) {
                     n * sizeof(double)) == 0);
 }
 
+/// One sweep of `r` at site `where`, run on the host; whether it kept the
+/// runs of the site's last sweep (its inner lists held the same slots):
+/// building them writes every entry's slot (aidx), marked here before.
+bool sweepOnce(const soaview::site &where, Ring &r) {
+  constexpr std::uint32_t kMark = 0xabcdef;
+  probe s(where);
+  std::vector<std::uint32_t> &slots = s.st().aidx;
+  if (!slots.empty())
+    slots[0] = kMark;
+  for (std::size_t c = 0; c < r.local.size(); ++c)
+    s.cell(r.inner[c], r.local[c]);
+  s.prepare();
+  s.run();
+  return !slots.empty() && slots[0] == kMark;
+}
+
+/// A site swept again: unchanged inner lists keep the last sweep's runs;
+/// an inner list that now holds another element (same length) or its
+/// elements in another order gets new runs. Bit for bit against the
+/// cell-by-cell loop after each sweep.
+void sweepAgain() {
+  static soaview::site where("sweep_test.cpp:again");
+  const int cells = 5, per = 7;
+  Ring swept(cells, per, false), plain(cells, per, false);
+  const std::size_t n = std::size_t(cells) * per;
+  auto same = [&] {
+    return std::memcmp(swept.outs().data(), plain.outs().data(),
+                       n * sizeof(double)) == 0;
+  };
+  sweepOnce(where, swept);
+  reference(plain.local, plain.inner);
+  CHECK(same());
+  CHECK(sweepOnce(where, swept)); // the same lists: the runs stand
+  reference(plain.local, plain.inner);
+  CHECK(same());
+  for (Ring *r : {&swept, &plain}) // another element, same length
+    r->inner[2][3] = &r->elems[n - 1];
+  CHECK(!sweepOnce(where, swept));
+  reference(plain.local, plain.inner);
+  CHECK(same());
+  for (Ring *r : {&swept, &plain}) // the same elements, another order
+    std::swap(r->inner[4][0], r->inner[4][9]);
+  CHECK(!sweepOnce(where, swept));
+  reference(plain.local, plain.inner);
+  CHECK(same());
+  CHECK(sweepOnce(where, swept));
+  reference(plain.local, plain.inner);
+  CHECK(same());
+}
+
 } // namespace
 
 int main() {
   sweepRing(false);
   sweepRing(true);
+  sweepAgain();
   // Specs without fields(): nothing shared (the spec contract's minimum).
   static_assert(soaview::rt::has_fields<LSpec>::value);
   static_assert(!soaview::rt::has_fields<soaview::rt::any_field>::value);

@@ -9,7 +9,10 @@
 //   * the first sweep of an element type fixes the region's slots: its
 //     local elements, then the elements its inner lists add (ghosts);
 //   * a field is gathered and copied to the device the first time a sweep
-//     of the region uses it; it then stays on the device;
+//     of the region uses it; it then stays on the device; the region's site
+//     remembers which views its sweeps used, so that from its second entry
+//     on (and after a write-back) the first sweep gathers them all in one
+//     pass: the union of the sweeps' fields, once;
 //   * each sweep site builds its index once per region and copies it to the
 //     device once; later runs check that their lists are unchanged and only
 //     launch: no gather, no copy, no scatter;
@@ -83,10 +86,22 @@ public:
   void upload();
   /// The sweep wrote the field whose device buffer is `dev`.
   void written(const void *dev) noexcept;
-  /// Scatters a spec's written fields from the host buffers at exit; each
-  /// function once.
-  using scatter_fn = void (*)(resident &);
+  /// Scatters a spec's written fields of slots [begin, end) from the host
+  /// buffers at exit; each function once, all of them in one parallel pass
+  /// over the slots (an element is written back by every spec while it is
+  /// in the cache).
+  using scatter_fn = void (*)(resident &, std::size_t begin, std::size_t end);
   void on_exit(scatter_fn f);
+  /// The views of a sweep that joined: bind makes their buffers (as bind()
+  /// does), gather fills slots [begin, end) of their host buffers from the
+  /// elements. The region's site remembers them per element type, so that
+  /// when no field of the type is on the device (a later entry of the
+  /// region, or after a write-back) the first sweep to join gathers every
+  /// view remembered in one pass over the elements, instead of each sweep
+  /// its own.
+  using bind_fn = void (*)(resident &);
+  using gather_fn = void (*)(resident &, std::size_t begin, std::size_t end);
+  void learn(bind_fn bind, gather_fn gather);
   /// The host buffer of `name` (at exit, after the copies back).
   void *host(const char *name) const noexcept;
 

@@ -154,6 +154,10 @@ struct sweep_state {
   std::size_t inner_base = 0; ///< inner slots below it are the local slots
   slot_table slots;
   bool slots_valid = false;
+  /// run_off/run_start/run_len (and aoff) describe the inner lists of the
+  /// last sweep over the current slots, with no extras: a sweep whose inner
+  /// lists hold the same elements keeps them (index_inner).
+  bool runs_valid = false;
 };
 
 inline void *element_at(const sweep_range &r, void *const *owned,
@@ -164,6 +168,11 @@ inline void *element_at(const sweep_range &r, void *const *owned,
     return const_cast<void *>(static_cast<const void *const *>(r.data)[k]);
   return const_cast<char *>(static_cast<const char *>(r.data)) + k * r.stride;
 }
+
+/// Whether range `r` holds, from its element `from` on, the `n` elements
+/// at `expect`, in order (it must hold that many).
+bool same_elements(const sweep_range &r, void *const *owned,
+                   void *const *expect, std::size_t from, std::size_t n);
 
 /// Builds the slots, the index and the runs of `st` from its recorded
 /// ranges (runtime/src/sweep.cpp). Returns the inner view's slot count.
@@ -307,6 +316,7 @@ protected:
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       region_ = rt::region_join(site_, rt::key_of<lelem>(), ops, device, st_,
                                 kScatters, kInner, dx, check_later);
+      region_->learn(&bind_region, &gather_region);
       n_ = region_->locals();
       typename LSpec::soa hl{};
       bind_spec<LSpec>(*region_, hl, dl);
@@ -373,18 +383,46 @@ private:
         ISpec::gather(is, j, x);
     }
   }
-  /// At the region's end: the local view's written fields, from the
-  /// region's host buffers into the elements.
-  static void scatter_region(rt::resident &r) {
-    typename LSpec::soa hs{};
-    LSpec::fields(hs, [&](auto &p, const char *name) {
+  /// Points a view's host buffers at the region's (after bind_spec).
+  template <class Spec>
+  static void host_buffers(const rt::resident &r, typename Spec::soa &h) {
+    Spec::fields(h, [&](auto &p, const char *name) {
       p = static_cast<std::remove_reference_t<decltype(p)>>(r.host(name));
     });
-    void *const *e = r.elements();
-    const std::size_t n = r.locals();
-    SOAVIEW_PARALLEL_FOR
-    for (std::size_t t = 0; t < n; ++t)
-      LSpec::scatter(hs, t, *static_cast<lelem *>(e[t]));
+    h.soaview_address = nullptr;
+  }
+  /// The region's gather of this sweep's views (resident::learn): binding
+  /// their buffers, and slots [b, e) of them.
+  static void bind_region(rt::resident &r) {
+    typename LSpec::soa hl{}, dl{};
+    bind_spec<LSpec>(r, hl, dl);
+    if constexpr (kInner) {
+      typename ispec::soa hi{}, di{};
+      bind_spec<ISpec>(r, hi, di);
+    }
+  }
+  static void gather_region(rt::resident &r, std::size_t b, std::size_t e) {
+    typename LSpec::soa hl{};
+    host_buffers<LSpec>(r, hl);
+    typename ispec::soa hi{};
+    if constexpr (kInner)
+      host_buffers<ISpec>(r, hi);
+    void *const *el = r.elements();
+    for (std::size_t j = b; j < e; ++j) {
+      const lelem &x = *static_cast<const lelem *>(el[j]);
+      LSpec::gather(hl, j, x);
+      if constexpr (kInner)
+        ISpec::gather(hi, j, x);
+    }
+  }
+  /// At the region's end: the local view's written fields of slots [b, e),
+  /// from the region's host buffers into the elements.
+  static void scatter_region(rt::resident &r, std::size_t b, std::size_t e) {
+    typename LSpec::soa hs{};
+    host_buffers<LSpec>(r, hs);
+    void *const *el = r.elements();
+    for (std::size_t t = b; t < e; ++t)
+      LSpec::scatter(hs, t, *static_cast<lelem *>(el[t]));
   }
 
 protected:
