@@ -5,7 +5,9 @@
 // lists (their slot table is rebuilt only when they changed since the last
 // sweep of the site on this thread), one parallel pass over the inner lists
 // that predicts each entry's slot from the previous one (a neighbour cell's
-// local list is consecutive slots), looking up only where a run starts.
+// local list is consecutive slots), looking up only where a run starts; or,
+// when the inner lists hold the slots of the last sweep's runs, one
+// parallel pass that checks so and keeps the runs.
 //===----------------------------------------------------------------------===//
 #include "soaview/sweep.h"
 
@@ -38,16 +40,31 @@ std::size_t offsets(const std::vector<sweep_range> &r,
   return total;
 }
 
+/// Whether range `r` holds, from its element `k` on, the elements of slots
+/// [j, j + len): local slots (lp, n of them), then extras (ex, m).
+bool holds_slots(const sweep_range &r, void *const *owned, void *const *lp,
+                 std::size_t n, void *const *ex, std::size_t m, std::size_t k,
+                 std::size_t j, std::size_t len) {
+  if (j + len > n + m || k + len > r.n)
+    return false;
+  const std::size_t in_local = j < n ? std::min(len, n - j) : 0;
+  return (!in_local || same_elements(r, owned, lp + j, k, in_local)) &&
+         (in_local == len || same_elements(r, owned, ex + (j + in_local - n),
+                                           k + in_local, len - in_local));
+}
+
 /// Whether the inner lists hold what the runs of the last sweep recorded
-/// (st.runs_valid: over the same local slots, no extras): each cell's list
-/// as long as it was, and its runs' slots in order. One parallel pass.
+/// (st.runs_valid: over the same local slots): each cell's list as long as
+/// it was, and its runs' slots (local ones and the extras the last sweep
+/// found, in the order it found them) in order. One parallel pass.
 bool same_runs(const sweep_state &st) {
-  const std::size_t cells = st.inner.size(), n = st.lptr.size();
+  const std::size_t cells = st.inner.size(), n = st.lptr.size(),
+                    m = st.extra.size();
   if (st.aoff.size() != cells + 1 || st.run_off.size() != cells + 1)
     return false;
   const sweep_range *ir = st.inner.data();
   void *const *owned = st.owned.data();
-  void *const *lp = st.lptr.data();
+  void *const *lp = st.lptr.data(), *const *ex = st.extra.data();
   const std::uint32_t *off = st.aoff.data(), *ro = st.run_off.data(),
                       *rs = st.run_start.data(), *rl = st.run_len.data();
   int differ = 0;
@@ -62,9 +79,7 @@ bool same_runs(const sweep_state &st) {
     }
     std::size_t k = 0;
     for (std::uint32_t q = ro[c]; q < ro[c + 1] && !differ; ++q) {
-      if (std::size_t(rs[q]) + rl[q] > n || k + rl[q] > r.n ||
-          !same_elements(r, owned, lp + rs[q], k, rl[q]))
-        differ = 1;
+      differ |= !holds_slots(r, owned, lp, n, ex, m, k, rs[q], rl[q]);
       k += rl[q];
     }
     differ |= k != r.n;
@@ -161,7 +176,7 @@ void index_local(const site &s, sweep_state &st, bool writes) {
 std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
   if (shared && st.runs_valid && same_runs(st)) {
     st.inner_base = st.lptr.size();
-    return st.lptr.size(); // the same inner lists: the same runs
+    return st.lptr.size() + st.extra.size(); // the same lists: the same runs
   }
   st.runs_valid = false;
   const std::size_t cells = st.inner.size();
@@ -201,13 +216,17 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     }
     runs[c] = count;
   }
-  // Elements local in no cell get slots after the local ones, in order of
-  // first appearance (one thread: rare in particle codes).
+  // Elements local in no cell (ghosts, halo particles) get slots after the
+  // local ones, in order of first appearance, from a table of their own, so
+  // that the local slots' table stands for the next sweep (one thread: the
+  // entries the local slots missed).
   st.extra.clear();
   bool any = false;
   for (std::size_t c = 0; c < cells; ++c) {
     if (!missed[c])
       continue;
+    if (!any)
+      st.extra_slots.reset(64);
     any = true;
     std::uint32_t count = 0, prev = kMissing;
     for (std::size_t k = 0; k < ir[c].n; ++k) {
@@ -217,7 +236,7 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
         std::size_t slot = n + st.extra.size();
         if (slot > kMaxSlots)
           refuse_sweep_size(s);
-        j = st.slots.insert(p, static_cast<std::uint32_t>(slot));
+        j = st.extra_slots.insert(p, static_cast<std::uint32_t>(slot));
         if (j == slot)
           st.extra.push_back(p);
       }
@@ -226,8 +245,6 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     }
     runs[c] = count;
   }
-  if (any) // the table now holds extras: rebuild it next time
-    st.slots_valid = false;
   std::size_t total = 0;
   for (std::size_t c = 0; c < cells; ++c) {
     std::size_t r = runs[c];
@@ -235,7 +252,7 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     total += r;
   }
   runs[cells] = static_cast<std::uint32_t>(total);
-  st.runs_valid = shared && !any;
+  st.runs_valid = shared;
   st.run_start.resize(total);
   st.run_len.resize(total);
   std::uint32_t *rs = st.run_start.data(), *rl = st.run_len.data();

@@ -193,41 +193,56 @@ bool sweepOnce(const soaview::site &where, Ring &r) {
     s.cell(r.inner[c], r.local[c]);
   s.prepare();
   s.run();
+  CHECK(s.st().slots_valid); // the local slots' table stands
   return !slots.empty() && slots[0] == kMark;
 }
 
-/// A site swept again: unchanged inner lists keep the last sweep's runs;
-/// an inner list that now holds another element (same length) or its
-/// elements in another order gets new runs. Bit for bit against the
-/// cell-by-cell loop after each sweep.
-void sweepAgain() {
+/// A site swept again: unchanged inner lists keep the last sweep's runs
+/// (and, with a ghost, the local slots' table: the ghost's slot comes from
+/// a table of its own); an inner list that now holds another element (same
+/// length), its elements in another order or another ghost gets new runs.
+/// Bit for bit against the cell-by-cell loop after each sweep.
+void sweepAgain(bool withGhost) {
   static soaview::site where("sweep_test.cpp:again");
+  static soaview::site whereGhost("sweep_test.cpp:again-ghost");
+  const soaview::site &at = withGhost ? whereGhost : where;
   const int cells = 5, per = 7;
-  Ring swept(cells, per, false), plain(cells, per, false);
+  Ring swept(cells, per, withGhost), plain(cells, per, withGhost);
   const std::size_t n = std::size_t(cells) * per;
   auto same = [&] {
     return std::memcmp(swept.outs().data(), plain.outs().data(),
                        n * sizeof(double)) == 0;
   };
-  sweepOnce(where, swept);
+  sweepOnce(at, swept);
   reference(plain.local, plain.inner);
   CHECK(same());
-  CHECK(sweepOnce(where, swept)); // the same lists: the runs stand
+  CHECK(sweepOnce(at, swept)); // the same lists: the runs stand
   reference(plain.local, plain.inner);
   CHECK(same());
   for (Ring *r : {&swept, &plain}) // another element, same length
     r->inner[2][3] = &r->elems[n - 1];
-  CHECK(!sweepOnce(where, swept));
+  CHECK(!sweepOnce(at, swept));
   reference(plain.local, plain.inner);
   CHECK(same());
   for (Ring *r : {&swept, &plain}) // the same elements, another order
     std::swap(r->inner[4][0], r->inner[4][9]);
-  CHECK(!sweepOnce(where, swept));
+  CHECK(!sweepOnce(at, swept));
   reference(plain.local, plain.inner);
   CHECK(same());
-  CHECK(sweepOnce(where, swept));
+  CHECK(sweepOnce(at, swept));
   reference(plain.local, plain.inner);
   CHECK(same());
+  if (withGhost) { // another ghost in its place
+    E other{0.75, 0.25, 2.0, 0.0, 0};
+    for (Ring *r : {&swept, &plain})
+      r->inner[0].back() = &other;
+    CHECK(!sweepOnce(at, swept));
+    reference(plain.local, plain.inner);
+    CHECK(same());
+    CHECK(sweepOnce(at, swept));
+    reference(plain.local, plain.inner);
+    CHECK(same());
+  }
 }
 
 } // namespace
@@ -235,7 +250,8 @@ void sweepAgain() {
 int main() {
   sweepRing(false);
   sweepRing(true);
-  sweepAgain();
+  sweepAgain(false);
+  sweepAgain(true);
   // Specs without fields(): nothing shared (the spec contract's minimum).
   static_assert(soaview::rt::has_fields<LSpec>::value);
   static_assert(!soaview::rt::has_fields<soaview::rt::any_field>::value);

@@ -152,11 +152,12 @@ struct sweep_state {
   std::vector<std::uint32_t> cell_of, aidx, run_off, run_start, run_len;
   std::vector<unsigned char> missed; ///< per cell: an inner element not local
   std::size_t inner_base = 0; ///< inner slots below it are the local slots
-  slot_table slots;
+  slot_table slots;           ///< the local slots
+  slot_table extra_slots;     ///< the last sweep's extras
   bool slots_valid = false;
-  /// run_off/run_start/run_len (and aoff) describe the inner lists of the
-  /// last sweep over the current slots, with no extras: a sweep whose inner
-  /// lists hold the same elements keeps them (index_inner).
+  /// run_off/run_start/run_len (and aoff, extra) describe the inner lists of
+  /// the last sweep over the current local slots: a sweep whose inner lists
+  /// hold the same elements keeps them (index_inner).
   bool runs_valid = false;
 };
 
