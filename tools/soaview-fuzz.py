@@ -715,11 +715,20 @@ class Gen:
                 # on the host (one loop over all cells, host buffers kept
                 # between them).
                 L.insert(0, HOST_BUILD)
-            w("  [[clang::soa_conversion_region]]")
-            w(f"  for (int rep = 0; rep < {r.randint(1, 3)}; ++rep) {{")
+            reps = r.randint(1, 3)
+            # Entered once or twice: from its second entry on, the region's
+            # first sweep gathers the views all its sweeps used.
+            entries = r.randint(1, 2)
+            pad = "  " if entries > 1 else ""
+            if entries > 1:
+                w(f"  for (int entry = 0; entry < {entries}; ++entry) {{")
+            w(f"{pad}  [[clang::soa_conversion_region]]")
+            w(f"{pad}  for (int rep = 0; rep < {reps}; ++rep) {{")
             for name in sweeps:
-                w(f"    acc += {name}(cloc, cact);")
-            w("  }")
+                w(f"{pad}    acc += {name}(cloc, cact);")
+            w(f"{pad}  }}")
+            if entries > 1:
+                w("  }")
         w('  std::printf("%a %ld %ld\\n", acc, fx.n, vk0.n + vk1.n);')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
