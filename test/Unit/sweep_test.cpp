@@ -213,35 +213,29 @@ void sweepAgain(bool withGhost) {
     return std::memcmp(swept.outs().data(), plain.outs().data(),
                        n * sizeof(double)) == 0;
   };
+  // One more sweep, whether it kept the runs, bit for bit after it.
+  auto again = [&](bool kept) {
+    CHECK(sweepOnce(at, swept) == kept);
+    reference(plain.local, plain.inner);
+    CHECK(same());
+  };
   sweepOnce(at, swept);
   reference(plain.local, plain.inner);
   CHECK(same());
-  CHECK(sweepOnce(at, swept)); // the same lists: the runs stand
-  reference(plain.local, plain.inner);
-  CHECK(same());
+  again(true); // the same lists: the runs stand
   for (Ring *r : {&swept, &plain}) // another element, same length
     r->inner[2][3] = &r->elems[n - 1];
-  CHECK(!sweepOnce(at, swept));
-  reference(plain.local, plain.inner);
-  CHECK(same());
+  again(false);
   for (Ring *r : {&swept, &plain}) // the same elements, another order
     std::swap(r->inner[4][0], r->inner[4][9]);
-  CHECK(!sweepOnce(at, swept));
-  reference(plain.local, plain.inner);
-  CHECK(same());
-  CHECK(sweepOnce(at, swept));
-  reference(plain.local, plain.inner);
-  CHECK(same());
+  again(false);
+  again(true);
   if (withGhost) { // another ghost in its place
     E other{0.75, 0.25, 2.0, 0.0, 0};
     for (Ring *r : {&swept, &plain})
       r->inner[0].back() = &other;
-    CHECK(!sweepOnce(at, swept));
-    reference(plain.local, plain.inner);
-    CHECK(same());
-    CHECK(sweepOnce(at, swept));
-    reference(plain.local, plain.inner);
-    CHECK(same());
+    again(false);
+    again(true);
   }
 }
 
