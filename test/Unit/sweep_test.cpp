@@ -222,7 +222,7 @@ void sweepAgain(bool withGhost) {
   sweepOnce(at, swept);
   reference(plain.local, plain.inner);
   CHECK(same());
-  again(true); // the same lists: the runs stand
+  again(true);                     // the same lists: the runs stand
   for (Ring *r : {&swept, &plain}) // another element, same length
     r->inner[2][3] = &r->elems[n - 1];
   again(false);
