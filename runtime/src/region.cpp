@@ -41,6 +41,9 @@ struct resident::storage {
   std::vector<field> fields;
   std::vector<scatter_fn> scatters;
   std::vector<std::size_t> pending; ///< bound since upload(), not on device
+  /// Per field size, slots' worth of bytes that gathers of fields already
+  /// on the device write and nothing reads (bind).
+  std::vector<std::pair<std::size_t, void *>> scratch;
   learned_views *learned = nullptr; ///< the site's, for this element type
 };
 
@@ -263,15 +266,30 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
     ++k;
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
-    f.host = owner_->take(elem * elems_size_, ops_->host_memory, device_);
     f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
+    f.host = ops_->shared
+                 ? f.dev
+                 : owner_->take(elem * elems_size_, ops_->host_memory, device_);
     s_->fields.push_back(f);
   }
   field &f = s_->fields[k];
-  if (!f.on_device && !std::count(s_->pending.begin(), s_->pending.end(), k))
+  dev = f.dev;
+  if (f.on_device) {
+    host = scratch(elem);
+    return;
+  }
+  if (!std::count(s_->pending.begin(), s_->pending.end(), k))
     s_->pending.push_back(k);
   host = f.host;
-  dev = f.dev;
+}
+
+void *resident::scratch(std::size_t elem) {
+  for (const auto &b : s_->scratch)
+    if (b.first == elem)
+      return b.second;
+  s_->scratch.emplace_back(
+      elem, owner_->take(elem * elems_size_, ops_->host_memory, device_));
+  return s_->scratch.back().second;
 }
 
 bool resident::fresh() const noexcept { return !s_->pending.empty(); }
@@ -281,14 +299,18 @@ bool resident::fresh() const noexcept { return !s_->pending.empty(); }
 /// that does.
 void resident::upload() {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
+  bool copied = false;
   for (std::size_t k : s_->pending) {
     field &f = s_->fields[k];
-    ops_->to_device(owner_->where(), f.dev, f.host, f.elem * elems_size_,
-                    device_);
+    if (f.host != f.dev) {
+      ops_->to_device(owner_->where(), f.dev, f.host, f.elem * elems_size_,
+                      device_);
+      copied = true;
+    }
     f.on_device = true;
   }
   s_->pending.clear();
-  if (t0)
+  if (t0 && copied)
     record(owner_->where(), to_device, now_ns() - t0);
 }
 
@@ -321,11 +343,14 @@ void *resident::host(const char *name) const noexcept {
 
 void region_impl::write_back(resident &r) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
+  bool copied = false;
   for (resident::field &f : r.s_->fields)
-    if (f.dirty && f.on_device)
+    if (f.dirty && f.on_device && f.host != f.dev) {
       r.ops_->to_host(site_, f.host, f.dev, f.elem * r.elems_size_, r.device_);
+      copied = true;
+    }
   std::uint64_t t1 = t0 ? now_ns() : 0;
-  if (t0)
+  if (t0 && copied)
     record(site_, from_device, t1 - t0);
   const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
   if (!fns.empty())
@@ -410,6 +435,7 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
     write_back(r);
   r.s_->fields.clear();
   r.s_->pending.clear();
+  r.s_->scratch.clear(); // sized for the old slots
   for (auto &x : index_)
     if (x.second.key == r.key_)
       x.second.valid = false;

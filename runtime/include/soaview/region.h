@@ -65,6 +65,9 @@ struct device_ops {
                     std::size_t bytes, int device);
   void (*to_host)(const site &s, void *host, const void *dev, std::size_t bytes,
                   int device);
+  /// The device buffers are host memory (sweeps on the host): one buffer
+  /// per field, gathered into and scattered from in place, never copied.
+  bool shared = false;
 };
 
 struct sweep_state;
@@ -79,6 +82,9 @@ public:
   std::size_t locals() const noexcept { return locals_; }
   void *const *elements() const noexcept { return elems_; }
   /// The buffers of field `name` (`elem` bytes a slot), made on first use.
+  /// `host` is where a sweep gathers the field: its host buffer, or, for a
+  /// field already on the device, a scratch buffer that nothing reads (a
+  /// sweep's gather writes every field of its views; the device's stands).
   void bind(const char *name, std::size_t elem, void *&host, void *&dev);
   /// A field made since the last upload(): gather it before the launch.
   bool fresh() const noexcept;
@@ -108,6 +114,7 @@ public:
 private:
   friend class region_impl;
   struct field;
+  void *scratch(std::size_t elem);
   region_impl *owner_ = nullptr;
   type_key key_ = nullptr;
   const device_ops *ops_ = nullptr;

@@ -594,12 +594,11 @@ inline void host_copy(const site &, void *to, const void *from,
                       std::size_t bytes, int) {
   std::memcpy(to, from, bytes);
 }
-/// A view region's buffers for sweeps on the host: both sides in host memory
-/// from the pool (the "device" buffers are what the sweeps compute on; a
-/// field's host buffer stages its gather, as for a device: a sweep gathers
-/// every field of its views there, also those the region already holds).
+/// A view region's buffers for sweeps on the host: one buffer per field in
+/// host memory from the pool, which the sweeps gather into, compute on and
+/// scatter from (the copies are for the index).
 inline const device_ops host_region_ops = {nullptr, nullptr, host_copy,
-                                           host_copy};
+                                           host_copy, true};
 } // namespace rt
 
 /// A sweep over cells on the host: what a sweep in a view region becomes in
