@@ -310,6 +310,8 @@ void resident::upload() {
     f.on_device = true;
   }
   s_->pending.clear();
+  if (copied && ops_->wait) // one wait for the batch
+    ops_->wait(owner_->where(), device_);
   if (t0 && copied)
     record(owner_->where(), to_device, now_ns() - t0);
 }
@@ -349,6 +351,8 @@ void region_impl::write_back(resident &r) {
       r.ops_->to_host(site_, f.host, f.dev, f.elem * r.elems_size_, r.device_);
       copied = true;
     }
+  if (copied && r.ops_->wait) // one wait, then the host buffers are read
+    r.ops_->wait(site_, r.device_);
   std::uint64_t t1 = t0 ? now_ns() : 0;
   if (t0 && copied)
     record(site_, from_device, t1 - t0);
@@ -488,6 +492,8 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   x.dev.run_off = copy(st.run_off);
   x.dev.run_start = copy(st.run_start);
   x.dev.run_len = copy(st.run_len);
+  if (ops.wait)
+    ops.wait(site_, r.device_);
   x.valid = true;
 }
 

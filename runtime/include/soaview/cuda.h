@@ -250,25 +250,26 @@ private:
   lease lease_;
 };
 
-/// The copies of a view region's buffers (soaview/region.h): on the
-/// thread's stream, waited for (a region's host buffers are written again
-/// by later gathers).
+/// The copies of a view region's buffers (soaview/region.h): queued on the
+/// thread's stream; the region waits once after a batch (region_wait), before
+/// it reads what came back or gathers into the host buffers again.
 inline void region_to_device(const site &s, void *d, const void *h,
                              std::size_t bytes, int) {
   check(
       cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread),
       s, "copy to the device");
-  check(cudaStreamSynchronize(cudaStreamPerThread), s, "copy to the device");
 }
 inline void region_to_host(const site &s, void *h, const void *d,
                            std::size_t bytes, int) {
   check(
       cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread),
       s, "copy from the device");
+}
+inline void region_wait(const site &s, int) {
   check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
 }
-inline const rt::device_ops region_ops = {&backend, &pinned, region_to_device,
-                                          region_to_host};
+inline const rt::device_ops region_ops = {
+    &backend, &pinned, region_to_device, region_to_host, false, region_wait};
 
 /// A sweep over cells on the GPU (soaview/sweep.h): the host side with
 /// pinned buffers, one device block of the same layout copied whole by

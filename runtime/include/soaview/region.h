@@ -68,6 +68,9 @@ struct device_ops {
   /// The device buffers are host memory (sweeps on the host): one buffer
   /// per field, gathered into and scattered from in place, never copied.
   bool shared = false;
+  /// Waits for the copies to_device and to_host queued (null: they wait
+  /// themselves). The region queues a batch of copies, then waits once.
+  void (*wait)(const site &s, int device) = nullptr;
 };
 
 struct sweep_state;
