@@ -267,7 +267,7 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
     f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
-    f.host = ops_->shared
+    f.host = ops_->host_memory == ops_->device_memory // one memory
                  ? f.dev
                  : owner_->take(elem * elems_size_, ops_->host_memory, device_);
     s_->fields.push_back(f);

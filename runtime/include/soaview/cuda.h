@@ -268,8 +268,8 @@ inline void region_to_host(const site &s, void *h, const void *d,
 inline void region_wait(const site &s, int) {
   check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
 }
-inline const rt::device_ops region_ops = {
-    &backend, &pinned, region_to_device, region_to_host, false, region_wait};
+inline const rt::device_ops region_ops = {&backend, &pinned, region_to_device,
+                                          region_to_host, region_wait};
 
 /// A sweep over cells on the GPU (soaview/sweep.h): the host side with
 /// pinned buffers, one device block of the same layout copied whole by

@@ -59,15 +59,15 @@ template <class T> type_key key_of() noexcept {
 /// What a region needs from the offload backend of the sweeps that join it
 /// (soaview/omp.h, soaview/cuda.h): where buffers live and how to copy.
 struct device_ops {
-  const backend *device_memory; ///< the region's device buffers
-  const backend *host_memory;   ///< its host buffers (pinned)
+  /// The region's device buffers and its host buffers (pinned). Where both
+  /// are one memory (sweeps on the host), a field has one buffer, gathered
+  /// into, computed on and scattered from in place, never copied.
+  const backend *device_memory;
+  const backend *host_memory;
   void (*to_device)(const site &s, void *dev, const void *host,
                     std::size_t bytes, int device);
   void (*to_host)(const site &s, void *host, const void *dev, std::size_t bytes,
                   int device);
-  /// The device buffers are host memory (sweeps on the host): one buffer
-  /// per field, gathered into and scattered from in place, never copied.
-  bool shared = false;
   /// Waits for the copies to_device and to_host queued (null: they wait
   /// themselves). The region queues a batch of copies, then waits once.
   void (*wait)(const site &s, int device) = nullptr;

@@ -598,7 +598,7 @@ inline void host_copy(const site &, void *to, const void *from,
 /// host memory from the pool, which the sweeps gather into, compute on and
 /// scatter from (the copies are for the index).
 inline const device_ops host_region_ops = {nullptr, nullptr, host_copy,
-                                           host_copy, true};
+                                           host_copy};
 } // namespace rt
 
 /// A sweep over cells on the host: what a sweep in a view region becomes in
