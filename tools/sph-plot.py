@@ -138,7 +138,8 @@ def speedup_plot(rows, storage, out, title):
     plt.close(fig)
 
 
-PHASES = [("gather_share", "gather", "#ff7f0e"),
+PHASES = [("index_share", "lists (index)", "#bcbd22"),
+          ("gather_share", "gather", "#ff7f0e"),
           ("to_device_share", "copy to device", "#8c564b"),
           (None, "compute", "#1f77b4"),
           ("from_device_share", "copy back", "#e377c2"),

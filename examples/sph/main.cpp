@@ -438,7 +438,9 @@ struct Row {
   bool pass;
   // Shares of the time per phase (soaview, offload and cuda builds; -1: not
   // profiled).
-  double gather = -1, scatter = -1, toDevice = -1, compute = -1, fromDevice = -1;
+  // index: the sweeps' lists (slots, runs, a view region's list check).
+  double gather = -1, scatter = -1, toDevice = -1, compute = -1, fromDevice = -1,
+         index = -1;
   // Swept builds: the kernels' own time per update in the profiled run (the
   // phase timer waits for each kernel), in ns; -1: not measured.
   double kernelNs = -1;
@@ -575,6 +577,7 @@ void profile(System &sys, void (System::*reset)(), const Job &j, Row &r,
       wall * (j.swept ? 1 : std::min<long>(j.threads, sys.grid * sys.grid));
   r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
   r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
+  r.index = std::min(1.0, ph[soaview::rt::index] / busy);
   if (j.build->device() || j.swept) {
     r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
     r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
@@ -707,7 +710,8 @@ void writeCsv(std::FILE *csv, const std::vector<Row> &rows) {
     share(r.toDevice, ",");
     share(r.compute, ",");
     share(r.fromDevice, ",");
-    share(r.kernelNs, "\n");
+    share(r.kernelNs, ",");
+    share(r.index, "\n");
   }
 }
 
@@ -728,7 +732,7 @@ int main(int argc, char **argv) {
       usage(("cannot write " + o.csv).c_str());
     std::fprintf(csv, "kernel,variant,storage,ppc,particles,fpmode,build,ns_per_update,"
                       "check,gather_share,scatter_share,to_device_share,kernel_share,"
-                      "from_device_share,kernel_ns_per_update\n");
+                      "from_device_share,kernel_ns_per_update,index_share\n");
   }
   std::printf("soaview-sph: %d threads, %d repetitions (median), cost per particle "
               "update in ns, end to end\n",

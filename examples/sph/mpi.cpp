@@ -44,8 +44,8 @@
 // Times per step, median over --reps, each the most any rank took: the
 // whole step, its two exchanges (waiting for a slower neighbour included)
 // and its kernels; from one more run with soaview's phase timers, the
-// shares of the kernel time spent converting (gather, scatter), copying to
-// and from the device, and in device kernels.
+// shares of the kernel time spent converting (gather, scatter, the sweeps'
+// lists), copying to and from the device, and in device kernels.
 //
 // Each rank uses its own device: SOAVIEW_SPH_DEVICE, else its rank on the
 // node modulo the node's devices (cudaSetDevice, omp_set_default_device
@@ -615,7 +615,8 @@ void profile(Domain &d, const Plan &p, const Halo &h, const Options &o,
   std::uint64_t ph[soaview::rt::phase_count];
   soaview::rt::phase_totals(ph);
   namespace rt = soaview::rt;
-  double mine[4] = {double(ph[rt::gather] + ph[rt::scatter]),
+  // Conversion: gathers, scatters and the sweeps' lists (rt::index).
+  double mine[4] = {double(ph[rt::gather] + ph[rt::scatter] + ph[rt::index]),
                     double(ph[rt::to_device] + ph[rt::from_device]),
                     double(ph[rt::kernel]),
                     t.kernels * 1e9 * (b.swept() ? 1 : threads)};

@@ -185,8 +185,9 @@ struct StatsPrinter {
       }
     if (!print_profile)
       return;
-    static const char *names[] = {"gather", "to-device", "kernel",
-                                  "from-device", "scatter"};
+    static const char *names[] = {"gather",      "to-device", "kernel",
+                                  "from-device", "scatter",   "index"};
+    static_assert(sizeof names / sizeof *names == rt::phase_count);
     std::fprintf(stderr, "soaview: %-32s %-12s %10s %14s\n", "site", "phase",
                  "calls", "mean us");
     for (std::size_t i = 0; i < r.names.size() && i < kMaxProfiledSites; ++i)

@@ -239,7 +239,7 @@ public:
 private:
   void write_back(resident &r);
   resident &resident_for(type_key key, const device_ops &ops, int device);
-  void gather_learned(resident &r);
+  void gather_learned(const site &s, resident &r);
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
@@ -395,10 +395,11 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
 /// When no field of r is on the device: the views the region's sweeps of
 /// r's type used before (in earlier entries, or before a write-back) are
 /// bound and gathered in one pass over the elements, and copied.
-void region_impl::gather_learned(resident &r) {
+void region_impl::gather_learned(const site &s, resident &r) {
   for (const resident::field &f : r.s_->fields)
     if (f.on_device)
       return;
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
   std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
   {
     std::lock_guard<std::mutex> lock(plans_mutex);
@@ -414,6 +415,8 @@ void region_impl::gather_learned(resident &r) {
       v.second(r, b, e);
   });
   r.upload();
+  if (t0)
+    record(s, gather, now_ns() - t0);
 }
 
 /// Whether the sweep's slots (just indexed in st) are the resident's: the
@@ -500,6 +503,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
 resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
                             int device, sweep_state &st, bool writes,
                             bool inner, sweep_index &dev) {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
   verify();
   if (stopped)
     stop(s);
@@ -511,14 +515,15 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
       stop(s); // other cells: the index does not fit them
     pending_ = {&s, &st, &x};
     dev = x.dev;
-    gather_learned(r);
-    return &r;
+  } else {
+    site_index &x = index_[&s];
+    x.key = key;
+    build(s, x, r, st, writes, inner);
+    dev = x.dev;
   }
-  site_index &x = index_[&s];
-  x.key = key;
-  build(s, x, r, st, writes, inner);
-  dev = x.dev;
-  gather_learned(r);
+  if (t0)
+    record(s, index, now_ns() - t0);
+  gather_learned(s, r);
   return &r;
 }
 
@@ -533,8 +538,12 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
   if (!tl_current)
     return nullptr;
   resident *r = tl_current->join(s, key, ops, device, st, writes, inner, dev);
-  if (!check_later)
+  if (!check_later) {
+    std::uint64_t t0 = profiling() ? now_ns() : 0;
     tl_current->verify();
+    if (t0)
+      record(s, index, now_ns() - t0);
+  }
   return r;
 }
 

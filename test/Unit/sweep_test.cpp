@@ -13,6 +13,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 #include "check.h"
@@ -239,9 +241,37 @@ void sweepAgain(bool withGhost) {
   }
 }
 
+/// The gathers' and scatters' prefetch (soaview/spec.h) reads the slot
+/// kPrefetchAhead ahead only where there is one: lists of n pointers that
+/// end where a page no one may read begins (a read past them faults), each
+/// walked as the gathers walk them.
+void prefetchStaysInList() {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void *m = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(m != MAP_FAILED);
+  if (m == MAP_FAILED)
+    return;
+  CHECK(mprotect(static_cast<char *>(m) + page, page, PROT_NONE) == 0);
+  E elems[20] = {};
+  for (std::size_t n :
+       {std::size_t(0), std::size_t(1), soaview::rt::kPrefetchAhead,
+        soaview::rt::kPrefetchAhead + 1, std::size_t(20)}) {
+    auto **list = reinterpret_cast<void **>(static_cast<char *>(m) + page) - n;
+    for (std::size_t t = 0; t < n; ++t)
+      list[t] = &elems[t];
+    for (std::size_t t = 0; t < n; ++t) {
+      soaview::rt::prefetch_ahead<E>(list, t, n);
+      soaview::rt::prefetch_ahead<E, true>(list, t, n);
+    }
+  }
+  munmap(m, 2 * page);
+}
+
 } // namespace
 
 int main() {
+  prefetchStaysInList();
   sweepRing(false);
   sweepRing(true);
   sweepAgain(false);

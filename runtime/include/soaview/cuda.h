@@ -325,7 +325,7 @@ public:
       std::uint64_t t1 = rt::now_ns();
       rt::record(this->site_, rt::kernel, t1 - t0);
       rt::region_verify();
-      rt::record(this->site_, rt::gather, rt::now_ns() - t1);
+      rt::record(this->site_, rt::index, rt::now_ns() - t1);
     } else {
       rt::region_verify(); // the lists, checked while the kernel runs
     }

@@ -252,10 +252,12 @@ public:
       // Ranges of `const T *` (or const containers) hold const elements:
       // only a loop that writes fields scatters through this pointer, and
       // it writes nothing the user's loop could not write (mutable fields).
-      element *p = const_cast<element *>(address(e));
-      elems_[i] = p;
-      Spec::gather(soa_, i, *p);
-      ++i;
+      elems_[i++] = const_cast<element *>(address(e));
+    }
+    void *const *ep = reinterpret_cast<void *const *>(elems_);
+    for (i = 0; i < n_; ++i) {
+      rt::prefetch_ahead<element>(ep, i, n_);
+      Spec::gather(soa_, i, *elems_[i]);
     }
     if constexpr (kScatters && yields_pointers_v<Range>) {
       auto *remap = a.take<std::size_t>(n_);
@@ -277,9 +279,12 @@ public:
         views_[k].~view();
     if constexpr (kScatters) {
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-      for (std::size_t i = 0; i < n_; ++i)
+      void *const *ep = reinterpret_cast<void *const *>(elems_);
+      for (std::size_t i = 0; i < n_; ++i) {
+        rt::prefetch_ahead<element, true>(ep, i, n_);
         if (!remap_ || remap_[i] == i)
           Spec::scatter(soa_, i, *elems_[i]);
+      }
       if (t0)
         rt::record(site_, rt::scatter, rt::now_ns() - t0);
     }

@@ -96,8 +96,18 @@ void release_on(const backend &b, int device, const site &s) noexcept;
 void trim() noexcept;
 
 /// Time spent per phase of a view, recorded when SOAVIEW_STATS=2 (printed
-/// at exit, per site) or after set_profiling(true).
-enum phase { gather, to_device, kernel, from_device, scatter, phase_count };
+/// at exit, per site) or after set_profiling(true). `index`: a sweep's
+/// lists (the slots of their elements, the runs, and in a view region the
+/// check that they hold the elements they held before).
+enum phase {
+  gather,
+  to_device,
+  kernel,
+  from_device,
+  scatter,
+  index,
+  phase_count
+};
 bool profiling() noexcept;
 /// Turns phase recording on or off at run time (benchmarks); thread-safe.
 void set_profiling(bool on) noexcept;

@@ -67,6 +67,37 @@ struct is_spec<
     : std::is_same<decltype(S::at(std::declval<const typename S::soa &>(),
                                   std::size_t())),
                    typename S::view> {};
+/// Gathers and scatters over lists of pointers wait on memory one element
+/// after the other: the elements lie anywhere on the heap, so no hardware
+/// prefetcher sees the next one coming. The loops that gather or scatter
+/// slot by slot (soaview/frame.h, soaview/sweep.h) therefore request the
+/// cache lines of the element kPrefetchAhead slots ahead: at most
+/// kPrefetchBytes of it from its address (all of a smaller element, whose
+/// fields lie anywhere in it). A prefetch is a hint: it faults on nothing
+/// and changes no value.
+inline constexpr std::size_t kPrefetchAhead = 8;
+inline constexpr std::size_t kPrefetchBytes = 512;
+template <class E, bool Write = false>
+inline void prefetch_element(const void *p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  constexpr std::size_t bytes =
+      sizeof(E) < kPrefetchBytes ? sizeof(E) : kPrefetchBytes;
+  const char *c = static_cast<const char *>(p);
+  for (std::size_t o = 0; o < bytes; o += 64)
+    __builtin_prefetch(c + o, Write ? 1 : 0, 3);
+  // The last line, which the loop misses when p is not aligned to a line.
+  __builtin_prefetch(c + bytes - 1, Write ? 1 : 0, 3);
+#else
+  (void)p;
+#endif
+}
+/// Prefetches element t + kPrefetchAhead of the n at e, if there is one.
+template <class E, bool Write = false>
+inline void prefetch_ahead(void *const *e, std::size_t t,
+                           std::size_t n) noexcept {
+  if (t + kPrefetchAhead < n)
+    prefetch_element<E, Write>(e[t + kPrefetchAhead]);
+}
 } // namespace rt
 
 /// True when S meets the spec contract above.

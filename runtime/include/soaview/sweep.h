@@ -242,8 +242,10 @@ public:
         const auto &soa = lsoa_;
         const std::size_t n = n_;
         SOAVIEW_PARALLEL_FOR
-        for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t t = 0; t < n; ++t) {
+          rt::prefetch_ahead<lelem, true>(lp, t, n);
           LSpec::scatter(soa, t, *static_cast<lelem *>(lp[t]));
+        }
         if (t0)
           rt::record(site_, rt::scatter, rt::now_ns() - t0);
       }
@@ -282,6 +284,11 @@ public:
     }
     cells_ = st_.local.size();
     runs_ = st_.run_start.size();
+    if (t0) {
+      std::uint64_t t1 = rt::now_ns();
+      rt::record(site_, rt::index, t1 - t0);
+      t0 = t1;
+    }
     // Every inner slot a local slot (no element outside the local lists):
     // the fields both views read are gathered and copied once.
     share_ = kShares && m_ == n_;
@@ -314,9 +321,9 @@ protected:
       rt::region_flush(rt::key_of<typename ispec::element>());
       return false;
     } else {
-      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       region_ = rt::region_join(site_, rt::key_of<lelem>(), ops, device, st_,
                                 kScatters, kInner, dx, check_later);
+      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       region_->learn(&bind_region, &gather_region);
       n_ = region_->locals();
       typename LSpec::soa hl{};
@@ -378,6 +385,7 @@ private:
     const std::size_t m = r.slots();
     SOAVIEW_PARALLEL_FOR
     for (std::size_t j = 0; j < m; ++j) {
+      rt::prefetch_ahead<lelem>(e, j, m);
       const lelem &x = *static_cast<const lelem *>(e[j]);
       LSpec::gather(ls, j, x);
       if constexpr (kInner)
@@ -410,6 +418,7 @@ private:
       host_buffers<ISpec>(r, hi);
     void *const *el = r.elements();
     for (std::size_t j = b; j < e; ++j) {
+      rt::prefetch_ahead<lelem>(el, j, e);
       const lelem &x = *static_cast<const lelem *>(el[j]);
       LSpec::gather(hl, j, x);
       if constexpr (kInner)
@@ -422,8 +431,10 @@ private:
     typename LSpec::soa hs{};
     host_buffers<LSpec>(r, hs);
     void *const *el = r.elements();
-    for (std::size_t t = b; t < e; ++t)
+    for (std::size_t t = b; t < e; ++t) {
+      rt::prefetch_ahead<lelem, true>(el, t, e);
       LSpec::scatter(hs, t, *static_cast<lelem *>(el[t]));
+    }
   }
 
 protected:
@@ -558,6 +569,7 @@ private:
       if constexpr (std::is_same_v<ielem, lelem>) {
         SOAVIEW_PARALLEL_FOR
         for (std::size_t t = 0; t < n; ++t) {
+          rt::prefetch_ahead<lelem>(lp, t, n);
           const lelem &e = *static_cast<const lelem *>(lp[t]);
           LSpec::gather(ls, t, e);
           if (t < base)
@@ -565,16 +577,22 @@ private:
         }
       } else {
         SOAVIEW_PARALLEL_FOR
-        for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t t = 0; t < n; ++t) {
+          rt::prefetch_ahead<lelem>(lp, t, n);
           LSpec::gather(ls, t, *static_cast<const lelem *>(lp[t]));
+        }
       }
       SOAVIEW_PARALLEL_FOR
-      for (std::size_t j = base; j < m; ++j)
+      for (std::size_t j = base; j < m; ++j) {
+        rt::prefetch_ahead<ielem>(ex, j - base, m - base);
         ISpec::gather(is, j, *static_cast<const ielem *>(ex[j - base]));
+      }
     } else {
       SOAVIEW_PARALLEL_FOR
-      for (std::size_t t = 0; t < n; ++t)
+      for (std::size_t t = 0; t < n; ++t) {
+        rt::prefetch_ahead<lelem>(lp, t, n);
         LSpec::gather(ls, t, *static_cast<const lelem *>(lp[t]));
+      }
     }
     std::memcpy(const_cast<std::uint32_t *>(hidx_.cell_of), st_.cell_of.data(),
                 4 * n_);
