@@ -268,10 +268,37 @@ void prefetchStaysInList() {
   munmap(m, 2 * page);
 }
 
+/// A range whose iterator makes each element on the fly (a value, as a
+/// transforming view's does): a frame gathers each while it lives, not
+/// from its address afterwards (where they all lay, one after the other).
+struct Made {
+  struct iterator {
+    int k;
+    E operator*() const { return E{double(k), 0, 2.0 * k, 0, 0}; }
+    iterator &operator++() { return ++k, *this; }
+    bool operator!=(const iterator &o) const { return k != o.k; }
+  };
+  int n;
+  iterator begin() const { return {0}; }
+  iterator end() const { return {n}; }
+  std::size_t size() const { return static_cast<std::size_t>(n); }
+};
+
+void frameOfValues() {
+  static const soaview::site at("sweep_test.cpp:values");
+  soaview::frame<ISpec> f(at, Made{20});
+  CHECK(f.size() == 20);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    IView v = f.at(i);
+    CHECK(v.x == double(i) && v.m == 2.0 * i);
+  }
+}
+
 } // namespace
 
 int main() {
   prefetchStaysInList();
+  frameOfValues();
   sweepRing(false);
   sweepRing(true);
   sweepAgain(false);

@@ -64,6 +64,14 @@ template <class R>
 inline constexpr bool yields_pointers_v =
     std::is_pointer_v<std::remove_cv_t<range_value_t<R>>>;
 
+/// Whether the elements of a range outlive the step of the loop that
+/// reaches them: it yields pointers or references (not values made on
+/// the fly, as a transforming view's are).
+template <class R>
+inline constexpr bool yields_lasting_v =
+    yields_pointers_v<R> ||
+    std::is_lvalue_reference_v<decltype(*rt::begin_of(std::declval<R &>(), 0))>;
+
 template <class R, class = void> struct has_size : std::false_type {};
 template <class R>
 struct has_size<R, std::void_t<decltype(std::declval<R &>().size())>>
@@ -252,12 +260,17 @@ public:
       // Ranges of `const T *` (or const containers) hold const elements:
       // only a loop that writes fields scatters through this pointer, and
       // it writes nothing the user's loop could not write (mutable fields).
-      elems_[i++] = const_cast<element *>(address(e));
+      elems_[i] = const_cast<element *>(address(e));
+      if constexpr (!yields_lasting_v<Range>)
+        Spec::gather(soa_, i, *elems_[i]); // e ends with this step
+      ++i;
     }
-    void *const *ep = reinterpret_cast<void *const *>(elems_);
-    for (i = 0; i < n_; ++i) {
-      rt::prefetch_ahead<element>(ep, i, n_);
-      Spec::gather(soa_, i, *elems_[i]);
+    if constexpr (yields_lasting_v<Range>) { // gathered with a prefetch
+      void *const *ep = reinterpret_cast<void *const *>(elems_);
+      for (i = 0; i < n_; ++i) {
+        rt::prefetch_ahead<element>(ep, i, n_);
+        Spec::gather(soa_, i, *elems_[i]);
+      }
     }
     if constexpr (kScatters && yields_pointers_v<Range>) {
       auto *remap = a.take<std::size_t>(n_);
