@@ -84,6 +84,7 @@ private:
   bool holdsElements(QualType T, const CXXRecordDecl *Only = nullptr,
                      int Depth = 0) const;
   std::string elementName(QualType T) const;
+  std::string shownName(QualType T) const;
   StoredDiag &report(SourceLocation L, const Msg &M);
 
   ASTContext &Ctx;
@@ -96,7 +97,7 @@ private:
   std::set<const FunctionDecl *> Visited;
   std::vector<const CXXRecordDecl *> Elements;
   std::vector<const CallExpr *> Through; ///< the calls that led here
-  std::set<unsigned> Reported;
+  std::set<unsigned> Reported;           ///< locations with a diagnostic
 };
 
 const LoopAnnotation *Walker::annotation(const Stmt *S) const {
@@ -161,9 +162,12 @@ void Walker::walk(const Stmt *S) {
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
+    std::size_t Before = Reported.size();
     if (Checking)
       checkExpr(E);
-    if (const auto *Call = dyn_cast<CallExpr>(E))
+    // A refused call is one diagnostic, not another for each use inside.
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && Reported.size() == Before)
       follow(Call);
   }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) // wherever it is called
@@ -245,8 +249,37 @@ std::string Walker::elementName(QualType T) const {
   return Elements.empty() ? "" : Elements.front()->getNameAsString();
 }
 
+/// A container type as the user's code names it: without the standard
+/// library's own names for it (`value_type`, `reference`: the type of
+/// `cells[0]`), down to the type the user wrote as the template argument.
+std::string Walker::shownName(QualType T) const {
+  T = T.getNonReferenceType();
+  for (;;) {
+    const Type *Ty = T.getTypePtr();
+    const auto *TD = dyn_cast<TypedefType>(Ty);
+    if (TD && SM.isInSystemHeader(TD->getDecl()->getLocation())) {
+      T = TD->desugar();
+    } else if (const auto *S = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
+      T = S->getReplacementType();
+    } else if (QualType Under = T.getSingleStepDesugaredType(Ctx);
+               !TD && !isa<TemplateSpecializationType>(Ty) && Under != T) {
+      // Other sugar (the elaboration `std::` of LLVM 19, parentheses): the
+      // type under it; the user's typedefs and written templates stay.
+      T = Under;
+    } else {
+      PrintingPolicy Policy(Ctx.getLangOpts());
+      Policy.SuppressTagKeyword = true;
+      Policy.SuppressUnwrittenScope = true;
+      Policy.SuppressDefaultTemplateArgs = true; // no std::allocator<P *>
+      Policy.FullyQualifiedName = true;
+      return T.getUnqualifiedType().getAsString(Policy);
+    }
+  }
+}
+
 StoredDiag &Walker::report(SourceLocation L, const Msg &M) {
   Failed = true;
+  Reported.insert(L.getRawEncoding());
   StoredDiag &Diag = D.report(L, M);
   if (L != R.Loc)
     D.note(Diag, R.Loc, Msg(diag::note_region_here));
@@ -256,8 +289,11 @@ StoredDiag &Walker::report(SourceLocation L, const Msg &M) {
 }
 
 void Walker::checkExpr(const Expr *E) {
+  // One diagnostic per location; an expression that reports nothing does
+  // not hide the others there (`auto m = std::move(cells)`: the move
+  // constructor and the call of std::move start at one location).
   SourceLocation L = E->getExprLoc();
-  if (!Reported.insert(L.getRawEncoding()).second)
+  if (Reported.count(L.getRawEncoding()))
     return;
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -300,11 +336,10 @@ void Walker::checkExpr(const Expr *E) {
     QualType P = FD->getParamDecl(I)->getType();
     if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified() &&
         holdsElements(Call->getArg(I)->getType())) {
-      StoredDiag &Diag =
-          report(L, {diag::err_region_container,
-                     {FD->getNameAsString(),
-                      qualifiedName(Ctx, Call->getArg(I)->getType()),
-                      elementName(Call->getArg(I)->getType())}});
+      StoredDiag &Diag = report(
+          L, {diag::err_region_container,
+              {FD->getNameAsString(), shownName(Call->getArg(I)->getType()),
+               elementName(Call->getArg(I)->getType())}});
       D.note(Diag, L, Msg(diag::note_region_container));
       return;
     }
@@ -362,9 +397,9 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
   }
   if (M->isConst() || isAccessor(M) || !holdsElements(T))
     return;
-  StoredDiag &Diag = report(
-      L, {diag::err_region_container,
-          {M->getNameAsString(), qualifiedName(Ctx, T), elementName(T)}});
+  StoredDiag &Diag =
+      report(L, {diag::err_region_container,
+                 {M->getNameAsString(), shownName(T), elementName(T)}});
   D.note(Diag, L, Msg(diag::note_region_container));
 }
 

@@ -162,3 +162,30 @@ void misplaced(std::vector<Cell> &cells) {
     (void)k;
   }
 }
+
+// Lists of lists: moving them away, and the standard library's names for
+// an entry (`lists[0]` is a `value_type`), shown as the user's types.
+using List = std::vector<P *>;
+void sweepLists(std::vector<List> &lists) {
+  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells}}
+  for (List &l : lists) {
+    [[clang::soa_conversion]] // expected-remark@+1 {{view of 'P' in {x, rho} out {rho}}}
+    for (P *p : l)
+      p->rho += p->x;
+  }
+}
+
+void movesLists(std::vector<List> &lists) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweepLists(lists);
+    auto moved = std::move(lists); // expected-error {{'move' may change 'std::vector<List>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+    (void)moved;
+  }
+}
+
+void clearsEntry(std::vector<List> &lists) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweepLists(lists);
+    lists[0].clear(); // expected-error {{'clear' may change 'std::vector<P *>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
