@@ -82,7 +82,7 @@ private:
   bool isElement(const CXXRecordDecl *RD,
                  const CXXRecordDecl *Only = nullptr) const;
   bool holdsElements(QualType T, const CXXRecordDecl *Only = nullptr,
-                     int Depth = 0) const;
+                     int Depth = 0, bool Deep = false) const;
   std::string elementName(QualType T) const;
   std::string shownName(QualType T) const;
   StoredDiag &report(SourceLocation L, const Msg &M);
@@ -218,9 +218,12 @@ bool Walker::isElement(const CXXRecordDecl *RD,
 }
 
 /// T is an element, a pointer or reference to one, or a class (a
-/// container) whose template arguments hold elements.
-bool Walker::holdsElements(QualType T, const CXXRecordDecl *Only,
-                           int Depth) const {
+/// container) whose template arguments hold elements. Deep: also a class
+/// whose fields hold them (`std::vector<Cell>` where a Cell holds a list),
+/// for what the standard library may change; a class of the user's is
+/// followed into instead.
+bool Walker::holdsElements(QualType T, const CXXRecordDecl *Only, int Depth,
+                           bool Deep) const {
   if (Depth > 8 || T.isNull())
     return false;
   T = T.getNonReferenceType();
@@ -232,19 +235,21 @@ bool Walker::holdsElements(QualType T, const CXXRecordDecl *Only,
     return false;
   if (isElement(RD, Only))
     return true;
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec)
-    return false;
-  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-    if (A.getKind() == TemplateArgument::Type &&
-        holdsElements(A.getAsType(), Only, Depth + 1))
-      return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+      if (A.getKind() == TemplateArgument::Type &&
+          holdsElements(A.getAsType(), Only, Depth + 1, Deep))
+        return true;
+  if (Deep && RD->hasDefinition() && !SM.isInSystemHeader(RD->getLocation()))
+    for (const FieldDecl *F : RD->fields())
+      if (holdsElements(F->getType(), Only, Depth + 1, Deep))
+        return true;
   return false;
 }
 
 std::string Walker::elementName(QualType T) const {
   for (const CXXRecordDecl *E : Elements)
-    if (holdsElements(T, E))
+    if (holdsElements(T, E, 0, true))
       return E->getNameAsString();
   return Elements.empty() ? "" : Elements.front()->getNameAsString();
 }
@@ -335,7 +340,7 @@ void Walker::checkExpr(const Expr *E) {
   for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
     QualType P = FD->getParamDecl(I)->getType();
     if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified() &&
-        holdsElements(Call->getArg(I)->getType())) {
+        holdsElements(Call->getArg(I)->getType(), nullptr, 0, true)) {
       StoredDiag &Diag = report(
           L, {diag::err_region_container,
               {FD->getNameAsString(), shownName(Call->getArg(I)->getType()),
@@ -349,10 +354,20 @@ void Walker::checkExpr(const Expr *E) {
 /// Member functions of the standard containers that hand out their
 /// elements without changing which they hold (non-const only for the
 /// reference they return: a write through it is an assignment, checked
-/// apart).
+/// apart), and their iterators' steps.
 bool isAccessor(const CXXMethodDecl *M) {
-  if (M->getOverloadedOperator() == OO_Subscript)
+  switch (M->getOverloadedOperator()) {
+  case OO_Subscript: // and an iterator's steps and dereference
+  case OO_Star:
+  case OO_Arrow:
+  case OO_PlusPlus:
+  case OO_MinusMinus:
+  case OO_PlusEqual:
+  case OO_MinusEqual:
     return true;
+  default:
+    break;
+  }
   if (!M->getIdentifier())
     return false;
   static const char *const Names[] = {
@@ -395,7 +410,8 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
         L, Msg(diag::note_region_field));
     return;
   }
-  if (M->isConst() || isAccessor(M) || !holdsElements(T))
+  if (M->isConst() || isAccessor(M) ||
+      !holdsElements(T, nullptr, 0, SM.isInSystemHeader(M->getLocation())))
     return;
   StoredDiag &Diag =
       report(L, {diag::err_region_container,

@@ -189,3 +189,26 @@ void clearsEntry(std::vector<List> &lists) {
     lists[0].clear(); // expected-error {{'clear' may change 'std::vector<P *>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
   }
 }
+
+// A container of structs that hold lists holds elements too; a class of
+// the user's that holds them is followed into, not refused.
+void clearsCells(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    cells.clear(); // expected-error {{'clear' may change 'std::vector<Cell>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+struct Simulation {
+  std::vector<Cell> cells;
+  int steps = 0;
+  void step() {
+    sweep(cells);
+    ++steps;
+  }
+};
+void runs(Simulation &s, int n) {
+  [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 1 annotated loop(s) share their views: P}}
+  for (int k = 0; k < n; ++k)
+    s.step();
+}
