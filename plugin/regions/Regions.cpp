@@ -272,11 +272,8 @@ std::string Walker::shownName(QualType T) const {
       // type under it; the user's typedefs and written templates stay.
       T = Under;
     } else {
-      PrintingPolicy Policy(Ctx.getLangOpts());
-      Policy.SuppressTagKeyword = true;
-      Policy.SuppressUnwrittenScope = true;
+      PrintingPolicy Policy = qualifiedPolicy(Ctx);
       Policy.SuppressDefaultTemplateArgs = true; // no std::allocator<P *>
-      Policy.FullyQualifiedName = true;
       return T.getUnqualifiedType().getAsString(Policy);
     }
   }
@@ -390,8 +387,7 @@ void Walker::checkAssignment(const BinaryOperator *BO) {
       return; // a variable of its own
   SourceLocation L = BO->getOperatorLoc();
   StoredDiag &Diag = report(
-      L, {diag::err_region_container,
-          {"=", qualifiedName(Ctx, T.getCanonicalType()), elementName(T)}});
+      L, {diag::err_region_container, {"=", shownName(T), elementName(T)}});
   D.note(Diag, L, Msg(diag::note_region_container));
 }
 

@@ -18,12 +18,16 @@ using namespace clang;
 
 namespace soaview {
 
-std::string qualifiedName(const ASTContext &Ctx, QualType T) {
+PrintingPolicy qualifiedPolicy(const ASTContext &Ctx) {
   PrintingPolicy Policy(Ctx.getLangOpts());
   Policy.SuppressTagKeyword = true;
   Policy.FullyQualifiedName = true;
   Policy.SuppressUnwrittenScope = true;
-  return TypeName::getFullyQualifiedName(T, Ctx, Policy);
+  return Policy;
+}
+
+std::string qualifiedName(const ASTContext &Ctx, QualType T) {
+  return TypeName::getFullyQualifiedName(T, Ctx, qualifiedPolicy(Ctx));
 }
 
 /// C is a specialization of the class template whose pattern is Pattern.

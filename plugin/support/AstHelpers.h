@@ -13,6 +13,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/PrettyPrinter.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -32,6 +33,9 @@ namespace soaview {
 /// A type as messages name it: fully qualified, no tag keyword
 /// ('ns::Particle', 'const ns::Particle *').
 std::string qualifiedName(const clang::ASTContext &Ctx, clang::QualType T);
+/// The printing policy of qualifiedName, for callers that print a type
+/// their own way (a type as the user's code spells it, regions/).
+clang::PrintingPolicy qualifiedPolicy(const clang::ASTContext &Ctx);
 
 /// True when RD is Element or one of its bases, or the pattern of a class
 /// template that Element or a base specializes (its name in its own text).

@@ -100,6 +100,21 @@ template <class F> void in_chunks(std::size_t n, const F &f) {
     f(c * kChunk, std::min(n, (c + 1) * kChunk));
 }
 
+/// Runs every pass fn(r, begin, end) of `passes` over slots [0, n), in
+/// parallel chunks, block by block: all passes over one block of slots
+/// before the next, so that an element that several passes read or write
+/// is still in the core's cache for the later ones (a whole chunk of
+/// scattered elements is not: 1.4x slower at region exit, 2026-11-27).
+template <class Fn>
+void passes_over(std::size_t n, const std::vector<Fn> &passes, resident &r) {
+  constexpr std::size_t kBlock = 1024;
+  in_chunks(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; k += kBlock)
+      for (const Fn &fn : passes)
+        fn(r, k, std::min(e, k + kBlock));
+  });
+}
+
 /// Records what the index `st` of ranges `local` and `inner` was built from
 /// into `b` (see built_lists): O(ranges + runs), nothing per element.
 void record_lists(const sweep_state &st, const std::vector<void *> &slots,
@@ -358,10 +373,7 @@ void region_impl::write_back(resident &r) {
     record(site_, from_device, t1 - t0);
   const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
   if (!fns.empty())
-    in_chunks(r.locals_, [&](std::size_t b, std::size_t e) {
-      for (resident::scatter_fn fn : fns)
-        fn(r, b, e);
-    });
+    passes_over(r.locals_, fns, r);
   r.s_->scatters.clear();
   for (resident::field &f : r.s_->fields)
     f.dirty = false;
@@ -399,7 +411,6 @@ void region_impl::gather_learned(const site &s, resident &r) {
   for (const resident::field &f : r.s_->fields)
     if (f.on_device)
       return;
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
   std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
   {
     std::lock_guard<std::mutex> lock(plans_mutex);
@@ -407,13 +418,19 @@ void region_impl::gather_learned(const site &s, resident &r) {
   }
   if (views.empty())
     return;
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
   verify(); // the elements are read: the lists must be those recorded
-  for (auto &v : views)
+  if (t0) {
+    const std::uint64_t t1 = now_ns();
+    record(s, index, t1 - t0);
+    t0 = t1;
+  }
+  std::vector<resident::gather_fn> gathers;
+  for (auto &v : views) {
     v.first(r);
-  in_chunks(r.elems_size_, [&](std::size_t b, std::size_t e) {
-    for (auto &v : views)
-      v.second(r, b, e);
-  });
+    gathers.push_back(v.second);
+  }
+  passes_over(r.elems_size_, gathers, r);
   r.upload();
   if (t0)
     record(s, gather, now_ns() - t0);

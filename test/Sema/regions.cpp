@@ -101,6 +101,15 @@ void reseatsEntry(std::vector<Cell> &cells, P *q) {
   }
 }
 
+// The pointer's type as the code names it (the canonical 'P *' before).
+using PPtr = P *;
+void reseatsNamedEntry(std::vector<Cell> &cells, PPtr *slot, PPtr q) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    *slot = q; // expected-error {{cannot keep views in this region: '=' may change 'PPtr', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
 void swapsLists(std::vector<Cell> &cells) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);
