@@ -227,6 +227,7 @@ class Gen:
         self.make_struct()
         L = []
         w = L.append
+        w("#include <algorithm>")
         w("#include <cstdio>")
         w("#include <cstdlib>")
         w("#include <deque>")
@@ -726,6 +727,14 @@ class Gen:
             w(f"{pad}  for (int rep = 0; rep < {reps}; ++rep) {{")
             for name in sweeps:
                 w(f"{pad}    acc += {name}(cloc, cact);")
+                if r.random() < 0.3:
+                    # Library calls that only read the lists between the
+                    # sweeps (searching, counting, an iterator's steps).
+                    c = r.randint(0, 2)
+                    w(f"{pad}    acc += std::count(cloc[{c}].begin(), cloc[{c}].end(), "
+                      f"cact[{c}].empty() ? nullptr : cact[{c}].back()) + "
+                      f"(std::find(cact[{c}].begin(), cact[{c}].end(), "
+                      f"cloc[{c}].empty() ? nullptr : cloc[{c}].front()) - cact[{c}].begin());")
             w(f"{pad}  }}")
             if entries > 1:
                 w("  }")

@@ -79,6 +79,9 @@ private:
   void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
                           const Expr *Object);
   void checkAssignment(const BinaryOperator *BO);
+  bool writesThrough(const clang::FunctionDecl *FD, clang::QualType P,
+                     const clang::Expr *Arg) const;
+  const clang::Expr *shownContainer(const clang::Expr *Arg) const;
   bool isElement(const CXXRecordDecl *RD,
                  const CXXRecordDecl *Only = nullptr) const;
   bool holdsElements(QualType T, const CXXRecordDecl *Only = nullptr,
@@ -330,22 +333,138 @@ void Walker::checkExpr(const Expr *E) {
     Object = Call->getArg(0);
   if (M && Object)
     return checkContainerCall(Call, M, Object);
-  // A library function that takes a container of elements by reference.
+  // A library function that takes a container of elements by reference,
+  // or a position in one that it may write through (an iterator, a pointer:
+  // `std::sort(l.begin(), l.end())`, `std::memcpy(l.data(), ...)`).
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !SM.isInSystemHeader(FD->getLocation()))
     return;
   for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
     QualType P = FD->getParamDecl(I)->getType();
-    if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified() &&
-        holdsElements(Call->getArg(I)->getType(), nullptr, 0, true)) {
-      StoredDiag &Diag = report(
-          L, {diag::err_region_container,
-              {FD->getNameAsString(), shownName(Call->getArg(I)->getType()),
-               elementName(Call->getArg(I)->getType())}});
-      D.note(Diag, L, Msg(diag::note_region_container));
-      return;
-    }
+    const Expr *Arg = Call->getArg(I);
+    bool ByRef = P->isReferenceType() &&
+                 !P.getNonReferenceType().isConstQualified() &&
+                 holdsElements(Arg->getType(), nullptr, 0, true);
+    if (!ByRef && !writesThrough(FD, P, Arg))
+      continue;
+    const Expr *Shown = shownContainer(Arg);
+    StoredDiag &Diag =
+        report(L, {diag::err_region_container,
+                   {FD->getNameAsString(), shownName(Shown->getType()),
+                    elementName(Shown->getType())}});
+    D.note(Diag, L, Msg(diag::note_region_container));
+    return;
   }
+}
+
+/// Standard functions that read through the positions they are given and
+/// write nothing there (the algorithms that search, count and compare, the
+/// steps of an iterator).
+bool readsOnly(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return false;
+  static const char *const Names[] = {"find",
+                                      "find_if",
+                                      "find_if_not",
+                                      "find_end",
+                                      "find_first_of",
+                                      "adjacent_find",
+                                      "count",
+                                      "count_if",
+                                      "mismatch",
+                                      "equal",
+                                      "is_permutation",
+                                      "search",
+                                      "search_n",
+                                      "all_of",
+                                      "any_of",
+                                      "none_of",
+                                      "lower_bound",
+                                      "upper_bound",
+                                      "equal_range",
+                                      "binary_search",
+                                      "min_element",
+                                      "max_element",
+                                      "minmax_element",
+                                      "is_sorted",
+                                      "is_sorted_until",
+                                      "is_partitioned",
+                                      "is_heap",
+                                      "is_heap_until",
+                                      "includes",
+                                      "lexicographical_compare",
+                                      "accumulate",
+                                      "reduce",
+                                      "inner_product",
+                                      "distance",
+                                      "next",
+                                      "prev",
+                                      "advance",
+                                      "begin",
+                                      "end",
+                                      "cbegin",
+                                      "cend",
+                                      "size",
+                                      "empty",
+                                      "data",
+                                      "move",
+                                      "forward",
+                                      "addressof",
+                                      "as_const",
+                                      "min",
+                                      "max",
+                                      "minmax",
+                                      "clamp"};
+  return llvm::is_contained(Names, FD->getName());
+}
+
+/// Whether a library function FD may write, through argument Arg of its
+/// parameter type P, into a list of elements or into an element: P is a
+/// pointer or an iterator, Arg a non-const pointer to element pointers or
+/// to elements, or an iterator whose `*` is a non-const reference to one.
+bool Walker::writesThrough(const FunctionDecl *FD, QualType P,
+                           const Expr *Arg) const {
+  if (FD->isOverloadedOperator() || readsOnly(FD))
+    return false; // an iterator's comparisons and steps, a search
+  P = P.getNonReferenceType();
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *DR =
+            dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+          V && !V->getType()->isReferenceType())
+        return false; // `&q`: a variable of its own
+  QualType T = E->getType();
+  if (P->isPointerType() && T->isPointerType()) {
+    QualType To = T->getPointeeType();
+    return !P->getPointeeType().isConstQualified() && !To.isConstQualified() &&
+           holdsElements(To, nullptr, 0, true);
+  }
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || !P->getAsCXXRecordDecl())
+    return false;
+  for (const NamedDecl *ND :
+       RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Star)))
+    if (const auto *M = dyn_cast<CXXMethodDecl>(ND)) {
+      QualType Ref = M->getReturnType();
+      if (Ref->isLValueReferenceType() &&
+          !Ref.getNonReferenceType().isConstQualified() &&
+          holdsElements(Ref.getNonReferenceType(), nullptr, 0, true))
+        return true;
+    }
+  return false;
+}
+
+/// What a message names for argument Arg: the container whose begin(),
+/// end() or data() it is (`c.local`), or the argument itself.
+const Expr *Walker::shownContainer(const Expr *Arg) const {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (const Expr *Object = MC->getImplicitObjectArgument();
+        Object && holdsElements(Object->getType(), nullptr, 0, true))
+      return Object;
+  return E;
 }
 
 /// Member functions of the standard containers that hand out their

@@ -2,8 +2,9 @@
 // calls; anything else in it that meets their elements is refused with the
 // statement, the field and the region named (docs/offload.md, "View
 // regions"; docs/diagnostics.md, "View regions").
-// RUN: %soaview_verify -fopenmp -fplugin-arg-soaview-remarks %s
+// RUN: %soaview_verify -fopenmp -ferror-limit=0 -fplugin-arg-soaview-remarks %s
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 struct P {
@@ -108,6 +109,63 @@ void reseatsNamedEntry(std::vector<Cell> &cells, PPtr *slot, PPtr q) {
     sweep(cells);
     *slot = q; // expected-error {{cannot keep views in this region: '=' may change 'PPtr', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
   }
+}
+
+// A library function given a position it may write through: an iterator
+// or a pointer into a list, or a pointer to an element. Searching,
+// counting and an iterator's steps and comparisons write nothing.
+void sortsList(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    std::sort(cells[0].local.begin(), cells[0].local.end()); // expected-error {{cannot keep views in this region: 'sort' may change 'std::vector<P *>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void reversesData(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    P **first = cells[0].local.data();
+    std::reverse(first, first + cells[0].local.size()); // expected-error {{'reverse' may change 'P **', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void copiesIntoList(std::vector<Cell> &cells, P *q) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    std::memcpy(cells[0].local.data(), &q, sizeof q); // expected-error {{'memcpy' may change 'std::vector<P *>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void sortsCells(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    std::reverse(cells.begin(), cells.end()); // expected-error {{'reverse' may change 'std::vector<Cell>', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+void copiesIntoElement(std::vector<Cell> &cells, const P &from) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    P *p = cells[0].local[0];
+    std::memcpy(p, &from, sizeof from); // expected-error {{'memcpy' may change 'P *', which holds elements of 'P'}} expected-note {{change containers before or after the region}}
+  }
+}
+
+int searches(std::vector<Cell> &cells, P *q) {
+  int found = 0;
+  [[clang::soa_conversion_region]] { // expected-remark {{view region: 1 annotated loop(s) share their views: P}}
+    sweep(cells);
+    std::vector<P *> &l = cells[0].local;
+    found += std::find(l.begin(), l.end(), q) != l.end();
+    found += std::count(l.begin(), l.end(), q);
+    for (auto it = l.begin(); it != l.end(); ++it)
+      found += *it == q;
+    found += std::max(l.front(), q) == q;
+    P *first = nullptr;
+    std::memcpy(&first, l.data(), sizeof first); // reads the list
+    found += first == q;
+  }
+  return found;
 }
 
 void swapsLists(std::vector<Cell> &cells) {

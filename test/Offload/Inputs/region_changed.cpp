@@ -1,5 +1,5 @@
 // A view region whose lists change inside it where soaview cannot see it
-// (memcpy through a pointer taken before the region): the next sweep stops
+// (memcpy through an untyped pointer taken before the region): the next sweep stops
 // the region, naming it; its results are never written back
 // (test/Offload/host-offload.test).
 #include <cstdio>
@@ -16,12 +16,12 @@ void bump(std::vector<Cell> &cells) {
       p->rho += p->x;
   }
 }
-void steps(std::vector<Cell> &cells, P **order, int n) {
+void steps(std::vector<Cell> &cells, void *order, int n) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < n; ++s) {
     bump(cells);
     if (s == 1) { // reorders cell 0's list, through bytes soaview cannot see
-      P *swapped[2] = {order[1], order[0]};
+      P *swapped[2] = {cells[0].local[1], cells[0].local[0]};
       std::memcpy(order, swapped, sizeof swapped);
     }
   }

@@ -1,7 +1,7 @@
 // A view region in which a neighbour (inner) list changes where soaview
 // cannot see it: one entry of cell 0's neighbour list becomes another
 // element of the region, its length and every local list unchanged (memcpy
-// through a pointer taken before the region). The region checks a known
+// through an untyped pointer taken before the region). The region checks a known
 // sweep's neighbour lists against the slots its index was built from, so
 // the next sweep stops it (test/Exec/regions.test,
 // test/Offload/host-offload.test).
@@ -22,7 +22,7 @@ void sum(std::vector<Cell> &cells) {
     }
   }
 }
-void steps(std::vector<Cell> &cells, P **entry, P *other, int n) {
+void steps(std::vector<Cell> &cells, void *entry, P *other, int n) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < n; ++s) {
     sum(cells);

@@ -1,6 +1,6 @@
 // A view region in which an element moves from the end of one cell's list
 // to the start of the next cell's, through bytes soaview cannot see (memcpy
-// through pointers taken before the region): the elements in list order are
+// through untyped pointers taken before the region): the elements in list order are
 // the same, the cells are not. The next sweep stops the region
 // (test/Offload/host-offload.test).
 #include <cstddef>
@@ -28,14 +28,14 @@ void sum(std::vector<Cell> &cells) {
   }
 }
 /// Moves the last element of the first cell to the start of the second.
-void move(std::size_t *n0, P ***first1, std::size_t *n1) {
+void move(std::size_t *n0, void *first1, std::size_t *n1) {
   std::size_t a = *n0 - 1, b = *n1 + 1;
-  P **f = *first1 - 1;
+  P **f = *static_cast<P ***>(first1) - 1;
   std::memcpy(n0, &a, sizeof a);
   std::memcpy(n1, &b, sizeof b);
   std::memcpy(first1, &f, sizeof f);
 }
-void steps(std::vector<Cell> &cells, std::size_t *n0, P ***first1,
+void steps(std::vector<Cell> &cells, std::size_t *n0, void *first1,
            std::size_t *n1, int n, bool moves) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < n; ++s) {
