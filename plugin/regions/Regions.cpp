@@ -47,6 +47,10 @@ const CXXRecordDecl *recordOf(QualType T) {
   return T->getAsCXXRecordDecl();
 }
 
+bool searches(llvm::StringRef Name);
+bool passesOn(llvm::StringRef Name);
+std::string libraryName(const FunctionDecl *FD);
+
 class Walker {
 public:
   Walker(ASTContext &Ctx, const AnnotationCollector &C, DiagStore &D,
@@ -79,6 +83,8 @@ private:
   void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
                           const Expr *Object);
   void checkAssignment(const BinaryOperator *BO);
+  void checkLibraryCall(const clang::CallExpr *Call,
+                        const clang::FunctionDecl *FD, unsigned First);
   bool writesThrough(const clang::FunctionDecl *FD, clang::QualType P,
                      const clang::Expr *Arg) const;
   const clang::Expr *shownContainer(const clang::Expr *Arg) const;
@@ -337,85 +343,72 @@ void Walker::checkExpr(const Expr *E) {
   // or a position in one that it may write through (an iterator, a pointer:
   // `std::sort(l.begin(), l.end())`, `std::memcpy(l.data(), ...)`).
   const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !SM.isInSystemHeader(FD->getLocation()))
-    return;
-  for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+  if (FD && SM.isInSystemHeader(FD->getLocation()))
+    checkLibraryCall(Call, FD, 0);
+}
+
+/// The arguments of a call of library function FD (its parameters from
+/// argument First on): a container of elements by non-const reference, or a
+/// position FD may write through, changes the region's lists.
+void Walker::checkLibraryCall(const CallExpr *Call, const FunctionDecl *FD,
+                              unsigned First) {
+  const bool Reads = searches(libraryName(FD));
+  for (unsigned I = 0; First + I < Call->getNumArgs() && I < FD->getNumParams();
+       ++I) {
     QualType P = FD->getParamDecl(I)->getType();
-    const Expr *Arg = Call->getArg(I);
+    const Expr *Arg = Call->getArg(First + I);
     bool ByRef = P->isReferenceType() &&
                  !P.getNonReferenceType().isConstQualified() &&
-                 holdsElements(Arg->getType(), nullptr, 0, true);
+                 holdsElements(Arg->getType(), nullptr, 0, true) && !Reads;
     if (!ByRef && !writesThrough(FD, P, Arg))
       continue;
     const Expr *Shown = shownContainer(Arg);
-    StoredDiag &Diag =
-        report(L, {diag::err_region_container,
-                   {FD->getNameAsString(), shownName(Shown->getType()),
-                    elementName(Shown->getType())}});
-    D.note(Diag, L, Msg(diag::note_region_container));
+    StoredDiag &Diag = report(Call->getExprLoc(),
+                              {diag::err_region_container,
+                               {libraryName(FD), shownName(Shown->getType()),
+                                elementName(Shown->getType())}});
+    D.note(Diag, Call->getExprLoc(), Msg(diag::note_region_container));
     return;
   }
 }
 
-/// Standard functions that read through the positions they are given and
-/// write nothing there (the algorithms that search, count and compare, the
-/// steps of an iterator).
-bool readsOnly(const FunctionDecl *FD) {
-  if (!FD->getIdentifier())
-    return false;
-  static const char *const Names[] = {"find",
-                                      "find_if",
-                                      "find_if_not",
-                                      "find_end",
-                                      "find_first_of",
-                                      "adjacent_find",
-                                      "count",
-                                      "count_if",
-                                      "mismatch",
-                                      "equal",
-                                      "is_permutation",
-                                      "search",
-                                      "search_n",
-                                      "all_of",
-                                      "any_of",
-                                      "none_of",
-                                      "lower_bound",
-                                      "upper_bound",
-                                      "equal_range",
-                                      "binary_search",
-                                      "min_element",
-                                      "max_element",
-                                      "minmax_element",
-                                      "is_sorted",
-                                      "is_sorted_until",
-                                      "is_partitioned",
-                                      "is_heap",
-                                      "is_heap_until",
-                                      "includes",
-                                      "lexicographical_compare",
-                                      "accumulate",
-                                      "reduce",
-                                      "inner_product",
-                                      "distance",
-                                      "next",
-                                      "prev",
-                                      "advance",
-                                      "begin",
-                                      "end",
-                                      "cbegin",
-                                      "cend",
-                                      "size",
-                                      "empty",
-                                      "data",
-                                      "move",
-                                      "forward",
-                                      "addressof",
-                                      "as_const",
-                                      "min",
-                                      "max",
-                                      "minmax",
-                                      "clamp"};
-  return llvm::is_contained(Names, FD->getName());
+/// Standard functions (and std::ranges' function objects of the same
+/// names) that read through the positions and ranges they are given and
+/// write nothing there: the algorithms that search, count and compare, the
+/// steps of an iterator.
+bool searches(llvm::StringRef Name) {
+  static constexpr llvm::StringLiteral Names =
+      " find find_if find_if_not find_end find_first_of adjacent_find count"
+      " count_if mismatch equal is_permutation search search_n all_of any_of"
+      " none_of lower_bound upper_bound equal_range binary_search min_element"
+      " max_element minmax_element is_sorted is_sorted_until is_partitioned"
+      " is_heap is_heap_until includes lexicographical_compare accumulate"
+      " reduce inner_product distance next prev advance begin end cbegin cend"
+      " size empty data min max minmax clamp ";
+  return !Name.empty() && Names.contains((" " + Name + " ").str());
+}
+
+/// Standard functions that hand their argument on unchanged.
+bool passesOn(llvm::StringRef Name) {
+  static constexpr llvm::StringLiteral Names =
+      " move forward addressof as_const ";
+  return !Name.empty() && Names.contains((" " + Name + " ").str());
+}
+
+/// A library function as messages and the lists above name it: a function
+/// object of std::ranges by its algorithm (`__sort_fn` of libstdc++,
+/// `__sort::__fn` of libc++: `sort`).
+std::string libraryName(const FunctionDecl *FD) {
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  if (!M || M->getOverloadedOperator() != OO_Call)
+    return FD->getNameAsString();
+  llvm::StringRef Name = M->getParent()->getName();
+  if (Name == "__fn")
+    if (const auto *NS = dyn_cast<NamespaceDecl>(M->getParent()->getParent()))
+      Name = NS->getName();
+  Name.consume_front("__");
+  Name.consume_back("_fn");
+  return Name.str();
 }
 
 /// Whether a library function FD may write, through argument Arg of its
@@ -424,7 +417,9 @@ bool readsOnly(const FunctionDecl *FD) {
 /// to elements, or an iterator whose `*` is a non-const reference to one.
 bool Walker::writesThrough(const FunctionDecl *FD, QualType P,
                            const Expr *Arg) const {
-  if (FD->isOverloadedOperator() || readsOnly(FD))
+  const std::string Name = libraryName(FD);
+  if ((FD->isOverloadedOperator() && FD->getOverloadedOperator() != OO_Call) ||
+      searches(Name) || passesOn(Name))
     return false; // an iterator's comparisons and steps, a search
   P = P.getNonReferenceType();
   const Expr *E = Arg->IgnoreParenImpCasts();
@@ -518,6 +513,10 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
   QualType T = Object->getType();
   if (T->isPointerType())
     T = T->getPointeeType();
+  if (M->getOverloadedOperator() == OO_Call &&
+      SM.isInSystemHeader(M->getLocation()) &&
+      !holdsElements(T, nullptr, 0, true)) // std::ranges::sort(lists[0])
+    return checkLibraryCall(Call, M, isa<CXXOperatorCallExpr>(Call) ? 1 : 0);
   if (isElement(T->getAsCXXRecordDecl())) {
     D.note(
         report(L, {diag::err_region_element_call,
