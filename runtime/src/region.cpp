@@ -104,7 +104,9 @@ template <class F> void in_chunks(std::size_t n, const F &f) {
 /// parallel chunks, block by block: all passes over one block of slots
 /// before the next, so that an element that several passes read or write
 /// is still in the core's cache for the later ones (a whole chunk of
-/// scattered elements is not: 1.4x slower at region exit, 2026-11-27).
+/// scattered elements is not: the SPH step's exit scatter took 1.4x as long
+/// on the 2-core development VM, the same on a 32-core GPU node;
+/// docs/benchmarks.md, "Writing a region back block by block").
 template <class Fn>
 void passes_over(std::size_t n, const std::vector<Fn> &passes, resident &r) {
   constexpr std::size_t kBlock = 1024;
