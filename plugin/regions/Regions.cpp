@@ -50,6 +50,7 @@ const CXXRecordDecl *recordOf(QualType T) {
 bool searches(llvm::StringRef Name);
 bool passesOn(llvm::StringRef Name);
 std::string libraryName(const FunctionDecl *FD);
+bool ownVariable(const Expr *E);
 
 class Walker {
 public:
@@ -85,8 +86,7 @@ private:
   void checkAssignment(const BinaryOperator *BO);
   void checkLibraryCall(const clang::CallExpr *Call,
                         const clang::FunctionDecl *FD, unsigned First);
-  bool writesThrough(const clang::FunctionDecl *FD, clang::QualType P,
-                     const clang::Expr *Arg) const;
+  bool writesThrough(clang::QualType P, const clang::Expr *Arg) const;
   const clang::Expr *shownContainer(const clang::Expr *Arg) const;
   bool isElement(const CXXRecordDecl *RD,
                  const CXXRecordDecl *Only = nullptr) const;
@@ -352,7 +352,13 @@ void Walker::checkExpr(const Expr *E) {
 /// position FD may write through, changes the region's lists.
 void Walker::checkLibraryCall(const CallExpr *Call, const FunctionDecl *FD,
                               unsigned First) {
-  const bool Reads = searches(libraryName(FD));
+  const std::string Name = libraryName(FD);
+  const bool Reads = searches(Name);
+  // An iterator's comparisons and steps, a search, std::move: no writes
+  // through the positions they are given.
+  const bool Positions =
+      !(FD->isOverloadedOperator() && FD->getOverloadedOperator() != OO_Call) &&
+      !Reads && !passesOn(Name);
   for (unsigned I = 0; First + I < Call->getNumArgs() && I < FD->getNumParams();
        ++I) {
     QualType P = FD->getParamDecl(I)->getType();
@@ -360,13 +366,13 @@ void Walker::checkLibraryCall(const CallExpr *Call, const FunctionDecl *FD,
     bool ByRef = P->isReferenceType() &&
                  !P.getNonReferenceType().isConstQualified() &&
                  holdsElements(Arg->getType(), nullptr, 0, true) && !Reads;
-    if (!ByRef && !writesThrough(FD, P, Arg))
+    if (!ByRef && !(Positions && writesThrough(P, Arg)))
       continue;
     const Expr *Shown = shownContainer(Arg);
-    StoredDiag &Diag = report(Call->getExprLoc(),
-                              {diag::err_region_container,
-                               {libraryName(FD), shownName(Shown->getType()),
-                                elementName(Shown->getType())}});
+    StoredDiag &Diag = report(
+        Call->getExprLoc(),
+        {diag::err_region_container,
+         {Name, shownName(Shown->getType()), elementName(Shown->getType())}});
     D.note(Diag, Call->getExprLoc(), Msg(diag::note_region_container));
     return;
   }
@@ -411,25 +417,24 @@ std::string libraryName(const FunctionDecl *FD) {
   return Name.str();
 }
 
-/// Whether a library function FD may write, through argument Arg of its
+/// Whether E names a variable of its own (not a reference: not a place in
+/// a container).
+bool ownVariable(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return V && !V->getType()->isReferenceType();
+}
+
+/// Whether a library function may write, through argument Arg of its
 /// parameter type P, into a list of elements or into an element: P is a
 /// pointer or an iterator, Arg a non-const pointer to element pointers or
 /// to elements, or an iterator whose `*` is a non-const reference to one.
-bool Walker::writesThrough(const FunctionDecl *FD, QualType P,
-                           const Expr *Arg) const {
-  const std::string Name = libraryName(FD);
-  if ((FD->isOverloadedOperator() && FD->getOverloadedOperator() != OO_Call) ||
-      searches(Name) || passesOn(Name))
-    return false; // an iterator's comparisons and steps, a search
+bool Walker::writesThrough(QualType P, const Expr *Arg) const {
   P = P.getNonReferenceType();
   const Expr *E = Arg->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
-      UO && UO->getOpcode() == UO_AddrOf)
-    if (const auto *DR =
-            dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-          V && !V->getType()->isReferenceType())
-        return false; // `&q`: a variable of its own
+      UO && UO->getOpcode() == UO_AddrOf && ownVariable(UO->getSubExpr()))
+    return false; // `&q`
   QualType T = E->getType();
   if (P->isPointerType() && T->isPointerType()) {
     QualType To = T->getPointeeType();
@@ -495,10 +500,8 @@ void Walker::checkAssignment(const BinaryOperator *BO) {
   QualType T = LHS->getType();
   if (!BO->isAssignmentOp() || !T->isPointerType() || !holdsElements(T))
     return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(LHS))
-    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-        V && !V->getType()->isReferenceType())
-      return; // a variable of its own
+  if (ownVariable(LHS))
+    return;
   SourceLocation L = BO->getOperatorLoc();
   StoredDiag &Diag = report(
       L, {diag::err_region_container, {"=", shownName(T), elementName(T)}});

@@ -100,20 +100,18 @@ template <class F> void in_chunks(std::size_t n, const F &f) {
     f(c * kChunk, std::min(n, (c + 1) * kChunk));
 }
 
-/// Runs every pass fn(r, begin, end) of `passes` over slots [0, n), in
-/// parallel chunks, block by block: all passes over one block of slots
-/// before the next, so that an element that several passes read or write
-/// is still in the core's cache for the later ones (a whole chunk of
-/// scattered elements is not: the SPH step's exit scatter took 1.4x as long
-/// on the 2-core development VM, the same on a 32-core GPU node;
-/// docs/benchmarks.md, "Writing a region back block by block").
-template <class Fn>
-void passes_over(std::size_t n, const std::vector<Fn> &passes, resident &r) {
+/// Calls f(begin, end) over slots [0, n) in blocks of kBlock, the blocks of
+/// a chunk on one thread (in_chunks). A caller that runs several passes
+/// runs them all over one block before the next, so that an element they
+/// all read or write is still in the core's cache for the later ones (a
+/// whole chunk of scattered elements is not: the SPH step's exit scatter
+/// took 1.4x as long on the 2-core development VM, the same on a 32-core
+/// GPU node; docs/benchmarks.md, "Writing a region back block by block").
+template <class F> void in_blocks(std::size_t n, const F &f) {
   constexpr std::size_t kBlock = 1024;
   in_chunks(n, [&](std::size_t b, std::size_t e) {
     for (std::size_t k = b; k < e; k += kBlock)
-      for (const Fn &fn : passes)
-        fn(r, k, std::min(e, k + kBlock));
+      f(k, std::min(e, k + kBlock));
   });
 }
 
@@ -375,7 +373,10 @@ void region_impl::write_back(resident &r) {
     record(site_, from_device, t1 - t0);
   const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
   if (!fns.empty())
-    passes_over(r.locals_, fns, r);
+    in_blocks(r.locals_, [&](std::size_t b, std::size_t e) {
+      for (resident::scatter_fn fn : fns)
+        fn(r, b, e);
+    });
   r.s_->scatters.clear();
   for (resident::field &f : r.s_->fields)
     f.dirty = false;
@@ -427,12 +428,12 @@ void region_impl::gather_learned(const site &s, resident &r) {
     record(s, index, t1 - t0);
     t0 = t1;
   }
-  std::vector<resident::gather_fn> gathers;
-  for (auto &v : views) {
+  for (auto &v : views)
     v.first(r);
-    gathers.push_back(v.second);
-  }
-  passes_over(r.elems_size_, gathers, r);
+  in_blocks(r.elems_size_, [&](std::size_t b, std::size_t e) {
+    for (auto &v : views)
+      v.second(r, b, e);
+  });
   r.upload();
   if (t0)
     record(s, gather, now_ns() - t0);
