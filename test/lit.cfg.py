@@ -81,6 +81,10 @@ config.environment["SOAVIEW_CONVERT"] = "always"
 # Dumps of a test file contain its own CHECK lines: drop them before FileCheck.
 config.substitutions.append(("%nochecks", "grep -v -E '^// *[A-Z][A-Z0-9-]*:'"))
 config.substitutions.append(("%soaview_libdir", lib_dir))
+# %soaview_rt: the runtime's headers and library, for a plain build of a
+# program that calls soaview's runtime itself (soaview::sync).
+config.substitutions.append(
+    ("%soaview_rt", "-isystem %s -L%s -lsoaview_rt -Wl,-rpath,%s" % (inc, lib_dir, lib_dir)))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%examples", os.path.join(config.soaview_src_root, "examples")))
 # The CUDA backend: nvcc with what `soaview-config --cflags` and `--libs`

@@ -34,6 +34,13 @@ struct resident::field {
 /// site, so guarded by plans_mutex.
 struct learned_views {
   std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+  /// The slots of the elements `table_elems` (a resident's, the last that
+  /// soaview::sync asked), kept across entries: a region over the same
+  /// elements finds them without building the table again. `generation`
+  /// counts the tables built.
+  std::vector<void *> table_elems;
+  slot_table table;
+  std::size_t generation = 0;
 };
 
 struct resident::storage {
@@ -45,6 +52,11 @@ struct resident::storage {
   /// on the device write and nothing reads (bind).
   std::vector<std::pair<std::size_t, void *>> scratch;
   learned_views *learned = nullptr; ///< the site's, for this element type
+  /// learned->table holds these slots while learned->generation is this.
+  std::size_t table_generation = ~std::size_t(0);
+  /// bind() while region_impl::ready asks: it makes nothing, and notes a
+  /// field that is not on the device (`missing`).
+  bool probing = false, missing = false;
 };
 
 resident::resident() : s_(new storage) {}
@@ -114,6 +126,34 @@ template <class F> void in_blocks(std::size_t n, const F &f) {
       f(k, std::min(e, k + kBlock));
   });
 }
+
+/// Slot ranges [begin, end), ascending and disjoint.
+using slot_runs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// Calls f(begin, end) over the slots of `runs` below `limit`, in blocks of
+/// at most 1,024 slots, in parallel.
+template <class F>
+void in_runs(const slot_runs &runs, std::size_t limit, const F &f) {
+  constexpr std::size_t kBlock = 1024;
+  slot_runs blocks;
+  for (auto [b, e] : runs)
+    for (std::size_t k = b; k < std::min(e, limit); k += kBlock)
+      blocks.emplace_back(k, std::min({e, limit, k + kBlock}));
+  const std::size_t count = blocks.size();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (std::size_t i = 0; i < count; ++i)
+    f(blocks[i].first, blocks[i].second);
+}
+
+/// Runs f with no region on this thread (soaview::sync): loops in it run
+/// as outside the region, and a sync in it only calls its function.
+struct suspended {
+  region_impl *saved = tl_current;
+  suspended() { tl_current = nullptr; }
+  ~suspended() { tl_current = saved; }
+};
 
 /// Records what the index `st` of ranges `local` and `inner` was built from
 /// into `b` (see built_lists): O(ranges + runs), nothing per element.
@@ -243,6 +283,8 @@ public:
           f.on_device = false; // gathered again by the next sweep
       }
   }
+  void sync(type_key key, void *const *elems, std::size_t n,
+            void (*call)(void *), void *f);
   void *take(std::size_t bytes, const backend *mem, int device) {
     leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
                                               mem, device));
@@ -255,6 +297,10 @@ private:
   void write_back(resident &r);
   resident &resident_for(type_key key, const device_ops &ops, int device);
   void gather_learned(const site &s, resident &r);
+  bool ready(resident &r);
+  slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
+  void write_back(resident &r, const slot_runs &runs);
+  void refresh(resident &r, const slot_runs &runs);
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
@@ -279,6 +325,11 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   while (k < s_->fields.size() &&
          !(s_->fields[k].name == name && s_->fields[k].elem == elem))
     ++k;
+  if (s_->probing) {
+    host = dev = nullptr;
+    s_->missing |= k == s_->fields.size() || !s_->fields[k].on_device;
+    return;
+  }
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
     f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
@@ -439,6 +490,150 @@ void region_impl::gather_learned(const site &s, resident &r) {
     record(s, gather, now_ns() - t0);
 }
 
+/// Whether every field of every view the region's site learned for r's type
+/// is on the device (then soaview::sync can refresh slots of it in place).
+bool region_impl::ready(resident &r) {
+  if (r.s_->fields.empty() || !r.s_->pending.empty())
+    return false;
+  for (const resident::field &f : r.s_->fields)
+    if (!f.on_device)
+      return false;
+  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+  {
+    std::lock_guard<std::mutex> lock(plans_mutex);
+    views = r.s_->learned->views;
+  }
+  r.s_->probing = true;
+  r.s_->missing = false;
+  for (auto &v : views)
+    v.first(r);
+  r.s_->probing = false;
+  return !r.s_->missing;
+}
+
+/// The slots of the n elements at `elems` that r holds, as ranges.
+slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
+  std::vector<std::uint32_t> slots;
+  slots.reserve(n);
+  {
+    std::lock_guard<std::mutex> lock(plans_mutex);
+    learned_views &l = *r.s_->learned;
+    if (r.s_->table_generation != l.generation ||
+        l.table_elems != r.s_->elems) {
+      l.table_elems = r.s_->elems;
+      l.table.reset(l.table_elems.size());
+      for (std::size_t j = 0; j < l.table_elems.size(); ++j)
+        l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
+      r.s_->table_generation = ++l.generation;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint32_t j = l.table.find(elems[k]);
+      if (j != slot_table::kMissing)
+        slots.push_back(j);
+    }
+  }
+  std::sort(slots.begin(), slots.end());
+  slot_runs runs;
+  for (std::uint32_t j : slots)
+    if (!runs.empty() && j <= runs.back().second)
+      runs.back().second = std::max<std::size_t>(runs.back().second, j + 1);
+    else
+      runs.emplace_back(j, j + 1);
+  return runs;
+}
+
+/// Copies back and scatters the written fields of r's slots in `runs`.
+void region_impl::write_back(resident &r, const slot_runs &runs) {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  bool copied = false;
+  for (resident::field &f : r.s_->fields)
+    if (f.dirty && f.on_device && f.host != f.dev)
+      for (auto [b, e] : runs) {
+        r.ops_->to_host(site_, static_cast<char *>(f.host) + b * f.elem,
+                        static_cast<char *>(f.dev) + b * f.elem,
+                        (e - b) * f.elem, r.device_);
+        copied = true;
+      }
+  if (copied && r.ops_->wait)
+    r.ops_->wait(site_, r.device_);
+  std::uint64_t t1 = t0 ? now_ns() : 0;
+  if (t0 && copied)
+    record(site_, from_device, t1 - t0);
+  const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
+  if (!fns.empty())
+    in_runs(runs, r.locals_, [&](std::size_t b, std::size_t e) {
+      for (resident::scatter_fn fn : fns)
+        fn(r, b, e);
+    });
+  if (t0)
+    record(site_, scatter, now_ns() - t1);
+}
+
+/// Gathers every learned view of r's slots in `runs` again, and copies them
+/// to the device (r is ready()).
+void region_impl::refresh(resident &r, const slot_runs &runs) {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+  {
+    std::lock_guard<std::mutex> lock(plans_mutex);
+    views = r.s_->learned->views;
+  }
+  in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
+    for (auto &v : views)
+      v.second(r, b, e);
+  });
+  std::uint64_t t1 = t0 ? now_ns() : 0;
+  if (t0)
+    record(site_, gather, t1 - t0);
+  bool copied = false;
+  for (resident::field &f : r.s_->fields)
+    if (f.host != f.dev)
+      for (auto [b, e] : runs) {
+        r.ops_->to_device(site_, static_cast<char *>(f.dev) + b * f.elem,
+                          static_cast<char *>(f.host) + b * f.elem,
+                          (e - b) * f.elem, r.device_);
+        copied = true;
+      }
+  if (copied && r.ops_->wait)
+    r.ops_->wait(site_, r.device_);
+  if (t0 && copied)
+    record(site_, to_device, now_ns() - t1);
+}
+
+/// soaview::sync (region.h): the elements' slots written back, f run with no
+/// region, the slots gathered again. A type whose fields are not all on the
+/// device (its sweeps have not all joined yet), or f without elements, gets
+/// the whole write-back instead: the next sweep gathers everything again.
+void region_impl::sync(type_key key, void *const *elems, std::size_t n,
+                       void (*call)(void *), void *f) {
+  verify();
+  resident *r = nullptr;
+  for (auto &x : residents_)
+    if (x->key_ == key)
+      r = x.get();
+  if (!elems || (r && !ready(*r))) {
+    flush(elems ? key : nullptr);
+    suspended none;
+    call(f);
+    return;
+  }
+  if (!r) { // the region holds no element of the lists' type
+    suspended none;
+    call(f);
+    return;
+  }
+  slot_runs runs = runs_of(*r, elems, n);
+  write_back(*r, runs);
+  try {
+    suspended none;
+    call(f);
+  } catch (...) { // what f wrote stands, as without the region
+    refresh(*r, runs);
+    throw;
+  }
+  refresh(*r, runs);
+}
+
 /// Whether the sweep's slots (just indexed in st) are the resident's: the
 /// same local elements, and its inner elements outside them among the
 /// resident's others, in the same order.
@@ -545,6 +740,14 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
     record(s, index, now_ns() - t0);
   gather_learned(s, r);
   return &r;
+}
+
+void region_sync_elements(type_key key, void *const *elems, std::size_t n,
+                          void (*call)(void *), void *f) {
+  if (tl_current)
+    tl_current->sync(key, elems, n, call, f);
+  else
+    call(f);
 }
 
 void region_flush(type_key key) {

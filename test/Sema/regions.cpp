@@ -5,6 +5,7 @@
 // RUN: %soaview_verify -fopenmp -ferror-limit=0 -fplugin-arg-soaview-remarks %s
 #include <algorithm>
 #include <cstring>
+#include <soaview/region.h>
 #include <vector>
 
 struct P {
@@ -278,4 +279,27 @@ void runs(Simulation &s, int n) {
   [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 1 annotated loop(s) share their views: P}}
   for (int k = 0; k < n; ++k)
     s.step();
+}
+
+// soaview::sync(lists, f): f runs as outside the region (the runtime writes
+// the lists' elements back first and gathers them again after), so what it
+// does is not refused: it may touch the elements and call what soaview
+// cannot follow. The same code outside a sync is refused.
+void exchangeElsewhere(std::vector<P *> &halo);
+void exchanges(std::vector<Cell> &cells, std::vector<P *> &halo) {
+  [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 1 annotated loop(s) share their views: P}}
+  for (int s = 0; s < 2; ++s) {
+    soaview::sync(halo, [&] {
+      exchangeElsewhere(halo);
+      halo[0]->rho = cells[0].local[0]->x;
+    });
+    sweep(cells);
+    soaview::sync([&] { halo[1]->x = 0; });
+  }
+}
+void exchangesOutsideSync(std::vector<Cell> &cells, std::vector<P *> &halo) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    exchangeElsewhere(halo); // expected-error {{it calls 'exchangeElsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, or call it outside the region}}
+  }
 }
