@@ -11,6 +11,8 @@
 // soaview's profitability rule leaves them as written (docs/attributes.md).
 #include "kernels.h"
 
+#include <soaview/region.h>
+
 #ifndef SPH_NS
 #error "compile with -DSPH_NS=<build name>"
 #endif
@@ -358,19 +360,22 @@ void stepMaskingRegion(CellLists &locals, CellLists &actives, int steps) {
   }
 }
 
-// The halves of a time step between two halo exchanges (soaview-sph-mpi):
-// a region ends before each exchange, which reads and writes the particles
-// as structs, and the next starts after it.
+// The time step with its halo exchanges (soaview-sph-mpi): one view region
+// for all steps, as above, and the exchange inside it, before density and
+// before force. The exchange reads and writes the particles as structs and
+// lies in the driver, where soaview cannot follow it: soaview::sync writes
+// the exchanged particles' fields back before it and gathers them again
+// after it, and every other particle stays in the region's buffers.
 
-void densityHalfBranching(CellLists &locals, CellLists &actives) {
-  [[clang::soa_conversion_region]] {
+void exchangedBranching(CellLists &locals, CellLists &actives, Exchange &x,
+                        int steps) {
+  [[clang::soa_conversion_region]]
+  for (int s = 0; s < steps; ++s) {
+    soaview::sync(x.particles, [&] { x.run(x.context); });
     initSweep(locals);
     densityBranchingSweep(locals, actives);
-  }
-}
-
-void forceHalfBranching(CellLists &locals, CellLists &actives) {
-  [[clang::soa_conversion_region]] {
+    if (x.beforeForce)
+      soaview::sync(x.particles, [&] { x.run(x.context); });
     forceBranchingSweep(locals, actives);
     kick1Sweep(locals);
     driftSweep(locals);
@@ -378,15 +383,15 @@ void forceHalfBranching(CellLists &locals, CellLists &actives) {
   }
 }
 
-void densityHalfMasking(CellLists &locals, CellLists &actives) {
-  [[clang::soa_conversion_region]] {
+void exchangedMasking(CellLists &locals, CellLists &actives, Exchange &x,
+                      int steps) {
+  [[clang::soa_conversion_region]]
+  for (int s = 0; s < steps; ++s) {
+    soaview::sync(x.particles, [&] { x.run(x.context); });
     initSweep(locals);
     densityMaskingSweep(locals, actives);
-  }
-}
-
-void forceHalfMasking(CellLists &locals, CellLists &actives) {
-  [[clang::soa_conversion_region]] {
+    if (x.beforeForce)
+      soaview::sync(x.particles, [&] { x.run(x.context); });
     forceMaskingSweep(locals, actives);
     kick1Sweep(locals);
     driftSweep(locals);
@@ -406,10 +411,8 @@ static const KernelEntry kEntries[] = {
 };
 
 static const StepEntry kSteps[] = {
-    {"branching", stepBranchingLoops, stepBranchingRegion, densityHalfBranching,
-     forceHalfBranching},
-    {"masking", stepMaskingLoops, stepMaskingRegion, densityHalfMasking,
-     forceHalfMasking},
+    {"branching", stepBranchingLoops, stepBranchingRegion, exchangedBranching},
+    {"masking", stepMaskingLoops, stepMaskingRegion, exchangedMasking},
 };
 
 KernelTable table() {

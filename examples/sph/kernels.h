@@ -37,14 +37,25 @@ using StepFn = void (*)(CellLists &locals, CellLists &actives, int steps);
 /// (soa_conversion_region: every sweep in it shares one set of device
 /// buffers, so the particles stay on the device between sweeps).
 ///
-/// `densityHalf` and `forceHalf` are a step's halves between two halo
-/// exchanges (soaview-sph-mpi), each a view region: init and density; force,
-/// kick1, drift and kick2.
+/// A halo exchange as the time step sees it (soaview-sph-mpi): the
+/// particles it sends and receives (the slab's edge and halo rows), and the
+/// call that exchanges them. `beforeForce`: it runs again before force.
+struct Exchange {
+  ParticleList particles;
+  void (*run)(void *context);
+  void *context;
+  bool beforeForce = true;
+};
+using ExchangedStepFn = void (*)(CellLists &locals, CellLists &actives,
+                                 Exchange &x, int steps);
+
+/// `exchanged` is `region` with the halo exchange before density and before
+/// force, inside the region (soaview::sync over the exchanged particles).
 struct StepEntry {
   const char *variant; // branching, masking
   StepFn loops;
   StepFn region;
-  SweepFn densityHalf, forceHalf;
+  ExchangedStepFn exchanged;
 };
 
 struct KernelTable {

@@ -378,7 +378,7 @@ double haloBytes(const Domain &d, const Halo &h) {
 struct Plan {
   KernelFn density, force, kick1, drift, kick2;
   SweepFn densitySweep = nullptr, forceSweep = nullptr;
-  SweepFn densityHalf = nullptr, forceHalf = nullptr;
+  ExchangedStepFn exchanged = nullptr;
 };
 
 const KernelEntry *find(KernelTable t, const char *kernel,
@@ -412,8 +412,7 @@ Plan planOf(const Build &b, const std::string &variant) {
     const StepEntry *se = stepOf(b.table(), variant);
     if (!se)
       usage(std::string("the build ") + b.build + " has no step " + variant);
-    p.densityHalf = se->densityHalf;
-    p.forceHalf = se->forceHalf;
+    p.exchanged = se->exchanged;
   }
   return p;
 }
@@ -449,32 +448,62 @@ struct Timing {
   double exchange = 0, kernels = 0;
 };
 
+/// The exchange of a region build (kernels.cpp's `exchanged` steps): the
+/// slab's edge and halo rows on the sides that have a neighbour, and the
+/// call, which times itself.
+struct RegionExchange {
+  Domain &d;
+  const Halo &h;
+  double seconds = 0;
+  static void run(void *self) {
+    auto &x = *static_cast<RegionExchange *>(self);
+    double t0 = now();
+    exchange(x.d, x.h);
+    x.seconds += now() - t0;
+  }
+  Exchange of() {
+    Exchange x{{}, &RegionExchange::run, this, h.beforeForce};
+    const long n = d.g.rowParticles();
+    auto rows = [&](long a, long b) {
+      for (long r = a; r <= b; ++r)
+        for (long k = 0; k < n; ++k)
+          x.particles.push_back(d.row(r) + k);
+    };
+    if (h.below != MPI_PROC_NULL)
+      rows(d.s.r0 - 1, d.s.r0);
+    if (h.above != MPI_PROC_NULL)
+      rows(d.s.r1 - 1, d.s.r1);
+    return x;
+  }
+};
+
 /// `steps` time steps of a plan on a slab; halo null: the whole domain in
 /// one process (nothing to exchange).
 void runSteps(Domain &d, const Plan &p, const Halo *halo, int steps,
               int threads, Timing &t) {
+  if (p.exchanged && halo) { // one region, the exchanges inside it
+    RegionExchange rx{d, *halo};
+    Exchange x = rx.of();
+    double t0 = now();
+    p.exchanged(d.local, d.active, x, steps);
+    t.exchange += rx.seconds;
+    t.kernels += now() - t0 - rx.seconds;
+    return;
+  }
   for (int s = 0; s < steps; ++s) {
     double t0 = now();
     if (halo)
       exchange(d, *halo);
     double t1 = now();
-    if (p.densityHalf) {
-      p.densityHalf(d.local, d.active);
-    } else {
-      forCells(d, initDensity, threads);
-      runKernel(d, p.density, p.densitySweep, threads);
-    }
+    forCells(d, initDensity, threads);
+    runKernel(d, p.density, p.densitySweep, threads);
     double t2 = now();
     if (halo && halo->beforeForce)
       exchange(d, *halo);
     double t3 = now();
-    if (p.forceHalf) {
-      p.forceHalf(d.local, d.active);
-    } else {
-      runKernel(d, p.force, p.forceSweep, threads);
-      for (KernelFn fn : {p.kick1, p.drift, p.kick2})
-        forCells(d, fn, threads);
-    }
+    runKernel(d, p.force, p.forceSweep, threads);
+    for (KernelFn fn : {p.kick1, p.drift, p.kick2})
+      forCells(d, fn, threads);
     double t4 = now();
     t.exchange += (t1 - t0) + (t3 - t2);
     t.kernels += (t2 - t1) + (t4 - t3);

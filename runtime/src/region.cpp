@@ -54,6 +54,10 @@ struct resident::storage {
   learned_views *learned = nullptr; ///< the site's, for this element type
   /// learned->table holds these slots while learned->generation is this.
   std::size_t table_generation = ~std::size_t(0);
+  /// The last elements soaview::sync was given and their slots, until the
+  /// slots change (an exchange gives the same elements every step).
+  std::vector<void *> synced;
+  std::vector<std::pair<std::size_t, std::size_t>> synced_runs;
   /// bind() while region_impl::ready asks: it makes nothing, and notes a
   /// field that is not on the device (`missing`).
   bool probing = false, missing = false;
@@ -513,6 +517,9 @@ bool region_impl::ready(resident &r) {
 
 /// The slots of the n elements at `elems` that r holds, as ranges.
 slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
+  resident::storage &st = *r.s_;
+  if (st.synced.size() == n && std::equal(elems, elems + n, st.synced.begin()))
+    return st.synced_runs;
   std::vector<std::uint32_t> slots;
   slots.reserve(n);
   {
@@ -539,6 +546,8 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
       runs.back().second = std::max<std::size_t>(runs.back().second, j + 1);
     else
       runs.emplace_back(j, j + 1);
+  st.synced.assign(elems, elems + n);
+  st.synced_runs = runs;
   return runs;
 }
 
@@ -602,7 +611,7 @@ void region_impl::refresh(resident &r, const slot_runs &runs) {
 
 /// soaview::sync (region.h): the elements' slots written back, f run with no
 /// region, the slots gathered again. A type whose fields are not all on the
-/// device (its sweeps have not all joined yet), or f without elements, gets
+/// device (its sweeps have not all joined yet), or no type (sync(f)), gets
 /// the whole write-back instead: the next sweep gathers everything again.
 void region_impl::sync(type_key key, void *const *elems, std::size_t n,
                        void (*call)(void *), void *f) {
@@ -611,13 +620,13 @@ void region_impl::sync(type_key key, void *const *elems, std::size_t n,
   for (auto &x : residents_)
     if (x->key_ == key)
       r = x.get();
-  if (!elems || (r && !ready(*r))) {
-    flush(elems ? key : nullptr);
+  if (!key || (r && n && !ready(*r))) {
+    flush(key); // null: every type
     suspended none;
     call(f);
     return;
   }
-  if (!r) { // the region holds no element of the lists' type
+  if (!r || !n) { // the region holds none of the lists' elements' type
     suspended none;
     call(f);
     return;
@@ -657,7 +666,9 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
     write_back(r);
   r.s_->fields.clear();
   r.s_->pending.clear();
-  r.s_->scratch.clear(); // sized for the old slots
+  r.s_->scratch.clear();                    // sized for the old slots
+  r.s_->table_generation = ~std::size_t(0); // other slots: look them up again
+  r.s_->synced.clear();
   for (auto &x : index_)
     if (x.second.key == r.key_)
       x.second.valid = false;

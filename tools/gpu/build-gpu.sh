@@ -22,6 +22,11 @@ clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_sweep.cpp" -o "
 "$sv" $strict -fopenmp $arch "$ex/offload_sweep.cpp" -o "$bundle/bin/sweep.gpu"
 clang++-19 $strict -fopenmp -Wno-unknown-attributes "$ex/offload_region.cpp" -o "$bundle/bin/region.plain"
 "$sv" $strict -fopenmp $arch "$ex/offload_region.cpp" -o "$bundle/bin/region.gpu"
+# A region across an exchange (soaview::sync); its plain build calls the
+# runtime's sync too.
+clang++-19 $strict -fopenmp -Wno-unknown-attributes -isystem "$root/runtime/include" \
+  "$ex/region_exchange.cpp" -L"$build/lib" -lsoaview_rt -o "$bundle/bin/exchange.plain"
+"$sv" $strict -fopenmp $arch "$ex/region_exchange.cpp" -o "$bundle/bin/exchange.gpu"
 # Two devices in one process (test/GPU/devices.test).
 devices="$root/test/Offload/Inputs/two_devices.cpp"
 clang++-19 $strict -Wno-unknown-attributes "$devices" -o "$bundle/bin/two_devices.plain"
@@ -98,6 +103,8 @@ $tr "$ex/offload_sweep.cpp" -o "$cu/sweep.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/sweep.cu" -o "$bundle/bin/sweep.cuda" $nvlibs
 $tr "$ex/offload_region.cpp" -o "$cu/region.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/region.cu" -o "$bundle/bin/region.cuda" $nvlibs
+$tr "$ex/region_exchange.cpp" -o "$cu/exchange.cu" -- -std=c++17 -I"$ex"
+$nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/exchange.cu" -o "$bundle/bin/exchange.cuda" $nvlibs
 $tr "$devices" -o "$cu/two_devices.cu" -- -std=c++17
 $nvcc -O2 --fmad=false "$cu/two_devices.cu" -o "$bundle/bin/two_devices.cuda" $nvlibs
 # Allocation in an offloaded loop (examples/small/offload_alloc.cpp): routed

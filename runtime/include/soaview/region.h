@@ -154,7 +154,7 @@ void region_verify();
 /// soaview::sync's side in the runtime: with a region on this thread, writes
 /// back the region's fields of the `n` elements at `elems` (of type `key`),
 /// runs call(f) as outside the region, and gathers those elements' fields
-/// again (to the device); `elems` null: every element of every type is
+/// again (to the device); `key` null: every element of every type is
 /// written back first and gathered again by the next sweep. No region: runs
 /// call(f).
 void region_sync_elements(type_key key, void *const *elems, std::size_t n,
