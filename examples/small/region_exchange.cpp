@@ -11,7 +11,7 @@
 // which writes every view back.
 #include "common.h"
 
-#include <soaview/region.h>
+#include <soaview/sync.h>
 
 #include <cmath>
 #include <memory>

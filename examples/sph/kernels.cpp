@@ -11,7 +11,7 @@
 // soaview's profitability rule leaves them as written (docs/attributes.md).
 #include "kernels.h"
 
-#include <soaview/region.h>
+#include <soaview/sync.h>
 
 #ifndef SPH_NS
 #error "compile with -DSPH_NS=<build name>"

@@ -81,6 +81,9 @@ private:
   void addElements(const Stmt *Loop);
   bool holdsAnnotatedLoop(const Stmt *S) const;
   void follow(const CallExpr *Call);
+  void followFunction(const FunctionDecl *FD, SourceLocation L);
+  void followDestructor(QualType T, SourceLocation L);
+  void followImplicit(const Stmt *S);
   void checkExpr(const Expr *E);
   void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
                           const Expr *Object);
@@ -106,8 +109,8 @@ private:
   bool Checking = false, Failed = false;
   std::set<const FunctionDecl *> Visited;
   std::vector<const CXXRecordDecl *> Elements;
-  std::vector<const CallExpr *> Through; ///< the calls that led here
-  std::set<unsigned> Reported;           ///< locations with a diagnostic
+  std::vector<SourceLocation> Through; ///< the calls that led here
+  std::set<unsigned> Reported;         ///< locations with a diagnostic
 };
 
 const LoopAnnotation *Walker::annotation(const Stmt *S) const {
@@ -188,6 +191,7 @@ void Walker::walk(const Stmt *S) {
         Call && Reported.size() == Before)
       follow(Call);
   }
+  followImplicit(S);
   if (const auto *L = dyn_cast<LambdaExpr>(S)) // wherever it is called
     walk(L->getBody());
   for (const Stmt *Child : S->children())
@@ -215,21 +219,84 @@ void Walker::follow(const CallExpr *Call) {
           Call->getBeginLoc(), Msg(diag::note_region_indirect_call));
     return;
   }
-  if (FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation()))
+  followFunction(FD, Call->getBeginLoc());
+}
+
+/// Into the body of FD, which the code at L runs (a call, a construction or
+/// a destruction), once per function: a constructor's member initialisers
+/// too, and after a destructor's body those of its members and bases.
+void Walker::followFunction(const FunctionDecl *FD, SourceLocation L) {
+  if (FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation()) ||
+      FD->isTrivial())
     return; // the library's: its uses of containers are checked at the call
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def)) {
     if (Checking)
-      D.note(report(Call->getBeginLoc(),
-                    {diag::err_region_unseen_call, {FD->getNameAsString()}}),
-             Call->getBeginLoc(), Msg(diag::note_region_unseen_call));
+      D.note(report(L, {diag::err_region_unseen_call, {FD->getNameAsString()}}),
+             L, Msg(diag::note_region_unseen_call));
     return;
   }
   if (!Visited.insert(Def).second)
     return;
-  Through.push_back(Call);
+  Through.push_back(L);
+  if (const auto *C = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *I : C->inits())
+      walk(I->getInit());
   walk(Def->getBody());
+  if (const auto *Dt = dyn_cast<CXXDestructorDecl>(Def)) {
+    const CXXRecordDecl *RD = Dt->getParent();
+    for (const FieldDecl *F : RD->fields())
+      followDestructor(F->getType(), L);
+    for (const CXXBaseSpecifier &B : RD->bases())
+      followDestructor(B.getType(), L);
+  }
   Through.pop_back();
+}
+
+/// The destructor an object of type T runs at L: a class's own, or for a
+/// class of the library (a container) those of the classes it holds.
+void Walker::followDestructor(QualType T, SourceLocation L) {
+  T = Ctx.getBaseElementType(T);
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->hasTrivialDestructor())
+    return;
+  if (SM.isInSystemHeader(RD->getLocation())) {
+    if (const auto *TS = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      for (const TemplateArgument &A : TS->getTemplateArgs().asArray())
+        if (A.getKind() == TemplateArgument::Type)
+          followDestructor(A.getAsType(), L);
+    return;
+  }
+  if (const CXXDestructorDecl *Dt = RD->getDestructor())
+    followFunction(Dt, L);
+}
+
+/// The functions S runs that are no call in the code: a construction's
+/// constructor, and the destructors of the region's local variables, its
+/// temporaries and what it deletes.
+void Walker::followImplicit(const Stmt *S) {
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    followFunction(CE->getConstructor(), CE->getBeginLoc());
+  } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(S)) {
+    followDestructor(BT->getType(), BT->getBeginLoc());
+  } else if (const auto *DE = dyn_cast<CXXDeleteExpr>(S)) {
+    const CXXRecordDecl *RD = DE->getDestroyedType()->getAsCXXRecordDecl();
+    const CXXDestructorDecl *Dt =
+        RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
+    if (Dt && Dt->isVirtual() && !Dt->hasAttr<FinalAttr>() &&
+        !RD->hasAttr<FinalAttr>() && !SM.isInSystemHeader(RD->getLocation())) {
+      if (Checking)
+        D.note(report(DE->getBeginLoc(),
+                      {diag::err_region_indirect_call, {"a virtual call"}}),
+               DE->getBeginLoc(), Msg(diag::note_region_indirect_call));
+      return;
+    }
+    followDestructor(DE->getDestroyedType(), DE->getBeginLoc());
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Dl : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(Dl); V && V->hasLocalStorage())
+        followDestructor(V->getType(), V->getLocation());
+  }
 }
 
 bool Walker::isElement(const CXXRecordDecl *RD,
@@ -311,7 +378,8 @@ StoredDiag &Walker::report(SourceLocation L, const Msg &M) {
   if (L != R.Loc)
     D.note(Diag, R.Loc, Msg(diag::note_region_here));
   for (auto It = Through.rbegin(); It != Through.rend(); ++It)
-    D.note(Diag, (*It)->getBeginLoc(), Msg(diag::note_region_through));
+    if (It == Through.rbegin() || *It != *std::prev(It)) // a member's
+      D.note(Diag, *It, Msg(diag::note_region_through)); // destructor: once
   return Diag;
 }
 

@@ -5,7 +5,7 @@
 // RUN: %soaview_verify -fopenmp -ferror-limit=0 -fplugin-arg-soaview-remarks %s
 #include <algorithm>
 #include <cstring>
-#include <soaview/region.h>
+#include <soaview/sync.h>
 #include <vector>
 
 struct P {
@@ -180,14 +180,14 @@ void elsewhere(std::vector<Cell> &cells);
 void unseen(std::vector<Cell> &cells) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);
-    elsewhere(cells); // expected-error {{it calls 'elsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, or call it outside the region}}
+    elsewhere(cells); // expected-error {{it calls 'elsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, call it outside the region, or call it in soaview::sync(lists, f)}}
   }
 }
 
 void indirect(std::vector<Cell> &cells, void (*step)(std::vector<Cell> &)) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);
-    step(cells); // expected-error {{it calls a function through a pointer}} expected-note {{call it directly, or outside the region}}
+    step(cells); // expected-error {{it calls a function through a pointer}} expected-note {{call it directly, outside the region, or in soaview::sync(lists, f)}}
   }
 }
 
@@ -197,7 +197,7 @@ struct Stepper {
 void virtualCall(std::vector<Cell> &cells, Stepper &s) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);
-    s.step(cells); // expected-error {{it calls a function through a virtual call}} expected-note {{call it directly, or outside the region}}
+    s.step(cells); // expected-error {{it calls a function through a virtual call}} expected-note {{call it directly, outside the region, or in soaview::sync(lists, f)}}
   }
 }
 
@@ -300,6 +300,53 @@ void exchanges(std::vector<Cell> &cells, std::vector<P *> &halo) {
 void exchangesOutsideSync(std::vector<Cell> &cells, std::vector<P *> &halo) {
   [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
     sweep(cells);
-    exchangeElsewhere(halo); // expected-error {{it calls 'exchangeElsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, or call it outside the region}}
+    exchangeElsewhere(halo); // expected-error {{it calls 'exchangeElsewhere', whose body is not in this translation unit}} expected-note {{define the function in this file, call it outside the region, or call it in soaview::sync(lists, f)}}
+  }
+}
+
+// Constructors and destructors run code that is no call in the source:
+// soaview follows them as it follows calls (a local variable's destructor
+// runs where the region leaves its scope, a temporary's at the end of its
+// statement, its members' after its own body).
+struct Touch {
+  P *p;
+  explicit Touch(P *q) : p(q) { p->rho = 1; } // expected-error {{it uses field 'rho' of 'P' outside the region's annotated loops}} expected-note {{move the statement out of the region}}
+};
+struct Untouch {
+  P *p;
+  ~Untouch() { p->x = 2; } // expected-error {{it uses field 'x' of 'P' outside the region's annotated loops}} expected-note {{move the statement out of the region}}
+};
+struct Holder {
+  Untouch u; // destroyed after ~Holder's body
+  ~Holder() {}
+};
+void constructs(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] { // expected-note 2 {{in the region here}}
+    sweep(cells);
+    Touch t(cells[0].local[0]); // expected-note {{reached through this call}}
+    Holder h{{cells[0].local[0]}}; // expected-note {{reached through this call}}
+    sweep(cells);
+  }
+}
+struct Base {
+  virtual ~Base() {}
+};
+void deletes(std::vector<Cell> &cells, Base *b) {
+  [[clang::soa_conversion_region]] { // expected-note {{in the region here}}
+    sweep(cells);
+    delete b; // expected-error {{it calls a function through a virtual call}} expected-note {{call it directly, outside the region, or in soaview::sync(lists, f)}}
+  }
+}
+// Objects whose constructors and destructors do not meet the elements are
+// accepted, a container of them too.
+struct Counter {
+  int n = 0;
+  ~Counter() { ++n; }
+};
+void counts(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 1 annotated loop(s) share their views: P}}
+  for (int s = 0; s < 2; ++s) {
+    std::vector<Counter> counters(3);
+    sweep(cells);
   }
 }

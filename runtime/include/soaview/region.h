@@ -42,9 +42,7 @@
 #include "soaview/pool.h"
 
 #include <cstddef>
-#include <iterator>
 #include <type_traits>
-#include <vector>
 
 namespace soaview {
 
@@ -151,46 +149,14 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
 /// The check region_join left for later, if any (it may stop the region).
 void region_verify();
 
-/// soaview::sync's side in the runtime: with a region on this thread, writes
-/// back the region's fields of the `n` elements at `elems` (of type `key`),
-/// runs call(f) as outside the region, and gathers those elements' fields
-/// again (to the device); `key` null: every element of every type is
+/// soaview::sync's side in the runtime (soaview/sync.h): with a region on this
+/// thread, writes back the region's fields of the `n` elements at `elems` (of
+/// type `key`), runs call(f) as outside the region, and gathers those elements'
+/// fields again (to the device); `key` null: every element of every type is
 /// written back first and gathered again by the next sweep. No region: runs
 /// call(f).
 void region_sync_elements(type_key key, void *const *elems, std::size_t n,
                           void (*call)(void *), void *f);
-
-/// A list's element type: the pointee of a pointer, the value of a range
-/// (a list of lists: the inner lists'), else the type itself.
-template <class T, class = void> struct is_range : std::false_type {};
-template <class T>
-struct is_range<T, std::void_t<decltype(std::begin(std::declval<T &>())),
-                               decltype(std::end(std::declval<T &>()))>>
-    : std::true_type {};
-template <class T, class = void> struct list_element {
-  using type = std::remove_cv_t<T>;
-};
-template <class T> struct list_element<T *> {
-  using type = std::remove_cv_t<T>;
-};
-template <class T>
-struct list_element<T, std::enable_if_t<is_range<const T>::value>> {
-  using type = typename list_element<std::remove_cv_t<std::remove_reference_t<
-      decltype(*std::begin(std::declval<const T &>()))>>>::type;
-};
-/// The addresses of the elements a list holds (lists of lists: all of them).
-template <class T> void list_elements(const T &x, std::vector<void *> &out) {
-  if constexpr (std::is_pointer_v<T>) {
-    if (x)
-      out.push_back(const_cast<void *>(static_cast<const void *>(x)));
-  } else if constexpr (is_range<const T>::value) {
-    for (const auto &y : x)
-      list_elements(y, out);
-  } else {
-    out.push_back(const_cast<void *>(static_cast<const void *>(&x)));
-  }
-}
-template <class F> void call_it(void *f) { (*static_cast<F *>(f))(); }
 
 /// Where a converted loop that is not a sweep of the region meets the
 /// elements of type `key` (frame.h calls it): copies back and scatters the
@@ -221,41 +187,6 @@ private:
   rt::region_impl *impl_ = nullptr; ///< null: joined an outer region
   int unwinding_;
 };
-
-/// A synchronisation point in a view region, for code that soaview cannot
-/// follow (an MPI exchange, a library of one's own): the region's fields of
-/// the elements `lists` holds (a list of element pointers or elements, or a
-/// list of such lists) are written back to the elements, `f()` runs as if
-/// there were no region, and those elements' fields are gathered again, to
-/// the device. The contract: f reads and writes no element the region holds
-/// other than those in `lists`, and changes no list (the next sweep checks
-/// the lists, and stops the region if they changed). What it writes to those
-/// elements the region's sweeps see. Outside a region: f(). (docs/offload.md,
-/// "Synchronisation points"; the plugin does not check f's body.)
-template <class Lists, class F> void sync(const Lists &lists, F &&f) {
-  using fn = std::remove_reference_t<F>;
-  if (!region::current()) {
-    f();
-    return;
-  }
-  std::vector<void *> elems;
-  rt::list_elements(lists, elems);
-  rt::region_sync_elements(rt::key_of<typename rt::list_element<Lists>::type>(),
-                           elems.data(), elems.size(), &rt::call_it<fn>,
-                           const_cast<void *>(static_cast<const void *>(&f)));
-}
-/// The same for f that may touch any element: every view of the region is
-/// written back before f and gathered again by the next sweep. Exact
-/// whatever f does to the fields (it must not change the lists).
-template <class F> void sync(F &&f) {
-  using fn = std::remove_reference_t<F>;
-  if (!region::current()) {
-    f();
-    return;
-  }
-  rt::region_sync_elements(nullptr, nullptr, 0, &rt::call_it<fn>,
-                           const_cast<void *>(static_cast<const void *>(&f)));
-}
 
 } // namespace soaview
 
