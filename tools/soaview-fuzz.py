@@ -735,6 +735,22 @@ class Gen:
                       f"cact[{c}].empty() ? nullptr : cact[{c}].back()) + "
                       f"(std::find(cact[{c}].begin(), cact[{c}].end(), "
                       f"cloc[{c}].empty() ? nullptr : cloc[{c}].front()) - cact[{c}].begin());")
+            if r.random() < 0.5:
+                # A synchronisation point (soaview::sync): code soaview
+                # does not follow writes the elements of one cell's list
+                # (written back before it, gathered again after it), or,
+                # without lists, of all of them.
+                # It moves whole structs (the cell's values rotate by one
+                # element, as an exchange receives them) and updates fields.
+                c = r.randint(0, 2)
+                upd = " ".join(self.update("q", True) for _ in range(2))
+                body = (f"auto &l_ = cloc[{c}]; if (l_.size() > 1) {{ S t_ = *l_[0]; "
+                        f"for (std::size_t k = 0; k + 1 < l_.size(); ++k) *l_[k] = *l_[k + 1]; "
+                        f"*l_.back() = t_; }} for (S *q : l_) {{ {upd} }}")
+                if r.random() < 0.7:
+                    w(f"{pad}    soaview::sync(cloc[{c}], [&] {{ {body} }});")
+                else:
+                    w(f"{pad}    soaview::sync([&] {{ {body} }});")
             w(f"{pad}  }}")
             if entries > 1:
                 w("  }")
@@ -744,6 +760,8 @@ class Gen:
         w("  for (auto &s : arr) dump(s);")
         w("  return 0;")
         w("}")
+        if any("soaview::sync(" in line for line in L):
+            L.insert(L.index("#include <algorithm>"), "#include <soaview/sync.h>")
         return "\n".join(L) + "\n"
 
 
@@ -786,6 +804,15 @@ def host_flags(plain):
     return ["-fopenmp", "-Wl,-rpath," + llvm_libdir(plain)]
 
 
+def runtime_flags(soaview):
+    """soaview's runtime headers and library (soaview-config beside the
+    wrapper), for a plain build that calls soaview::sync."""
+    config = os.path.join(os.path.dirname(os.path.abspath(soaview)), "soaview-config")
+    out = subprocess.run([config, "--cxxflags", "--ldflags"], stdout=subprocess.PIPE,
+                         text=True, check=True).stdout
+    return out.split()
+
+
 def run(cmd, timeout, cwd=None, env=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -806,6 +833,8 @@ def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
         flags = flags + host_flags(plain)
     elif OFFLOAD_ATTR in src:
         flags, env = flags + offload_flags(plain), OFFLOAD_ENV
+    if "soaview::sync(" in src:  # the plain build calls the runtime too
+        flags = flags + runtime_flags(soaview)
     rc, _, err = run([plain] + flags + ["-Wno-unknown-attributes", path, "-o", pexe], 120)
     if rc != 0:
         return "generator", "plain build failed: " + err[:2000]
