@@ -22,10 +22,11 @@
 // sweep over the rank's cells (the halo particles are the sweep's ghosts)
 // and init, kicks and drift cell by cell on the CPU threads, as soaview-sph
 // runs kernels without a sweep. The view-region builds (region on the CPU,
-// offload-region, cuda-region) run each half as one view region of sweeps
-// (kernels.cpp's densityHalf and forceHalf): init and density; force, kick1,
-// drift and kick2. An exchange is a synchronisation point: the region before
-// it has scattered its views, the one after it gathers them again.
+// offload-region, cuda-region) run all steps as one view region of sweeps
+// with the exchanges inside it (kernels.cpp's exchangedBranching and
+// exchangedMasking): each exchange is a synchronisation point,
+// soaview::sync over the slab's edge and halo rows, which writes those
+// particles back before the exchange and gathers them again after it.
 //
 // No migration: the particles move by about kDt |v| per step, far less than
 // a cell, and soaview-sph does not re-bin them either (main.cpp,
@@ -87,7 +88,7 @@ struct Build {
   /// Sweep builds: the table whose per-cell kernels run the kernels that
   /// have no sweep (init, kicks, drift) on the CPU threads.
   KernelTable (*cellTable)() = nullptr;
-  /// Region builds: each half step is one of the table's view regions.
+  /// Region builds: all steps in one of the table's view regions.
   bool regions = false;
   bool sweep() const { return cellTable != nullptr; }
   /// Runs whole sweeps from the calling thread (its phases are wall time).
@@ -374,7 +375,7 @@ double haloBytes(const Domain &d, const Halo &h) {
 
 /// How a build runs the kernels of one step: per cell, (density and force
 /// of the sweep builds) one sweep over all of the rank's cells, or (region
-/// builds) each half step as one view region.
+/// builds) all steps as one view region, the exchanges inside it.
 struct Plan {
   KernelFn density, force, kick1, drift, kick2;
   SweepFn densitySweep = nullptr, forceSweep = nullptr;

@@ -221,8 +221,8 @@ fi
 if want sph-mpi; then
 # The MPI build's time step (examples/sph/mpi.cpp), a rank per GPU: halo
 # rows exchanged as particle structs before density and force; cuda-sweep:
-# density and force one sweep per rank, cuda-region: each half step one view
-# region of sweeps. Strong scaling at about 2^20 particles and weak
+# density and force one sweep per rank, cuda-region: all steps one view
+# region of sweeps, the exchanges in it (soaview::sync). Strong scaling at about 2^20 particles and weak
 # scaling at 2^20 per rank, 1 and 2 ranks, the cores split between the
 # ranks; strict, branching, 10 steps, median of 3; CSV per run (times per
 # step: the step, its exchanges and kernels, the slowest rank; shares of
