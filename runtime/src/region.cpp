@@ -305,6 +305,7 @@ private:
   slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
   void write_back(resident &r, const slot_runs &runs);
   void refresh(resident &r, const slot_runs &runs);
+  bool copy_runs(resident &r, const slot_runs &runs, bool to_device);
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
@@ -551,20 +552,33 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
   return runs;
 }
 
+/// Copies r's slots in `runs` of every field to the device, or of the
+/// written fields back from it; one wait for the batch. Whether it copied.
+bool region_impl::copy_runs(resident &r, const slot_runs &runs,
+                            bool to_device) {
+  bool copied = false;
+  for (resident::field &f : r.s_->fields) {
+    if (f.host == f.dev || (!to_device && !(f.dirty && f.on_device)))
+      continue;
+    for (auto [b, e] : runs) {
+      char *h = static_cast<char *>(f.host) + b * f.elem,
+           *d = static_cast<char *>(f.dev) + b * f.elem;
+      if (to_device)
+        r.ops_->to_device(site_, d, h, (e - b) * f.elem, r.device_);
+      else
+        r.ops_->to_host(site_, h, d, (e - b) * f.elem, r.device_);
+      copied = true;
+    }
+  }
+  if (copied && r.ops_->wait)
+    r.ops_->wait(site_, r.device_);
+  return copied;
+}
+
 /// Copies back and scatters the written fields of r's slots in `runs`.
 void region_impl::write_back(resident &r, const slot_runs &runs) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
-  bool copied = false;
-  for (resident::field &f : r.s_->fields)
-    if (f.dirty && f.on_device && f.host != f.dev)
-      for (auto [b, e] : runs) {
-        r.ops_->to_host(site_, static_cast<char *>(f.host) + b * f.elem,
-                        static_cast<char *>(f.dev) + b * f.elem,
-                        (e - b) * f.elem, r.device_);
-        copied = true;
-      }
-  if (copied && r.ops_->wait)
-    r.ops_->wait(site_, r.device_);
+  bool copied = copy_runs(r, runs, false);
   std::uint64_t t1 = t0 ? now_ns() : 0;
   if (t0 && copied)
     record(site_, from_device, t1 - t0);
@@ -594,17 +608,7 @@ void region_impl::refresh(resident &r, const slot_runs &runs) {
   std::uint64_t t1 = t0 ? now_ns() : 0;
   if (t0)
     record(site_, gather, t1 - t0);
-  bool copied = false;
-  for (resident::field &f : r.s_->fields)
-    if (f.host != f.dev)
-      for (auto [b, e] : runs) {
-        r.ops_->to_device(site_, static_cast<char *>(f.dev) + b * f.elem,
-                          static_cast<char *>(f.host) + b * f.elem,
-                          (e - b) * f.elem, r.device_);
-        copied = true;
-      }
-  if (copied && r.ops_->wait)
-    r.ops_->wait(site_, r.device_);
+  bool copied = copy_runs(r, runs, true);
   if (t0 && copied)
     record(site_, to_device, now_ns() - t1);
 }
