@@ -8,7 +8,8 @@
 // gathers them again, so the time-step loop stays one region and the other
 // particles stay in its buffers (on the device, with an offload target).
 // Mode 1 gives the lists as a list of lists; mode 2 uses soaview::sync(f),
-// which writes every view back.
+// which writes every view back; mode 3 lists the particles as their derived
+// type, which the region holds no views of: it writes every view back too.
 #include "common.h"
 
 #include <soaview/sync.h>
@@ -27,6 +28,9 @@ struct Particle {
   int id;
   char admin[40]; // never touched by the kernels
 };
+
+/// What the particles are made as (the cells list them as Particle).
+struct Tagged : Particle {};
 
 struct Cell {
   std::vector<Particle *> local, active;
@@ -92,6 +96,7 @@ void kickDrift(std::vector<Cell> &cells, double dt) {
 struct Halo {
   std::vector<Particle *> left, right; // copies of the last and first cell's
   std::vector<Particle *> exchanged;   // the edge cells' and the copies
+  std::vector<Tagged *> tagged;        // the same, as made
   std::vector<std::vector<Particle *>> byCell;
   double period;
 };
@@ -114,6 +119,8 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
       soaview::sync(h.exchanged, [&] { exchangeHalo(cells, h); });
     else if (mode == 1)
       soaview::sync(h.byCell, [&] { exchangeHalo(cells, h); });
+    else if (mode == 3)
+      soaview::sync(h.tagged, [&] { exchangeHalo(cells, h); });
     else
       soaview::sync([&] { exchangeHalo(cells, h); });
   };
@@ -129,13 +136,13 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
 
 int main(int argc, char **argv) {
   ExampleArgs a = parseArgs(argc, argv); // n: particles per cell, reps: steps
-  const int modes = argc > 4 ? std::atoi(argv[4]) : 3;
+  const int modes = argc > 4 ? std::atoi(argv[4]) : 4;
   std::mt19937_64 rng(a.seed);
   std::uniform_real_distribution<double> U(0, 1);
   const int cells = 5;
-  std::vector<std::unique_ptr<Particle>> owner;
-  auto make = [&](double x0) {
-    auto p = std::make_unique<Particle>();
+  std::vector<std::unique_ptr<Tagged>> owner;
+  auto make = [&](double x0) -> Tagged * {
+    auto p = std::make_unique<Tagged>();
     p->x[0] = x0 + U(rng);
     p->x[1] = U(rng);
     p->v[0] = U(rng) - 0.5;
@@ -170,6 +177,8 @@ int main(int argc, char **argv) {
   h.byCell = {cell.front().local, cell.back().local, h.left, h.right};
   for (const auto &l : h.byCell)
     h.exchanged.insert(h.exchanged.end(), l.begin(), l.end());
+  for (Particle *p : h.exchanged)
+    h.tagged.push_back(static_cast<Tagged *>(p));
   for (int mode = 0; mode < modes; ++mode)
     run(cell, h, a.reps, mode);
   double rho = 0, x = 0, v = 0;

@@ -613,10 +613,9 @@ void region_impl::refresh(resident &r, const slot_runs &runs) {
     record(site_, to_device, now_ns() - t1);
 }
 
-/// soaview::sync (region.h): the elements' slots written back, f run with no
-/// region, the slots gathered again. A type whose fields are not all on the
-/// device (its sweeps have not all joined yet), or no type (sync(f)), gets
-/// the whole write-back instead: the next sweep gathers everything again.
+/// soaview::sync (sync.h): the elements' slots written back, f run with no
+/// region, the slots gathered again; or the whole write-back (below), after
+/// which the next sweep gathers everything again.
 void region_impl::sync(type_key key, void *const *elems, std::size_t n,
                        void (*call)(void *), void *f) {
   verify();
@@ -624,13 +623,16 @@ void region_impl::sync(type_key key, void *const *elems, std::size_t n,
   for (auto &x : residents_)
     if (x->key_ == key)
       r = x.get();
-  if (!key || (r && n && !ready(*r))) {
-    flush(key); // null: every type
+  // The whole write-back: without lists; while r's sweeps have not all
+  // joined; or listed elements of a type the region holds no views of,
+  // while it holds others (they may be the same elements, as a base).
+  if (!key || (n && (r ? !ready(*r) : !residents_.empty()))) {
+    flush(r ? key : nullptr);
     suspended none;
     call(f);
     return;
   }
-  if (!r || !n) { // the region holds none of the lists' elements' type
+  if (!r || !n) { // nothing held yet, or nothing listed
     suspended none;
     call(f);
     return;

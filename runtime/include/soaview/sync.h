@@ -20,13 +20,14 @@
 namespace soaview {
 
 namespace rt {
-/// A list's element type: the pointee of a pointer, the value of a range
-/// (a list of lists: the inner lists'), else the type itself.
+/// Whether T has begin() and end() (a list).
 template <class T, class = void> struct is_range : std::false_type {};
 template <class T>
 struct is_range<T, std::void_t<decltype(std::begin(std::declval<T &>())),
                                decltype(std::end(std::declval<T &>()))>>
     : std::true_type {};
+/// A list's element type: the pointee of a pointer, the value of a range
+/// (a list of lists: the inner lists'), else the type itself.
 template <class T, class = void> struct list_element {
   using type = std::remove_cv_t<T>;
 };
