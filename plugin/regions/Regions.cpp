@@ -198,7 +198,7 @@ void Walker::walk(const Stmt *S) {
     walk(Child);
 }
 
-/// A call of soaview::sync (soaview/region.h), a synchronisation point.
+/// A call of soaview::sync (soaview/sync.h), a synchronisation point.
 bool isSync(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   return FD && FD->getNameAsString() == "sync" &&
