@@ -105,6 +105,13 @@ learned_views *plan_for(const site &s, type_key key) {
   return &plans[{&s, key}];
 }
 
+/// A copy of the views a site learned (other threads may add to them).
+std::vector<std::pair<resident::bind_fn, resident::gather_fn>>
+views_of(const learned_views &l) {
+  std::lock_guard<std::mutex> lock(plans_mutex);
+  return l.views;
+}
+
 /// Calls f(begin, end) over slots [0, n) in chunks, in parallel.
 template <class F> void in_chunks(std::size_t n, const F &f) {
   constexpr std::size_t kChunk = 4096;
@@ -470,11 +477,7 @@ void region_impl::gather_learned(const site &s, resident &r) {
   for (const resident::field &f : r.s_->fields)
     if (f.on_device)
       return;
-  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
-  {
-    std::lock_guard<std::mutex> lock(plans_mutex);
-    views = r.s_->learned->views;
-  }
+  const auto views = views_of(*r.s_->learned);
   if (views.empty())
     return;
   std::uint64_t t0 = profiling() ? now_ns() : 0;
@@ -503,11 +506,7 @@ bool region_impl::ready(resident &r) {
   for (const resident::field &f : r.s_->fields)
     if (!f.on_device)
       return false;
-  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
-  {
-    std::lock_guard<std::mutex> lock(plans_mutex);
-    views = r.s_->learned->views;
-  }
+  const auto views = views_of(*r.s_->learned);
   r.s_->probing = true;
   r.s_->missing = false;
   for (auto &v : views)
@@ -596,11 +595,7 @@ void region_impl::write_back(resident &r, const slot_runs &runs) {
 /// to the device (r is ready()).
 void region_impl::refresh(resident &r, const slot_runs &runs) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
-  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
-  {
-    std::lock_guard<std::mutex> lock(plans_mutex);
-    views = r.s_->learned->views;
-  }
+  const auto views = views_of(*r.s_->learned);
   in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
     for (auto &v : views)
       v.second(r, b, e);
@@ -626,27 +621,26 @@ void region_impl::sync(type_key key, void *const *elems, std::size_t n,
   // The whole write-back: without lists; while r's sweeps have not all
   // joined; or listed elements of a type the region holds no views of,
   // while it holds others (they may be the same elements, as a base).
+  // Otherwise the listed elements' slots, unless none are held or listed.
+  resident *partial = nullptr;
+  slot_runs runs;
   if (!key || (n && (r ? !ready(*r) : !residents_.empty()))) {
     flush(r ? key : nullptr);
-    suspended none;
-    call(f);
-    return;
+  } else if (r && n) {
+    runs = runs_of(*r, elems, n);
+    write_back(*r, runs);
+    partial = r;
   }
-  if (!r || !n) { // nothing held yet, or nothing listed
-    suspended none;
-    call(f);
-    return;
-  }
-  slot_runs runs = runs_of(*r, elems, n);
-  write_back(*r, runs);
   try {
     suspended none;
     call(f);
   } catch (...) { // what f wrote stands, as without the region
-    refresh(*r, runs);
+    if (partial)
+      refresh(*partial, runs);
     throw;
   }
-  refresh(*r, runs);
+  if (partial)
+    refresh(*partial, runs);
 }
 
 /// Whether the sweep's slots (just indexed in st) are the resident's: the
