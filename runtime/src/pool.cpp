@@ -89,6 +89,7 @@ const bool no_pool = env_size("SOAVIEW_NO_POOL") != 0;
 constexpr unsigned kMaxProfiledSites = 1024;
 std::atomic<std::uint64_t> phase_ns[kMaxProfiledSites][rt::phase_count];
 std::atomic<std::uint64_t> phase_calls[kMaxProfiledSites][rt::phase_count];
+std::atomic<std::uint64_t> phase_max[kMaxProfiledSites][rt::phase_count];
 
 void *host_allocate(std::size_t bytes, int) {
   return std::aligned_alloc(kAlignment, arena::round_up(bytes));
@@ -188,15 +189,15 @@ struct StatsPrinter {
     static const char *names[] = {"gather",      "to-device", "kernel",
                                   "from-device", "scatter",   "index"};
     static_assert(sizeof names / sizeof *names == rt::phase_count);
-    std::fprintf(stderr, "soaview: %-32s %-12s %10s %14s\n", "site", "phase",
-                 "calls", "mean us");
+    std::fprintf(stderr, "soaview: %-32s %-12s %10s %14s %14s\n", "site",
+                 "phase", "calls", "mean us", "max us");
     for (std::size_t i = 0; i < r.names.size() && i < kMaxProfiledSites; ++i)
       for (int p = 0; p < rt::phase_count; ++p) {
         std::uint64_t c = phase_calls[i][p].load(), ns = phase_ns[i][p].load();
         if (c)
-          std::fprintf(stderr, "soaview: %-32s %-12s %10llu %14.1f\n",
+          std::fprintf(stderr, "soaview: %-32s %-12s %10llu %14.1f %14.1f\n",
                        r.names[i], names[p], (unsigned long long)c,
-                       ns / 1e3 / c);
+                       ns / 1e3 / c, phase_max[i][p].load() / 1e3);
       }
   }
 } stats_printer;
@@ -320,6 +321,7 @@ void reset_phases() noexcept {
     for (int p = 0; p < phase_count; ++p) {
       phase_ns[i][p].store(0, std::memory_order_relaxed);
       phase_calls[i][p].store(0, std::memory_order_relaxed);
+      phase_max[i][p].store(0, std::memory_order_relaxed);
     }
 }
 
@@ -328,6 +330,10 @@ void record(const site &s, phase p, std::uint64_t ns) noexcept {
     return;
   phase_ns[s.id()][p].fetch_add(ns, std::memory_order_relaxed);
   phase_calls[s.id()][p].fetch_add(1, std::memory_order_relaxed);
+  std::atomic<std::uint64_t> &max = phase_max[s.id()][p];
+  for (std::uint64_t m = max.load(std::memory_order_relaxed);
+       m < ns && !max.compare_exchange_weak(m, ns, std::memory_order_relaxed);)
+    ; // the longest call: a first run's build stands out from the mean
 }
 
 std::uint64_t now_ns() noexcept {
