@@ -10,6 +10,9 @@
 // Mode 1 gives the lists as a list of lists; mode 2 uses soaview::sync(f),
 // which writes every view back; mode 3 lists the particles as their derived
 // type, which the region holds no views of: it writes every view back too.
+// Mode 4 gives what the exchange reads (the edge cells) and what it writes
+// (the halos) apart: only the edge cells are written back, only the halos
+// gathered again.
 #include "common.h"
 
 #include <soaview/sync.h>
@@ -96,6 +99,8 @@ void kickDrift(std::vector<Cell> &cells, double dt) {
 struct Halo {
   std::vector<Particle *> left, right; // copies of the last and first cell's
   std::vector<Particle *> exchanged;   // the edge cells' and the copies
+  std::vector<Particle *> edges;       // the edge cells' (what it reads)
+  std::vector<Particle *> halos;       // the copies (what it writes whole)
   std::vector<Tagged *> tagged;        // the same, as made
   std::vector<std::vector<Particle *>> byCell;
   double period;
@@ -121,6 +126,8 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
       soaview::sync(h.byCell, [&] { exchangeHalo(cells, h); });
     else if (mode == 3)
       soaview::sync(h.tagged, [&] { exchangeHalo(cells, h); });
+    else if (mode == 4)
+      soaview::sync(h.edges, h.halos, [&] { exchangeHalo(cells, h); });
     else
       soaview::sync([&] { exchangeHalo(cells, h); });
   };
@@ -136,7 +143,8 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
 
 int main(int argc, char **argv) {
   ExampleArgs a = parseArgs(argc, argv); // n: particles per cell, reps: steps
-  const int modes = argc > 4 ? std::atoi(argv[4]) : 4;
+  const int modes = argc > 4 ? std::atoi(argv[4]) : 5,
+            first = argc > 5 ? std::atoi(argv[5]) : 0;
   std::mt19937_64 rng(a.seed);
   std::uniform_real_distribution<double> U(0, 1);
   const int cells = 5;
@@ -179,7 +187,12 @@ int main(int argc, char **argv) {
     h.exchanged.insert(h.exchanged.end(), l.begin(), l.end());
   for (Particle *p : h.exchanged)
     h.tagged.push_back(static_cast<Tagged *>(p));
-  for (int mode = 0; mode < modes; ++mode)
+  h.edges = cell.front().local;
+  h.edges.insert(h.edges.end(), cell.back().local.begin(),
+                 cell.back().local.end());
+  h.halos = h.left;
+  h.halos.insert(h.halos.end(), h.right.begin(), h.right.end());
+  for (int mode = first; mode < modes; ++mode)
     run(cell, h, a.reps, mode);
   double rho = 0, x = 0, v = 0;
   for (auto &p : owner) {

@@ -54,10 +54,15 @@ struct resident::storage {
   learned_views *learned = nullptr; ///< the site's, for this element type
   /// learned->table holds these slots while learned->generation is this.
   std::size_t table_generation = ~std::size_t(0);
-  /// The last elements soaview::sync was given and their slots, until the
-  /// slots change (an exchange gives the same elements every step).
-  std::vector<void *> synced;
-  std::vector<std::pair<std::size_t, std::size_t>> synced_runs;
+  /// The last two lists of elements soaview::sync was given (what an
+  /// exchange sends and what it receives: the same every step) and their
+  /// slots, until the slots change; `synced_next` is replaced next.
+  struct synced_list {
+    std::vector<void *> elems;
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+  };
+  synced_list synced[2];
+  unsigned synced_next = 0;
   /// bind() while region_impl::ready asks: it makes nothing, and notes a
   /// field that is not on the device (`missing`).
   bool probing = false, missing = false;
@@ -294,8 +299,8 @@ public:
           f.on_device = false; // gathered again by the next sweep
       }
   }
-  void sync(type_key key, void *const *elems, std::size_t n,
-            void (*call)(void *), void *f);
+  void sync(type_key key, void *const *reads, std::size_t nr,
+            void *const *writes, std::size_t nw, void (*call)(void *), void *f);
   void *take(std::size_t bytes, const backend *mem, int device) {
     leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
                                               mem, device));
@@ -425,8 +430,9 @@ void region_impl::write_back(resident &r) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
   bool copied = false;
   for (resident::field &f : r.s_->fields)
-    if (f.dirty && f.on_device && f.host != f.dev) {
-      r.ops_->to_host(site_, f.host, f.dev, f.elem * r.elems_size_, r.device_);
+    if (f.dirty && f.on_device && f.host != f.dev && r.locals_) {
+      // the local slots: sweeps write no others, scatters read no others
+      r.ops_->to_host(site_, f.host, f.dev, f.elem * r.locals_, r.device_);
       copied = true;
     }
   if (copied && r.ops_->wait) // one wait, then the host buffers are read
@@ -518,8 +524,9 @@ bool region_impl::ready(resident &r) {
 /// The slots of the n elements at `elems` that r holds, as ranges.
 slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
   resident::storage &st = *r.s_;
-  if (st.synced.size() == n && std::equal(elems, elems + n, st.synced.begin()))
-    return st.synced_runs;
+  for (const resident::storage::synced_list &l : st.synced)
+    if (l.elems.size() == n && std::equal(elems, elems + n, l.elems.begin()))
+      return l.runs;
   std::vector<std::uint32_t> slots;
   slots.reserve(n);
   {
@@ -546,20 +553,27 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
       runs.back().second = std::max<std::size_t>(runs.back().second, j + 1);
     else
       runs.emplace_back(j, j + 1);
-  st.synced.assign(elems, elems + n);
-  st.synced_runs = runs;
+  resident::storage::synced_list &l = st.synced[st.synced_next];
+  st.synced_next ^= 1;
+  l.elems.assign(elems, elems + n);
+  l.runs = runs;
   return runs;
 }
 
 /// Copies r's slots in `runs` of every field to the device, or of the
-/// written fields back from it; one wait for the batch. Whether it copied.
+/// written fields back from it (local slots only: sweeps write no others);
+/// one wait for the batch. Whether it copied.
 bool region_impl::copy_runs(resident &r, const slot_runs &runs,
                             bool to_device) {
+  const std::size_t limit = to_device ? r.elems_size_ : r.locals_;
   bool copied = false;
   for (resident::field &f : r.s_->fields) {
     if (f.host == f.dev || (!to_device && !(f.dirty && f.on_device)))
       continue;
     for (auto [b, e] : runs) {
+      e = std::min(e, limit);
+      if (b >= e)
+        continue;
       char *h = static_cast<char *>(f.host) + b * f.elem,
            *d = static_cast<char *>(f.dev) + b * f.elem;
       if (to_device)
@@ -608,10 +622,12 @@ void region_impl::refresh(resident &r, const slot_runs &runs) {
     record(site_, to_device, now_ns() - t1);
 }
 
-/// soaview::sync (sync.h): the elements' slots written back, f run with no
-/// region, the slots gathered again; or the whole write-back (below), after
-/// which the next sweep gathers everything again.
-void region_impl::sync(type_key key, void *const *elems, std::size_t n,
+/// soaview::sync (sync.h): the slots of the elements f reads written back,
+/// f run with no region, the slots of those it writes gathered again; or
+/// the whole write-back (below), after which the next sweep gathers
+/// everything again.
+void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
+                       void *const *writes, std::size_t nw,
                        void (*call)(void *), void *f) {
   verify();
   resident *r = nullptr;
@@ -622,13 +638,16 @@ void region_impl::sync(type_key key, void *const *elems, std::size_t n,
   // joined; or listed elements of a type the region holds no views of,
   // while it holds others (they may be the same elements, as a base).
   // Otherwise the listed elements' slots, unless none are held or listed.
+  const bool listed = nr || nw;
   resident *partial = nullptr;
-  slot_runs runs;
-  if (!key || (n && (r ? !ready(*r) : !residents_.empty()))) {
+  slot_runs read_runs, write_runs;
+  if (!key || (listed && (r ? !ready(*r) : !residents_.empty()))) {
     flush(r ? key : nullptr);
-  } else if (r && n) {
-    runs = runs_of(*r, elems, n);
-    write_back(*r, runs);
+  } else if (r && listed) {
+    read_runs = runs_of(*r, reads, nr);
+    write_runs =
+        writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
+    write_back(*r, read_runs);
     partial = r;
   }
   try {
@@ -636,11 +655,11 @@ void region_impl::sync(type_key key, void *const *elems, std::size_t n,
     call(f);
   } catch (...) { // what f wrote stands, as without the region
     if (partial)
-      refresh(*partial, runs);
+      refresh(*partial, write_runs);
     throw;
   }
   if (partial)
-    refresh(*partial, runs);
+    refresh(*partial, write_runs);
 }
 
 /// Whether the sweep's slots (just indexed in st) are the resident's: the
@@ -668,7 +687,8 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
   r.s_->pending.clear();
   r.s_->scratch.clear();                    // sized for the old slots
   r.s_->table_generation = ~std::size_t(0); // other slots: look them up again
-  r.s_->synced.clear();
+  for (resident::storage::synced_list &l : r.s_->synced)
+    l.elems.clear();
   for (auto &x : index_)
     if (x.second.key == r.key_)
       x.second.valid = false;
@@ -753,10 +773,11 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
   return &r;
 }
 
-void region_sync_elements(type_key key, void *const *elems, std::size_t n,
+void region_sync_elements(type_key key, void *const *reads, std::size_t nr,
+                          void *const *writes, std::size_t nw,
                           void (*call)(void *), void *f) {
   if (tl_current)
-    tl_current->sync(key, elems, n, call, f);
+    tl_current->sync(key, reads, nr, writes, nw, call, f);
   else
     call(f);
 }

@@ -295,6 +295,12 @@ void exchanges(std::vector<Cell> &cells, std::vector<P *> &halo) {
     });
     sweep(cells);
     soaview::sync([&] { halo[1]->x = 0; });
+    // What f reads and what it writes apart: both lists are the region's
+    // code, f is not.
+    soaview::sync(cells[0].local, halo, [&] {
+      exchangeElsewhere(halo);
+      *halo[0] = *cells[0].local[0];
+    });
   }
 }
 void exchangesOutsideSync(std::vector<Cell> &cells, std::vector<P *> &halo) {

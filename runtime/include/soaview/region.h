@@ -150,12 +150,13 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
 void region_verify();
 
 /// soaview::sync's side in the runtime (soaview/sync.h): with a region on this
-/// thread, writes back the region's fields of the `n` elements at `elems` (of
-/// type `key`), runs call(f) as outside the region, and gathers those elements'
-/// fields again (to the device); `key` null: every element of every type is
-/// written back first and gathered again by the next sweep. No region: runs
-/// call(f).
-void region_sync_elements(type_key key, void *const *elems, std::size_t n,
+/// thread, writes back the region's fields of the `nr` elements at `reads`
+/// (of type `key`), runs call(f) as outside the region, and gathers the
+/// fields of the `nw` elements at `writes` again (to the device); `key`
+/// null: every element of every type is written back first and gathered
+/// again by the next sweep. No region: runs call(f).
+void region_sync_elements(type_key key, void *const *reads, std::size_t nr,
+                          void *const *writes, std::size_t nw,
                           void (*call)(void *), void *f);
 
 /// Where a converted loop that is not a sweep of the region meets the

@@ -15,6 +15,7 @@
 
 #include <iterator>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace soaview {
@@ -55,6 +56,38 @@ template <class F> void call_it(void *f) { (*static_cast<F *>(f))(); }
 
 } // namespace rt
 
+/// soaview::sync(lists, f) (below) with what f reads and what it writes
+/// apart (an exchange reads the rows it sends and writes the rows it
+/// receives): the region's fields of the elements in `reads` are written
+/// back before f, and the fields of those in `writes` gathered again after
+/// it. The contract: f reads, and
+/// writes in part, only elements in `reads`; it writes only elements in
+/// `writes`, and an element it writes but does not read it writes whole
+/// (the region's own values of its fields are dropped); it changes no list.
+/// Both lists hold one element type.
+template <class Reads, class Writes, class F>
+void sync(const Reads &reads, const Writes &writes, F &&f) {
+  using fn = std::remove_reference_t<F>;
+  using element = typename rt::list_element<Reads>::type;
+  static_assert(
+      std::is_same_v<element, typename rt::list_element<Writes>::type>,
+      "soaview::sync(reads, writes, f): both lists must hold one element "
+      "type; sync each type apart, or use soaview::sync(f)");
+  if (!region::current()) {
+    f();
+    return;
+  }
+  std::vector<void *> r, w;
+  rt::list_elements(reads, r);
+  const bool same =
+      static_cast<const void *>(&reads) == static_cast<const void *>(&writes);
+  if (!same)
+    rt::list_elements(writes, w);
+  const std::vector<void *> &ws = same ? r : w;
+  rt::region_sync_elements(rt::key_of<element>(), r.data(), r.size(), ws.data(),
+                           ws.size(), &rt::call_it<fn>,
+                           const_cast<void *>(static_cast<const void *>(&f)));
+}
 /// A synchronisation point in a view region, for code that soaview cannot
 /// follow (an MPI exchange, a library of one's own): the region's fields of
 /// the elements `lists` holds (a list of element pointers or elements, or a
@@ -66,16 +99,7 @@ template <class F> void call_it(void *f) { (*static_cast<F *>(f))(); }
 /// elements the region's sweeps see. Outside a region: f(). (docs/offload.md,
 /// "Synchronisation points"; the plugin does not check f's body.)
 template <class Lists, class F> void sync(const Lists &lists, F &&f) {
-  using fn = std::remove_reference_t<F>;
-  if (!region::current()) {
-    f();
-    return;
-  }
-  std::vector<void *> elems;
-  rt::list_elements(lists, elems);
-  rt::region_sync_elements(rt::key_of<typename rt::list_element<Lists>::type>(),
-                           elems.data(), elems.size(), &rt::call_it<fn>,
-                           const_cast<void *>(static_cast<const void *>(&f)));
+  sync(lists, lists, std::forward<F>(f));
 }
 /// The same for f that may touch any element: every view of the region is
 /// written back before f and gathered again by the next sweep. Exact
@@ -86,7 +110,7 @@ template <class F> void sync(F &&f) {
     f();
     return;
   }
-  rt::region_sync_elements(nullptr, nullptr, 0, &rt::call_it<fn>,
+  rt::region_sync_elements(nullptr, nullptr, 0, nullptr, 0, &rt::call_it<fn>,
                            const_cast<void *>(static_cast<const void *>(&f)));
 }
 
