@@ -364,18 +364,19 @@ void stepMaskingRegion(CellLists &locals, CellLists &actives, int steps) {
 // for all steps, as above, and the exchange inside it, before density and
 // before force. The exchange reads and writes the particles as structs and
 // lies in the driver, where soaview cannot follow it: soaview::sync writes
-// the exchanged particles' fields back before it and gathers them again
-// after it, and every other particle stays in the region's buffers.
+// the fields of the particles it sends back before it and gathers those it
+// receives again after it, and every other particle stays in the region's
+// buffers.
 
 void exchangedBranching(CellLists &locals, CellLists &actives, Exchange &x,
                         int steps) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < steps; ++s) {
-    soaview::sync(x.particles, [&] { x.run(x.context); });
+    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     initSweep(locals);
     densityBranchingSweep(locals, actives);
     if (x.beforeForce)
-      soaview::sync(x.particles, [&] { x.run(x.context); });
+      soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     forceBranchingSweep(locals, actives);
     kick1Sweep(locals);
     driftSweep(locals);
@@ -387,11 +388,11 @@ void exchangedMasking(CellLists &locals, CellLists &actives, Exchange &x,
                       int steps) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < steps; ++s) {
-    soaview::sync(x.particles, [&] { x.run(x.context); });
+    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     initSweep(locals);
     densityMaskingSweep(locals, actives);
     if (x.beforeForce)
-      soaview::sync(x.particles, [&] { x.run(x.context); });
+      soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     forceMaskingSweep(locals, actives);
     kick1Sweep(locals);
     driftSweep(locals);

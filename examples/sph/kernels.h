@@ -38,10 +38,11 @@ using StepFn = void (*)(CellLists &locals, CellLists &actives, int steps);
 /// buffers, so the particles stay on the device between sweeps).
 ///
 /// A halo exchange as the time step sees it (soaview-sph-mpi): the
-/// particles it sends and receives (the slab's edge and halo rows), and the
-/// call that exchanges them. `beforeForce`: it runs again before force.
+/// particles it sends (the slab's edge rows: it reads them) and those it
+/// receives (the halo rows: it writes them whole), and the call that
+/// exchanges them. `beforeForce`: it runs again before force.
 struct Exchange {
-  ParticleList particles;
+  ParticleList sent, received;
   void (*run)(void *context);
   void *context;
   bool beforeForce = true;

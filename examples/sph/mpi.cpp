@@ -450,8 +450,8 @@ struct Timing {
 };
 
 /// The exchange of a region build (kernels.cpp's `exchanged` steps): the
-/// slab's edge and halo rows on the sides that have a neighbour, and the
-/// call, which times itself.
+/// rows it sends (the slab's edge rows) and receives (its halo rows) on the
+/// sides that have a neighbour, and the call, which times itself.
 struct RegionExchange {
   Domain &d;
   const Halo &h;
@@ -463,17 +463,20 @@ struct RegionExchange {
     x.seconds += now() - t0;
   }
   Exchange of() {
-    Exchange x{{}, &RegionExchange::run, this, h.beforeForce};
+    Exchange x{{}, {}, &RegionExchange::run, this, h.beforeForce};
     const long n = d.g.rowParticles();
-    auto rows = [&](long a, long b) {
-      for (long r = a; r <= b; ++r)
-        for (long k = 0; k < n; ++k)
-          x.particles.push_back(d.row(r) + k);
+    auto row = [&](ParticleList &l, long r) {
+      for (long k = 0; k < n; ++k)
+        l.push_back(d.row(r) + k);
     };
-    if (h.below != MPI_PROC_NULL)
-      rows(d.s.r0 - 1, d.s.r0);
-    if (h.above != MPI_PROC_NULL)
-      rows(d.s.r1 - 1, d.s.r1);
+    if (h.below != MPI_PROC_NULL) {
+      row(x.sent, d.s.r0);
+      row(x.received, d.s.r0 - 1);
+    }
+    if (h.above != MPI_PROC_NULL) {
+      row(x.sent, d.s.r1 - 1);
+      row(x.received, d.s.r1);
+    }
     return x;
   }
 };
