@@ -747,10 +747,22 @@ class Gen:
                 body = (f"auto &l_ = cloc[{c}]; if (l_.size() > 1) {{ S t_ = *l_[0]; "
                         f"for (std::size_t k = 0; k + 1 < l_.size(); ++k) *l_[k] = *l_[k + 1]; "
                         f"*l_.back() = t_; }} for (S *q : l_) {{ {upd} }}")
-                if r.random() < 0.7:
+                if r.random() >= 0.7:
+                    w(f"{pad}    soaview::sync([&] {{ {body} }});")
+                elif r.random() < 0.6:
                     w(f"{pad}    soaview::sync(cloc[{c}], [&] {{ {body} }});")
                 else:
-                    w(f"{pad}    soaview::sync([&] {{ {body} }});")
+                    # What f reads and what it writes apart: it copies the
+                    # structs of cell c's first elements over those of cell
+                    # d (written whole, then updated), reading only cell c.
+                    d = (c + r.randint(1, 2)) % 3
+                    body = (f"for (std::size_t k = 0; k < wr_.size(); ++k) "
+                            f"{{ *wr_[k] = *rd_[k]; S *q = wr_[k]; {upd} }}")
+                    before = (f"std::vector<S *> rd_(cloc[{c}]), wr_(cloc[{d}].begin(), "
+                              f"cloc[{d}].begin() + std::min(cloc[{c}].size(), cloc[{d}].size()));")
+                    at = L.index(f"{pad}  [[clang::soa_conversion_region]]")
+                    L.insert(at, f"{pad}  {before}")
+                    w(f"{pad}    soaview::sync(rd_, wr_, [&] {{ {body} }});")
             w(f"{pad}  }}")
             if entries > 1:
                 w("  }")
