@@ -60,11 +60,10 @@ template <class F> void call_it(void *f) { (*static_cast<F *>(f))(); }
 /// apart (an exchange reads the rows it sends and writes the rows it
 /// receives): the region's fields of the elements in `reads` are written
 /// back before f, and the fields of those in `writes` gathered again after
-/// it. The contract: f reads, and
-/// writes in part, only elements in `reads`; it writes only elements in
-/// `writes`, and an element it writes but does not read it writes whole
-/// (the region's own values of its fields are dropped); it changes no list.
-/// Both lists hold one element type.
+/// it. The contract: f reads, and writes in part, only elements in
+/// `reads`; it writes only elements in `writes`, and an element it writes
+/// but does not read it writes whole (the region's own values of its fields
+/// are dropped); it changes no list. Both lists hold one element type.
 template <class Reads, class Writes, class F>
 void sync(const Reads &reads, const Writes &writes, F &&f) {
   using fn = std::remove_reference_t<F>;
