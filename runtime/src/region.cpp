@@ -41,6 +41,8 @@ struct learned_views {
   std::vector<void *> table_elems;
   slot_table table;
   std::size_t generation = 0;
+  /// How many views the last cover reported (SOAVIEW_STATS=2) was of.
+  std::size_t reported_views = 0;
 };
 
 struct resident::storage {
@@ -66,6 +68,13 @@ struct resident::storage {
   /// bind() while region_impl::ready asks: it makes nothing, and notes a
   /// field that is not on the device (`missing`).
   bool probing = false, missing = false;
+  /// bind() while cover_of asks: it makes nothing, and records the index
+  /// of each field bound (fields.size() for one not made yet).
+  std::vector<std::size_t> *recording = nullptr;
+  /// The gathers of the learned views that write every field they bind
+  /// (cover_of), for `cover_views` views over `cover_fields` fields.
+  std::vector<resident::gather_fn> cover;
+  std::size_t cover_views = 0, cover_fields = 0;
 };
 
 resident::resident() : s_(new storage) {}
@@ -313,6 +322,7 @@ private:
   void write_back(resident &r);
   resident &resident_for(type_key key, const device_ops &ops, int device);
   void gather_learned(const site &s, resident &r);
+  const std::vector<resident::gather_fn> &cover_of(resident &r);
   bool ready(resident &r);
   slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
   void write_back(resident &r, const slot_runs &runs);
@@ -342,6 +352,11 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   while (k < s_->fields.size() &&
          !(s_->fields[k].name == name && s_->fields[k].elem == elem))
     ++k;
+  if (s_->recording) {
+    host = dev = nullptr;
+    s_->recording->push_back(k);
+    return;
+  }
   if (s_->probing) {
     host = dev = nullptr;
     s_->missing |= k == s_->fields.size() || !s_->fields[k].on_device;
@@ -495,13 +510,67 @@ void region_impl::gather_learned(const site &s, resident &r) {
   }
   for (auto &v : views)
     v.first(r);
+  const auto &gathers = cover_of(r);
   in_blocks(r.elems_size_, [&](std::size_t b, std::size_t e) {
-    for (auto &v : views)
-      v.second(r, b, e);
+    for (resident::gather_fn g : gathers)
+      g(r, b, e);
   });
   r.upload();
   if (t0)
     record(s, gather, now_ns() - t0);
+}
+
+/// The gathers of the views the region's site learned for r's type that
+/// write every field those views bind, largest first; a view whose fields
+/// the gathers taken before it all write is left out (a field holds the
+/// element's value whichever view gathers it: a gather writes every buffer
+/// of its views, spec.h). Kept until a view or a field is added.
+const std::vector<resident::gather_fn> &region_impl::cover_of(resident &r) {
+  resident::storage &st = *r.s_;
+  const auto views = views_of(*st.learned);
+  if (st.cover_views == views.size() && st.cover_fields == st.fields.size())
+    return st.cover;
+  std::vector<std::vector<std::size_t>> bound(views.size());
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    st.recording = &bound[i];
+    views[i].first(r);
+  }
+  st.recording = nullptr;
+  std::vector<std::size_t> order(views.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return bound[a].size() != bound[b].size()
+               ? bound[a].size() > bound[b].size()
+               : a < b;
+  });
+  const std::size_t nf = st.fields.size();
+  std::vector<char> written(nf, 0);
+  st.cover.clear();
+  for (std::size_t i : order) {
+    bool adds = false;
+    for (std::size_t k : bound[i])
+      adds |= k >= nf || !written[k]; // a field not made yet: keep the view
+    if (!adds)
+      continue;
+    for (std::size_t k : bound[i])
+      if (k < nf)
+        written[k] = 1;
+    st.cover.push_back(views[i].second);
+  }
+  st.cover_views = views.size();
+  st.cover_fields = nf;
+  if (profiling()) {
+    std::lock_guard<std::mutex> lock(plans_mutex);
+    if (st.learned->reported_views != views.size() &&
+        st.cover.size() < views.size())
+      std::fprintf(stderr,
+                   "soaview: %s gathers %zu of %zu views (the fields of the "
+                   "others are among theirs)\n",
+                   site_.where(), st.cover.size(), views.size());
+    st.learned->reported_views = views.size();
+  }
+  return st.cover;
 }
 
 /// Whether every field of every view the region's site learned for r's type
@@ -609,10 +678,10 @@ void region_impl::write_back(resident &r, const slot_runs &runs) {
 /// to the device (r is ready()).
 void region_impl::refresh(resident &r, const slot_runs &runs) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
-  const auto views = views_of(*r.s_->learned);
+  const auto &gathers = cover_of(r);
   in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
-    for (auto &v : views)
-      v.second(r, b, e);
+    for (resident::gather_fn g : gathers)
+      g(r, b, e);
   });
   std::uint64_t t1 = t0 ? now_ns() : 0;
   if (t0)
