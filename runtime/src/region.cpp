@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "soaview/region.h"
 
+#include "region_lists.h"
 #include "soaview/sweep.h"
 
 #include <algorithm>
@@ -17,7 +18,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace soaview::rt {
@@ -32,8 +32,10 @@ struct resident::field {
 /// The views that sweeps of one element type used in a region's site, over
 /// all its entries (resident::learn): shared by the threads that run the
 /// site, so guarded by plans_mutex.
+using learned_list =
+    std::vector<std::pair<resident::bind_fn, resident::gather_fn>>;
 struct learned_views {
-  std::vector<std::pair<resident::bind_fn, resident::gather_fn>> views;
+  learned_list views;
   /// The slots of the elements `table_elems` (a resident's, the last that
   /// soaview::sync asked), kept across entries: a region over the same
   /// elements finds them without building the table again. `generation`
@@ -81,23 +83,6 @@ resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
 
 namespace {
-/// What a sweep site's index was built from, so that later runs can check
-/// their lists hold the same elements in the same cells, without a copy of
-/// the lists: per range (local ranges, then inner ranges) its length; a
-/// local range's elements are the region's slots from `at` on; an inner
-/// range's are the slots of its runs in the site's index (`run_*`, copies of
-/// the index's host side: a few per cell where neighbour lists are runs of
-/// local lists), the region's elements being `slots`. An inner range that
-/// was a local range's own storage (a neighbour cell's list) is checked by
-/// being the same storage again (`mirror`).
-struct built_lists {
-  static constexpr std::uint32_t kOwn = ~std::uint32_t(0);
-  std::vector<std::uint32_t> count;  ///< per range
-  std::vector<std::uint32_t> mirror; ///< per inner range: a local range, kOwn
-  std::vector<std::size_t> at;       ///< per local range: its first slot
-  std::vector<std::uint32_t> run_off, run_start, run_len; ///< inner ranges
-  const std::vector<void *> *slots = nullptr;             ///< slot j's element
-};
 
 /// The index of one sweep site in a region: its device copy, and the lists
 /// it was built from.
@@ -120,8 +105,7 @@ learned_views *plan_for(const site &s, type_key key) {
 }
 
 /// A copy of the views a site learned (other threads may add to them).
-std::vector<std::pair<resident::bind_fn, resident::gather_fn>>
-views_of(const learned_views &l) {
+learned_list views_of(const learned_views &l) {
   std::lock_guard<std::mutex> lock(plans_mutex);
   return l.views;
 }
@@ -180,92 +164,6 @@ struct suspended {
   ~suspended() { tl_current = saved; }
 };
 
-/// Records what the index `st` of ranges `local` and `inner` was built from
-/// into `b` (see built_lists): O(ranges + runs), nothing per element.
-void record_lists(const sweep_state &st, const std::vector<void *> &slots,
-                  built_lists &b) {
-  const std::vector<sweep_range> &local = st.local, &inner = st.inner;
-  const std::size_t nl = local.size(), ni = inner.size();
-  std::unordered_map<const void *, std::uint32_t> storage(2 * nl);
-  for (std::size_t c = 0; c < nl; ++c)
-    if (local[c].data)
-      storage.emplace(local[c].data, static_cast<std::uint32_t>(c));
-  b.count.resize(nl + ni);
-  b.mirror.assign(ni, built_lists::kOwn);
-  b.at.resize(nl);
-  std::size_t n = 0;
-  for (std::size_t c = 0; c < nl; ++c) {
-    b.count[c] = static_cast<std::uint32_t>(local[c].n);
-    b.at[c] = n;
-    n += local[c].n;
-  }
-  for (std::size_t c = 0; c < ni; ++c) {
-    const sweep_range &r = inner[c];
-    b.count[nl + c] = static_cast<std::uint32_t>(r.n);
-    if (!r.data)
-      continue;
-    auto it = storage.find(r.data);
-    if (it != storage.end() && local[it->second].n == r.n &&
-        local[it->second].stride == r.stride)
-      b.mirror[c] = it->second;
-  }
-  b.run_off = st.run_off;
-  b.run_start = st.run_start;
-  b.run_len = st.run_len;
-  b.slots = &slots;
-}
-
-/// Whether inner range `r` (the c-th) holds the slots of its recorded runs.
-bool same_runs(const sweep_range &r, void *const *owned, const built_lists &b,
-               std::size_t c) {
-  void *const *e = b.slots->data();
-  std::size_t k = 0;
-  for (std::uint32_t q = b.run_off[c]; q < b.run_off[c + 1]; ++q) {
-    const std::size_t len = b.run_len[q];
-    if (k + len > r.n || b.run_start[q] + len > b.slots->size() ||
-        !same_elements(r, owned, e + b.run_start[q], k, len))
-      return false;
-    k += len;
-  }
-  return k == r.n;
-}
-
-/// Whether ranges `local` and `inner` hold the elements, cell by cell, that
-/// `b` recorded. One parallel pass.
-bool same_lists(const std::vector<sweep_range> &local,
-                const std::vector<sweep_range> &inner, void *const *owned,
-                const built_lists &b) {
-  const std::size_t nl = local.size(), ni = inner.size();
-  if (nl + ni != b.count.size() || ni != b.mirror.size() ||
-      (ni && b.run_off.size() != ni + 1))
-    return false;
-  const sweep_range *lr = local.data(), *ir = inner.data();
-  void *const *e = b.slots->data();
-  int differ = 0;
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 64) reduction(| : differ)
-#endif
-  for (std::size_t c = 0; c < nl + ni; ++c) {
-    const sweep_range &r = c < nl ? lr[c] : ir[c - nl];
-    if (r.n != b.count[c]) {
-      differ = 1;
-      continue;
-    }
-    if (c < nl) {
-      differ |= b.at[c] + r.n > b.slots->size() ||
-                !same_elements(r, owned, e + b.at[c], 0, r.n);
-      continue;
-    }
-    std::uint32_t m = b.mirror[c - nl];
-    if (m != built_lists::kOwn) { // the same storage as that local range
-      const sweep_range &l = lr[m];
-      differ |= r.data != l.data || r.stride != l.stride;
-      continue;
-    }
-    differ |= !same_runs(r, owned, b, c - nl);
-  }
-  return !differ;
-}
 } // namespace
 
 /// The state of one region (region.h).
@@ -322,7 +220,8 @@ private:
   void write_back(resident &r);
   resident &resident_for(type_key key, const device_ops &ops, int device);
   void gather_learned(const site &s, resident &r);
-  const std::vector<resident::gather_fn> &cover_of(resident &r);
+  const std::vector<resident::gather_fn> &cover_of(resident &r,
+                                                   const learned_list &views);
   bool ready(resident &r);
   slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
   void write_back(resident &r, const slot_runs &runs);
@@ -510,7 +409,7 @@ void region_impl::gather_learned(const site &s, resident &r) {
   }
   for (auto &v : views)
     v.first(r);
-  const auto &gathers = cover_of(r);
+  const auto &gathers = cover_of(r, views);
   in_blocks(r.elems_size_, [&](std::size_t b, std::size_t e) {
     for (resident::gather_fn g : gathers)
       g(r, b, e);
@@ -520,23 +419,14 @@ void region_impl::gather_learned(const site &s, resident &r) {
     record(s, gather, now_ns() - t0);
 }
 
-/// The gathers of the views the region's site learned for r's type that
-/// write every field those views bind, largest first; a view whose fields
-/// the gathers taken before it all write is left out (a field holds the
-/// element's value whichever view gathers it: a gather writes every buffer
-/// of its views, spec.h). Kept until a view or a field is added.
-const std::vector<resident::gather_fn> &region_impl::cover_of(resident &r) {
-  resident::storage &st = *r.s_;
-  const auto views = views_of(*st.learned);
-  if (st.cover_views == views.size() && st.cover_fields == st.fields.size())
-    return st.cover;
-  std::vector<std::vector<std::size_t>> bound(views.size());
-  for (std::size_t i = 0; i < views.size(); ++i) {
-    st.recording = &bound[i];
-    views[i].first(r);
-  }
-  st.recording = nullptr;
-  std::vector<std::size_t> order(views.size());
+namespace {
+/// Of views binding fields `bound[i]` (indices below nf; nf or more: a
+/// field not made yet), those whose gathers write every field, largest
+/// first: a view whose fields the views taken before it all bind is left
+/// out.
+std::vector<std::size_t>
+covering(const std::vector<std::vector<std::size_t>> &bound, std::size_t nf) {
+  std::vector<std::size_t> order(bound.size()), taken;
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -544,9 +434,7 @@ const std::vector<resident::gather_fn> &region_impl::cover_of(resident &r) {
                ? bound[a].size() > bound[b].size()
                : a < b;
   });
-  const std::size_t nf = st.fields.size();
   std::vector<char> written(nf, 0);
-  st.cover.clear();
   for (std::size_t i : order) {
     bool adds = false;
     for (std::size_t k : bound[i])
@@ -556,10 +444,32 @@ const std::vector<resident::gather_fn> &region_impl::cover_of(resident &r) {
     for (std::size_t k : bound[i])
       if (k < nf)
         written[k] = 1;
-    st.cover.push_back(views[i].second);
+    taken.push_back(i);
   }
+  return taken;
+}
+} // namespace
+
+/// The gathers of `views` (those the region's site learned for r's type)
+/// that write every field the views bind (covering(): a field holds the
+/// element's value whichever view gathers it, and a gather writes every
+/// buffer of its views, spec.h). Kept until a view or a field is added.
+const std::vector<resident::gather_fn> &
+region_impl::cover_of(resident &r, const learned_list &views) {
+  resident::storage &st = *r.s_;
+  if (st.cover_views == views.size() && st.cover_fields == st.fields.size())
+    return st.cover;
+  std::vector<std::vector<std::size_t>> bound(views.size());
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    st.recording = &bound[i];
+    views[i].first(r);
+  }
+  st.recording = nullptr;
+  st.cover.clear();
+  for (std::size_t i : covering(bound, st.fields.size()))
+    st.cover.push_back(views[i].second);
   st.cover_views = views.size();
-  st.cover_fields = nf;
+  st.cover_fields = st.fields.size();
   if (profiling()) {
     std::lock_guard<std::mutex> lock(plans_mutex);
     if (st.learned->reported_views != views.size() &&
@@ -678,7 +588,7 @@ void region_impl::write_back(resident &r, const slot_runs &runs) {
 /// to the device (r is ready()).
 void region_impl::refresh(resident &r, const slot_runs &runs) {
   std::uint64_t t0 = profiling() ? now_ns() : 0;
-  const auto &gathers = cover_of(r);
+  const auto &gathers = cover_of(r, views_of(*r.s_->learned));
   in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
     for (resident::gather_fn g : gathers)
       g(r, b, e);

@@ -1,0 +1,50 @@
+//===- region_lists.h - a view region's check of its sweeps' lists -*- C++
+//-*-===//
+//
+// Internal to the runtime (region.cpp): what a sweep site's index in a view
+// region was built from, and the one parallel pass that checks a later
+// run's lists against it, without a copy of the lists.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_REGION_LISTS_H
+#define SOAVIEW_REGION_LISTS_H
+
+#include "soaview/sweep.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace soaview::rt {
+
+/// What a sweep site's index was built from, so that later runs can check
+/// their lists hold the same elements in the same cells, without a copy of
+/// the lists: per range (local ranges, then inner ranges) its length; a
+/// local range's elements are the region's slots from `at` on; an inner
+/// range's are the slots of its runs in the site's index (`run_*`, copies of
+/// the index's host side: a few per cell where neighbour lists are runs of
+/// local lists), the region's elements being `slots`. An inner range that
+/// was a local range's own storage (a neighbour cell's list) is checked by
+/// being the same storage again (`mirror`).
+struct built_lists {
+  static constexpr std::uint32_t kOwn = ~std::uint32_t(0);
+  std::vector<std::uint32_t> count;  ///< per range
+  std::vector<std::uint32_t> mirror; ///< per inner range: a local range, kOwn
+  std::vector<std::size_t> at;       ///< per local range: its first slot
+  std::vector<std::uint32_t> run_off, run_start, run_len; ///< inner ranges
+  const std::vector<void *> *slots = nullptr;             ///< slot j's element
+};
+
+/// Records what the index `st` of ranges `local` and `inner` was built from
+/// into `b` (see built_lists): O(ranges + runs), nothing per element.
+void record_lists(const sweep_state &st, const std::vector<void *> &slots,
+                  built_lists &b);
+
+/// Whether ranges `local` and `inner` hold the elements, cell by cell, that
+/// `b` recorded. One parallel pass.
+bool same_lists(const std::vector<sweep_range> &local,
+                const std::vector<sweep_range> &inner, void *const *owned,
+                const built_lists &b);
+
+} // namespace soaview::rt
+
+#endif // SOAVIEW_REGION_LISTS_H
