@@ -42,7 +42,7 @@ echo "== runtime pool stress test under ThreadSanitizer"
 tsan="$build/pool_test.tsan"
 "$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
   "$root/test/Unit/pool_test.cpp" "$root/runtime/src/pool.cpp" \
-  "$root/runtime/src/region.cpp" "$root/runtime/src/region_lists.cpp" \
+  "$root/runtime/src/region.cpp" "$root/runtime/src/region_sweeps.cpp" "$root/runtime/src/region_lists.cpp" \
   "$root/runtime/src/sweep.cpp" -o "$tsan" &&
   TSAN_OPTIONS=halt_on_error=1 "$tsan"
 count $? 1

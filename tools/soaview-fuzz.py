@@ -726,6 +726,19 @@ class Gen:
             w(f"{pad}  [[clang::soa_conversion_region]]")
             w(f"{pad}  for (int rep = 0; rep < {reps}; ++rep) {{")
             for name in sweeps:
+                if r.random() < 0.3:
+                    # Over part of the region's cells: the first two, then
+                    # the last (copies of their lists), as a slab's inner
+                    # cells and its edge row.
+                    parts = (f"std::vector<std::vector<S *>> ploc(cloc.begin(), cloc.begin() + 2), "
+                             f"pact(cact.begin(), cact.begin() + 2), qloc(cloc.begin() + 2, cloc.end()), "
+                             f"qact(cact.begin() + 2, cact.end());")
+                    at = L.index(f"{pad}  [[clang::soa_conversion_region]]")
+                    if parts not in L[at - 1]:
+                        L.insert(at, f"{pad}  {parts}")
+                    w(f"{pad}    acc += {name}(ploc, pact);")
+                    w(f"{pad}    acc += {name}(qloc, qact);")
+                    continue
                 w(f"{pad}    acc += {name}(cloc, cact);")
                 if r.random() < 0.3:
                     # Library calls that only read the lists between the

@@ -12,7 +12,10 @@
 // type, which the region holds no views of: it writes every view back too.
 // Mode 4 gives what the exchange reads (the edge cells) and what it writes
 // (the halos) apart: only the edge cells are written back, only the halos
-// gathered again.
+// gathered again. Mode 5 does too, and sweeps density and force over the
+// interior cells before the exchange and over each edge cell after it:
+// sweeps over part of the region's cells, which share its buffers (on a
+// GPU, the exchange's copies run while the interior sweeps compute).
 #include "common.h"
 
 #include <soaview/sync.h>
@@ -104,6 +107,9 @@ struct Halo {
   std::vector<Tagged *> tagged;        // the same, as made
   std::vector<std::vector<Particle *>> byCell;
   double period;
+  /// Mode 5: the cells apart (copies of their lists): those that see no
+  /// halo particles, and each edge cell.
+  std::vector<Cell> interior, first, last;
 };
 
 /// The exchange: whole structs, as an MPI code receives them.
@@ -126,13 +132,25 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
       soaview::sync(h.byCell, [&] { exchangeHalo(cells, h); });
     else if (mode == 3)
       soaview::sync(h.tagged, [&] { exchangeHalo(cells, h); });
-    else if (mode == 4)
+    else if (mode == 4 || mode == 5)
       soaview::sync(h.edges, h.halos, [&] { exchangeHalo(cells, h); });
     else
       soaview::sync([&] { exchangeHalo(cells, h); });
   };
   [[clang::soa_conversion_region]]
   for (int s = 0; s < steps; ++s) {
+    if (mode == 5) { // the interior before each exchange, the edges after
+      densitySweep(h.interior);
+      sync();
+      densitySweep(h.first);
+      densitySweep(h.last);
+      forceSweep(h.interior);
+      sync();
+      forceSweep(h.first);
+      forceSweep(h.last);
+      kickDrift(cells, 1e-3);
+      continue;
+    }
     sync();
     densitySweep(cells);
     sync();
@@ -143,7 +161,7 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
 
 int main(int argc, char **argv) {
   ExampleArgs a = parseArgs(argc, argv); // n: particles per cell, reps: steps
-  const int modes = argc > 4 ? std::atoi(argv[4]) : 5,
+  const int modes = argc > 4 ? std::atoi(argv[4]) : 6,
             first = argc > 5 ? std::atoi(argv[5]) : 0;
   std::mt19937_64 rng(a.seed);
   std::uniform_real_distribution<double> U(0, 1);
@@ -192,6 +210,9 @@ int main(int argc, char **argv) {
                  cell.back().local.end());
   h.halos = h.left;
   h.halos.insert(h.halos.end(), h.right.begin(), h.right.end());
+  h.interior.assign(cell.begin() + 1, cell.end() - 1);
+  h.first = {cell.front()};
+  h.last = {cell.back()};
   for (int mode = first; mode < modes; ++mode)
     run(cell, h, a.reps, mode);
   double rho = 0, x = 0, v = 0;

@@ -3,99 +3,39 @@
 // soaview/region.h describes what a region keeps. Cost per sweep in a
 // region after its first run: one parallel pass over its lists (checking
 // they are unchanged, against the region's slots and the site's index: no
-// copy of the lists is kept) and the launch.
+// copy of the lists is kept) and the launch. Here: the region's buffers,
+// gathers, write-backs and syncs, and the entry points; its side of the
+// sweeps (slots, indices, launches) is region_sweeps.cpp's.
 //===----------------------------------------------------------------------===//
-#include "soaview/region.h"
-
-#include "region_lists.h"
-#include "soaview/sweep.h"
+#include "region_impl.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace soaview::rt {
 
-struct resident::field {
-  std::string name;
-  std::size_t elem;
-  void *host, *dev;
-  bool on_device, dirty;
-};
-
-/// The views that sweeps of one element type used in a region's site, over
-/// all its entries (resident::learn): shared by the threads that run the
-/// site, so guarded by plans_mutex.
-using learned_list =
-    std::vector<std::pair<resident::bind_fn, resident::gather_fn>>;
-struct learned_views {
-  learned_list views;
-  /// The slots of the elements `table_elems` (a resident's, the last that
-  /// soaview::sync asked), kept across entries: a region over the same
-  /// elements finds them without building the table again. `generation`
-  /// counts the tables built.
-  std::vector<void *> table_elems;
-  slot_table table;
-  std::size_t generation = 0;
-  /// How many views the last cover reported (SOAVIEW_STATS=2) was of.
-  std::size_t reported_views = 0;
-};
-
-struct resident::storage {
-  std::vector<void *> elems;
-  std::vector<field> fields;
-  std::vector<scatter_fn> scatters;
-  std::vector<std::size_t> pending; ///< bound since upload(), not on device
-  /// Per field size, slots' worth of bytes that gathers of fields already
-  /// on the device write and nothing reads (bind).
-  std::vector<std::pair<std::size_t, void *>> scratch;
-  learned_views *learned = nullptr; ///< the site's, for this element type
-  /// learned->table holds these slots while learned->generation is this.
-  std::size_t table_generation = ~std::size_t(0);
-  /// The last two lists of elements soaview::sync was given (what an
-  /// exchange sends and what it receives: the same every step) and their
-  /// slots, until the slots change; `synced_next` is replaced next.
-  struct synced_list {
-    std::vector<void *> elems;
-    std::vector<std::pair<std::size_t, std::size_t>> runs;
-  };
-  synced_list synced[2];
-  unsigned synced_next = 0;
-  /// bind() while region_impl::ready asks: it makes nothing, and notes a
-  /// field that is not on the device (`missing`).
-  bool probing = false, missing = false;
-  /// bind() while cover_of asks: it makes nothing, and records the index
-  /// of each field bound (fields.size() for one not made yet).
-  std::vector<std::size_t> *recording = nullptr;
-  /// The gathers of the learned views that write every field they bind
-  /// (cover_of), for `cover_views` views over `cover_fields` fields.
-  std::vector<resident::gather_fn> cover;
-  std::size_t cover_views = 0, cover_fields = 0;
-};
-
 resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
 
-namespace {
+extern const bool overlap_on = [] {
+  const char *v = std::getenv("SOAVIEW_OVERLAP");
+  return !v || std::strcmp(v, "0") != 0;
+}();
+std::mutex plans_mutex;
 
-/// The index of one sweep site in a region: its device copy, and the lists
-/// it was built from.
-struct site_index {
-  type_key key;
-  sweep_index dev;
-  built_lists lists;
-  bool valid = true;
-};
+namespace {
 
 thread_local region_impl *tl_current = nullptr;
 
-std::mutex plans_mutex;
 /// Per region site and element type (never freed: sites are static).
 std::map<std::pair<const site *, type_key>, learned_views> plans;
 
@@ -110,51 +50,18 @@ learned_list views_of(const learned_views &l) {
   return l.views;
 }
 
-/// Calls f(begin, end) over slots [0, n) in chunks, in parallel.
-template <class F> void in_chunks(std::size_t n, const F &f) {
-  constexpr std::size_t kChunk = 4096;
-  const std::size_t chunks = (n + kChunk - 1) / kChunk;
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-  for (std::size_t c = 0; c < chunks; ++c)
-    f(c * kChunk, std::min(n, (c + 1) * kChunk));
-}
-
-/// Calls f(begin, end) over slots [0, n) in blocks of kBlock, the blocks of
-/// a chunk on one thread (in_chunks). A caller that runs several passes
-/// runs them all over one block before the next, so that an element they
-/// all read or write is still in the core's cache for the later ones (a
-/// whole chunk of scattered elements is not: the SPH step's exit scatter
-/// took 1.4x as long on the 2-core development VM, the same on a 32-core
-/// GPU node; docs/benchmarks.md, "Writing a region back block by block").
-template <class F> void in_blocks(std::size_t n, const F &f) {
-  constexpr std::size_t kBlock = 1024;
-  in_chunks(n, [&](std::size_t b, std::size_t e) {
-    for (std::size_t k = b; k < e; k += kBlock)
-      f(k, std::min(e, k + kBlock));
-  });
-}
-
-/// Slot ranges [begin, end), ascending and disjoint.
-using slot_runs = std::vector<std::pair<std::size_t, std::size_t>>;
-
-/// Calls f(begin, end) over the slots of `runs` below `limit`, in blocks of
-/// at most 1,024 slots, in parallel.
-template <class F>
-void in_runs(const slot_runs &runs, std::size_t limit, const F &f) {
-  constexpr std::size_t kBlock = 1024;
-  slot_runs blocks;
-  for (auto [b, e] : runs)
-    for (std::size_t k = b; k < std::min(e, limit); k += kBlock)
-      blocks.emplace_back(k, std::min({e, limit, k + kBlock}));
-  const std::size_t count = blocks.size();
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-  for (std::size_t i = 0; i < count; ++i)
-    f(blocks[i].first, blocks[i].second);
-}
+/// soaview::sync's copies on the thread's second stream (overlap_ops),
+/// until it returns or throws.
+struct side_stream {
+  const overlap_ops *ops = nullptr;
+  int device = -1;
+  side_stream() = default;
+  side_stream(const side_stream &) = delete;
+  ~side_stream() {
+    if (ops)
+      ops->end(device);
+  }
+};
 
 /// Runs f with no region on this thread (soaview::sync): loops in it run
 /// as outside the region, and a sync in it only calls its function.
@@ -165,85 +72,6 @@ struct suspended {
 };
 
 } // namespace
-
-/// The state of one region (region.h).
-class region_impl {
-public:
-  explicit region_impl(const site &s) : site_(s) {}
-  ~region_impl() {
-    while (!leases_.empty())
-      leases_.pop_back(); // the pool's leases end in reverse order
-  }
-
-  resident *join(const site &s, type_key key, const device_ops &ops, int device,
-                 sweep_state &st, bool writes, bool inner, sweep_index &dev);
-  /// Copies back and scatters every resident's written fields.
-  void close() {
-    verify();
-    for (auto &r : residents_)
-      write_back(*r);
-  }
-  /// The check of the last join of a site the region knows: its lists are
-  /// those it was built from (elements in the same order), or the region
-  /// stops. A CUDA sweep launches its kernel first and checks while it runs
-  /// (the kernel writes only the region's device buffers, which a stopped
-  /// region never writes back); every other use of the region checks first.
-  void verify() {
-    if (!pending_.site)
-      return;
-    pending check = pending_;
-    pending_ = {};
-    if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
-                    check.x->lists))
-      stop(*check.site);
-  }
-  void flush(type_key key) {
-    verify();
-    for (auto &r : residents_)
-      if (!key || r->key_ == key) {
-        write_back(*r);
-        for (resident::field &f : r->s_->fields)
-          f.on_device = false; // gathered again by the next sweep
-      }
-  }
-  void sync(type_key key, void *const *reads, std::size_t nr,
-            void *const *writes, std::size_t nw, void (*call)(void *), void *f);
-  void *take(std::size_t bytes, const backend *mem, int device) {
-    leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
-                                              mem, device));
-    return leases_.back()->data();
-  }
-  const site &where() const noexcept { return site_; }
-  bool stopped = false;
-
-private:
-  void write_back(resident &r);
-  resident &resident_for(type_key key, const device_ops &ops, int device);
-  void gather_learned(const site &s, resident &r);
-  const std::vector<resident::gather_fn> &cover_of(resident &r,
-                                                   const learned_list &views);
-  bool ready(resident &r);
-  slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
-  void write_back(resident &r, const slot_runs &runs);
-  void refresh(resident &r, const slot_runs &runs);
-  bool copy_runs(resident &r, const slot_runs &runs, bool to_device);
-  void build(const site &s, site_index &x, resident &r, sweep_state &st,
-             bool writes, bool inner);
-  bool fits(const resident &r, const sweep_state &st, bool inner) const;
-  void reset(resident &r, const sweep_state &st, bool inner);
-  [[noreturn]] void stop(const site &s);
-
-  struct pending {
-    const site *site = nullptr;
-    const sweep_state *st = nullptr;
-    const site_index *x = nullptr;
-  };
-  const site &site_;
-  pending pending_;
-  std::vector<std::unique_ptr<resident>> residents_;
-  std::map<const site *, site_index> index_;
-  std::vector<std::unique_ptr<lease>> leases_;
-};
 
 void resident::bind(const char *name, std::size_t elem, void *&host,
                     void *&dev) {
@@ -313,10 +141,15 @@ void resident::upload() {
     record(owner_->where(), to_device, now_ns() - t0);
 }
 
+/// `dev` points into the field's device buffer: a sweep over part of the
+/// region's cells starts at its first slot.
 void resident::written(const void *dev) noexcept {
-  for (field &f : s_->fields)
-    if (f.dev == dev)
+  const auto d = reinterpret_cast<std::uintptr_t>(dev);
+  for (field &f : s_->fields) {
+    const auto b = reinterpret_cast<std::uintptr_t>(f.dev);
+    if (d >= b && d < b + f.elem * elems_size_)
       f.dirty = true;
+  }
 }
 
 void resident::learn(bind_fn bind, gather_fn gather) {
@@ -508,23 +341,13 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
       return l.runs;
   std::vector<std::uint32_t> slots;
   slots.reserve(n);
-  {
-    std::lock_guard<std::mutex> lock(plans_mutex);
-    learned_views &l = *r.s_->learned;
-    if (r.s_->table_generation != l.generation ||
-        l.table_elems != r.s_->elems) {
-      l.table_elems = r.s_->elems;
-      l.table.reset(l.table_elems.size());
-      for (std::size_t j = 0; j < l.table_elems.size(); ++j)
-        l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
-      r.s_->table_generation = ++l.generation;
-    }
+  with_table(r, [&](const slot_table &t) {
     for (std::size_t k = 0; k < n; ++k) {
-      std::uint32_t j = l.table.find(elems[k]);
+      std::uint32_t j = t.find(elems[k]);
       if (j != slot_table::kMissing)
         slots.push_back(j);
     }
-  }
+  });
   std::sort(slots.begin(), slots.end());
   slot_runs runs;
   for (std::uint32_t j : slots)
@@ -620,12 +443,18 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
   const bool listed = nr || nw;
   resident *partial = nullptr;
   slot_runs read_runs, write_runs;
+  side_stream side;
   if (!key || (listed && (r ? !ready(*r) : !residents_.empty()))) {
     flush(r ? key : nullptr);
   } else if (r && listed) {
     read_runs = runs_of(*r, reads, nr);
     write_runs =
         writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
+    if ((side.ops = overlap_on ? r->ops_->overlap : nullptr)) { // beside
+                                                                // sweeps
+      side.device = r->device_;
+      side.ops->begin(site_, r->device_, after(*r, read_runs, write_runs));
+    }
     write_back(*r, read_runs);
     partial = r;
   }
@@ -639,117 +468,6 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
   }
   if (partial)
     refresh(*partial, write_runs);
-}
-
-/// Whether the sweep's slots (just indexed in st) are the resident's: the
-/// same local elements, and its inner elements outside them among the
-/// resident's others, in the same order.
-bool region_impl::fits(const resident &r, const sweep_state &st,
-                       bool inner) const {
-  const std::vector<void *> &e = r.s_->elems;
-  if (st.lptr.size() != r.locals_ ||
-      !std::equal(st.lptr.begin(), st.lptr.end(), e.begin()))
-    return false;
-  if (!inner)
-    return true;
-  return st.extra.size() <= e.size() - r.locals_ &&
-         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals_);
-}
-
-/// New slots for a resident whose sweeps saw other elements: what the
-/// region's sweeps wrote is written back, and its fields start again (new
-/// buffers; the old ones are the region's until it ends).
-void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
-  if (!r.s_->elems.empty())
-    write_back(r);
-  r.s_->fields.clear();
-  r.s_->pending.clear();
-  r.s_->scratch.clear();                    // sized for the old slots
-  r.s_->table_generation = ~std::size_t(0); // other slots: look them up again
-  for (resident::storage::synced_list &l : r.s_->synced)
-    l.elems.clear();
-  for (auto &x : index_)
-    if (x.second.key == r.key_)
-      x.second.valid = false;
-  std::vector<void *> &e = r.s_->elems;
-  e.assign(st.lptr.begin(), st.lptr.end());
-  if (inner)
-    e.insert(e.end(), st.extra.begin(), st.extra.end());
-  r.locals_ = st.lptr.size();
-  r.elems_ = e.data();
-  r.elems_size_ = e.size();
-}
-
-void region_impl::stop(const site &s) {
-  stopped = true;
-  std::fprintf(
-      stderr,
-      "soaview: the region at %s stopped: the lists of the sweep at "
-      "%s changed inside it (elements added, removed, reordered or moved "
-      "to another cell); "
-      "nothing more is computed and nothing is written back: change "
-      "the lists outside the region\n",
-      site_.where(), s.where());
-  throw std::logic_error("soaview: region stopped: its lists changed");
-}
-
-/// The sweep's index, built from its recorded lists, copied to the device.
-void region_impl::build(const site &s, site_index &x, resident &r,
-                        sweep_state &st, bool writes, bool inner) {
-  index_local(s, st, writes);
-  if (inner) {
-    index_inner(s, st, true);
-  } else {
-    st.extra.clear();
-    st.run_off.assign(st.local.size() + 1, 0);
-    st.run_start.clear();
-    st.run_len.clear();
-  }
-  if (!fits(r, st, inner))
-    reset(r, st, inner);
-  record_lists(st, r.s_->elems, x.lists);
-  const device_ops &ops = *r.ops_;
-  auto copy = [&](const std::vector<std::uint32_t> &v) {
-    auto *d = static_cast<std::uint32_t *>(
-        take(4 * v.size(), ops.device_memory, r.device_));
-    if (!v.empty())
-      ops.to_device(site_, d, v.data(), 4 * v.size(), r.device_);
-    return d;
-  };
-  x.dev.cell_of = copy(st.cell_of);
-  x.dev.run_off = copy(st.run_off);
-  x.dev.run_start = copy(st.run_start);
-  x.dev.run_len = copy(st.run_len);
-  if (ops.wait)
-    ops.wait(site_, r.device_);
-  x.valid = true;
-}
-
-resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
-                            int device, sweep_state &st, bool writes,
-                            bool inner, sweep_index &dev) {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
-  verify();
-  if (stopped)
-    stop(s);
-  resident &r = resident_for(key, ops, device);
-  auto it = index_.find(&s);
-  if (it != index_.end() && it->second.valid && it->second.key == key) {
-    site_index &x = it->second;
-    if (st.local.size() + st.inner.size() != x.lists.count.size())
-      stop(s); // other cells: the index does not fit them
-    pending_ = {&s, &st, &x};
-    dev = x.dev;
-  } else {
-    site_index &x = index_[&s];
-    x.key = key;
-    build(s, x, r, st, writes, inner);
-    dev = x.dev;
-  }
-  if (t0)
-    record(s, index, now_ns() - t0);
-  gather_learned(s, r);
-  return &r;
 }
 
 void region_sync_elements(type_key key, void *const *reads, std::size_t nr,
@@ -784,6 +502,11 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
 void region_verify() {
   if (tl_current)
     tl_current->verify();
+}
+
+void region_launched() {
+  if (tl_current)
+    tl_current->launched();
 }
 
 } // namespace soaview::rt

@@ -11,7 +11,8 @@ namespace soaview::rt {
 
 /// Records what the index `st` of ranges `local` and `inner` was built from
 /// into `b` (see built_lists): O(ranges + runs), nothing per element.
-void record_lists(const sweep_state &st, const std::vector<void *> &slots,
+void record_lists(const sweep_state &st, const inner_runs &runs,
+                  const std::vector<void *> &slots, std::size_t first,
                   built_lists &b) {
   const std::vector<sweep_range> &local = st.local, &inner = st.inner;
   const std::size_t nl = local.size(), ni = inner.size();
@@ -22,7 +23,7 @@ void record_lists(const sweep_state &st, const std::vector<void *> &slots,
   b.count.resize(nl + ni);
   b.mirror.assign(ni, built_lists::kOwn);
   b.at.resize(nl);
-  std::size_t n = 0;
+  std::size_t n = first;
   for (std::size_t c = 0; c < nl; ++c) {
     b.count[c] = static_cast<std::uint32_t>(local[c].n);
     b.at[c] = n;
@@ -38,10 +39,76 @@ void record_lists(const sweep_state &st, const std::vector<void *> &slots,
         local[it->second].stride == r.stride)
       b.mirror[c] = it->second;
   }
-  b.run_off = st.run_off;
-  b.run_start = st.run_start;
-  b.run_len = st.run_len;
+  b.run_off = runs.off;
+  b.run_start = runs.start;
+  b.run_len = runs.len;
   b.slots = &slots;
+}
+
+bool index_in_slots(const std::vector<void *> &slots, const slot_table &table,
+                    const sweep_state &st, inner_runs &runs,
+                    std::vector<void *> &missing) {
+  constexpr std::uint32_t kMissing = slot_table::kMissing;
+  const std::size_t cells = st.inner.size(), m = slots.size();
+  const sweep_range *ir = st.inner.data();
+  void *const *owned = st.owned.data(), *const *e = slots.data();
+  // The slot of entry k of cell c: the one after the previous entry's
+  // (neighbour lists are runs of cells), else the table's.
+  auto slot_of = [&](std::size_t c, std::size_t k, std::uint32_t prev) {
+    void *p = element_at(ir[c], owned, k);
+    if (prev != kMissing && std::size_t(prev) + 1 < m && e[prev + 1] == p)
+      return prev + 1;
+    return table.find(p);
+  };
+  std::vector<std::uint32_t> &off = runs.off;
+  off.assign(cells + 1, 0);
+  int lost = 0;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : lost)
+#endif
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::uint32_t prev = kMissing, runs = 0;
+    for (std::size_t k = 0; k < ir[c].n && !lost; ++k) {
+      std::uint32_t j = slot_of(c, k, prev);
+      lost |= j == kMissing;
+      runs += prev == kMissing || j != prev + 1;
+      prev = j;
+    }
+    off[c + 1] = runs;
+  }
+  missing.clear();
+  if (lost) { // one thread: the elements in order of first appearance
+    std::unordered_map<const void *, char> seen;
+    for (std::size_t c = 0; c < cells; ++c)
+      for (std::size_t k = 0; k < ir[c].n; ++k) {
+        void *p = element_at(ir[c], owned, k);
+        if (table.find(p) == kMissing && seen.emplace(p, 0).second)
+          missing.push_back(p);
+      }
+    return false;
+  }
+  for (std::size_t c = 0; c < cells; ++c)
+    off[c + 1] += off[c];
+  runs.start.resize(off[cells]);
+  runs.len.resize(off[cells]);
+  std::uint32_t *rs = runs.start.data(), *rl = runs.len.data();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 16)
+#endif
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::uint32_t prev = kMissing, q = off[c];
+    for (std::size_t k = 0; k < ir[c].n; ++k) {
+      std::uint32_t j = slot_of(c, k, prev);
+      if (prev != kMissing && j == prev + 1) {
+        ++rl[q - 1];
+      } else {
+        rs[q] = j;
+        rl[q++] = 1;
+      }
+      prev = j;
+    }
+  }
+  return true;
 }
 
 namespace {

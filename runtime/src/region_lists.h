@@ -34,10 +34,29 @@ struct built_lists {
   const std::vector<void *> *slots = nullptr;             ///< slot j's element
 };
 
-/// Records what the index `st` of ranges `local` and `inner` was built from
-/// into `b` (see built_lists): O(ranges + runs), nothing per element.
-void record_lists(const sweep_state &st, const std::vector<void *> &slots,
+/// A sweep's runs of inner slots per cell: the host side of sweep_index's
+/// run_off, run_start and run_len.
+struct inner_runs {
+  std::vector<std::uint32_t> off, start, len;
+};
+
+/// Records what the index of st's ranges `local` and `inner`, with inner
+/// runs `runs`, was built from into `b` (see built_lists): O(ranges +
+/// runs), nothing per element. The local ranges' elements are the region's
+/// slots from `first` on.
+void record_lists(const sweep_state &st, const inner_runs &runs,
+                  const std::vector<void *> &slots, std::size_t first,
                   built_lists &b);
+
+/// The inner index of a sweep over part of a region's cells, in the
+/// numbering of the region's slots `slots` (`table` finds them): per cell
+/// the runs of consecutive slots of st's inner range, into `runs` (st's own
+/// runs stay for its next run over all the cells). False when the region
+/// does not hold some of the inner elements: then `missing` holds them,
+/// once each, in the order they first appear.
+bool index_in_slots(const std::vector<void *> &slots, const slot_table &table,
+                    const sweep_state &st, inner_runs &runs,
+                    std::vector<void *> &missing);
 
 /// Whether ranges `local` and `inner` hold the elements, cell by cell, that
 /// `b` recorded. One parallel pass.

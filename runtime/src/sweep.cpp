@@ -146,6 +146,11 @@ std::uint32_t slot_table::insert(const void *p, std::uint32_t slot) {
 }
 
 void index_local(const site &s, sweep_state &st, bool writes) {
+  list_local(s, st);
+  table_local(s, st, writes);
+}
+
+void list_local(const site &s, sweep_state &st) {
   const std::size_t cells = st.local.size();
   const std::size_t n = offsets(st.local, st.loff, s);
   st.lptr.resize(n);
@@ -161,6 +166,11 @@ void index_local(const site &s, sweep_state &st, bool writes) {
       lp[off[c] + k] = element_at(lr[c], owned, k);
       cell[off[c] + k] = static_cast<std::uint32_t>(c);
     }
+}
+
+void table_local(const site &s, sweep_state &st, bool writes) {
+  const std::size_t n = st.lptr.size();
+  void *const *lp = st.lptr.data();
   if (st.slots_valid && st.lptr == st.lprev)
     return; // the same local lists as last time: the same slots
   st.slots_valid = false;

@@ -7,9 +7,13 @@
 // local one, that an element local in no cell (a ghost) gives the inner
 // view buffers of its own, and that the "kernel" (run here on the host over
 // the slots, the index and the runs) computes what the cell-by-cell loop
-// computes in both cases, bit for bit.
+// computes in both cases, bit for bit. In a view region (regionParts): a
+// sweep over part of the region's cells uses its slots, and a sync waits
+// only for the sweeps whose slots it touches.
 //===----------------------------------------------------------------------===//
+#include "soaview/region.h"
 #include "soaview/sweep.h"
+#include "soaview/sync.h"
 
 #include <cstdio>
 #include <cstring>
@@ -59,6 +63,11 @@ struct LSpec {
   }
   static void scatter(const soa &s, std::size_t i, element &e) {
     e.out = s.out[i];
+  }
+  template <class F> static void pairs(const soa &h, const soa &d, F &&f) {
+    f(h.x, d.x, sizeof(double), false);
+    f(h.y, d.y, sizeof(double), false);
+    f(h.out, d.out, sizeof(double), true);
   }
   static view at(const soa &s, std::size_t i) {
     return {s.x[i], s.y[i], s.out[i]};
@@ -294,9 +303,100 @@ void frameOfValues() {
   }
 }
 
+/// A backend for regions whose "kernels" run on the host as they launch,
+/// with overlap_ops that note what soaview::sync's copies wait for: marks
+/// are the launches' numbers (1, 2, ...), `after` the one begin() got.
+struct Overlap {
+  static inline std::intptr_t marks = 0, after = -1;
+  static void *mark(const soaview::site &, int) {
+    return reinterpret_cast<void *>(++marks);
+  }
+  static void release(void *, int) {}
+  static void begin(const soaview::site &, int, void *a) {
+    after = reinterpret_cast<std::intptr_t>(a);
+  }
+  static void end(int) {}
+};
+const soaview::rt::overlap_ops kOverlap = {Overlap::mark, Overlap::release,
+                                           Overlap::begin, Overlap::end};
+const soaview::rt::device_ops kOverlapOps = {
+    nullptr, nullptr,  soaview::rt::host_copy, soaview::rt::host_copy,
+    nullptr, &kOverlap};
+
+/// A sweep of a region on that backend: run() is the kernel over the
+/// region's buffers (local slot i is the region's slot first + i).
+struct region_probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
+  using sweep_host::sweep_host;
+  LSpec::soa dl{};
+  ISpec::soa di{};
+  soaview::sweep_index dx{};
+  void start() { CHECK(join_region(kOverlapOps, 0, dl, di, dx)); }
+  void run() {
+    for (std::size_t i = 0; i < size(); ++i) {
+      LView p = LSpec::at(dl, i);
+      for (soaview::run_cursor k(dx, dx.cell_of[i]); k.more(); k.next()) {
+        IView q = ISpec::at(di, k.index());
+        p.out += q.m * (p.x - q.x) + p.y;
+      }
+      dl.out[i] = p.out;
+    }
+    soaview::rt::region_launched();
+    region_wrote(dl);
+  }
+};
+
+/// One site of a region sweeps all cells, then part of them (the inner
+/// cells 2-4 of 7, copies of their lists): the part uses the region's slots
+/// (its local slot 0 is cell 2's first). A sync over cell 0 then waits for
+/// the whole sweep, which writes cell 0, and not for the part's, which
+/// neither writes nor reads it. Bit for bit against the same steps cell by
+/// cell.
+void regionParts() {
+  static soaview::site where("sweep_test.cpp:parts"),
+      region("sweep_test.cpp:region");
+  const int cells = 7, per = 5;
+  Ring swept(cells, per, false), plain(cells, per, false);
+  auto part = [](Ring &r) {
+    std::vector<List> local(r.local.begin() + 2, r.local.begin() + 5),
+        inner(r.inner.begin() + 2, r.inner.begin() + 5);
+    return std::make_pair(local, inner);
+  };
+  auto [plocal, pinner] = part(swept);
+  auto [qlocal, qinner] = part(plain);
+  auto nudge = [](List &l) {
+    for (E *e : l)
+      e->x += 0.5;
+  };
+  reference(plain.local, plain.inner);
+  reference(qlocal, qinner);
+  nudge(plain.local[0]);
+  reference(plain.local, plain.inner);
+  {
+    soaview::region r(region);
+    auto sweep = [&](std::vector<List> &local, std::vector<List> &inner) {
+      region_probe s(where);
+      for (std::size_t c = 0; c < local.size(); ++c)
+        s.cell(inner[c], local[c]);
+      s.start();
+      s.run();
+      return s.size();
+    };
+    CHECK(sweep(swept.local, swept.inner) == std::size_t(cells) * per);
+    const std::intptr_t whole = Overlap::marks;
+    CHECK(sweep(plocal, pinner) == 3 * std::size_t(per));
+    soaview::sync(swept.local[0], [&] { nudge(swept.local[0]); });
+    CHECK(Overlap::after == whole);
+    sweep(swept.local, swept.inner);
+  }
+  const std::size_t n = std::size_t(cells) * per;
+  CHECK(std::memcmp(swept.outs().data(), plain.outs().data(),
+                    n * sizeof(double)) == 0);
+}
+
 } // namespace
 
 int main() {
+  regionParts();
   prefetchStaysInList();
   frameOfValues();
   sweepRing(false);

@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace soaview::cuda {
 
@@ -250,26 +251,75 @@ private:
   lease lease_;
 };
 
+/// The stream of a view region's copies on this thread: the thread's own,
+/// which its kernels use, or (inside soaview::sync, region_begin) its
+/// second stream on the device.
+inline thread_local cudaStream_t tl_region_copies = cudaStreamPerThread;
+
 /// The copies of a view region's buffers (soaview/region.h): queued on the
-/// thread's stream; the region waits once after a batch (region_wait), before
-/// it reads what came back or gathers into the host buffers again.
+/// region's copy stream; the region waits once after a batch (region_wait),
+/// before it reads what came back or gathers into the host buffers again.
 inline void region_to_device(const site &s, void *d, const void *h,
                              std::size_t bytes, int) {
-  check(
-      cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread),
-      s, "copy to the device");
+  check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, tl_region_copies),
+        s, "copy to the device");
 }
 inline void region_to_host(const site &s, void *h, const void *d,
                            std::size_t bytes, int) {
-  check(
-      cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread),
-      s, "copy from the device");
+  check(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, tl_region_copies),
+        s, "copy from the device");
 }
 inline void region_wait(const site &s, int) {
-  check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
+  check(cudaStreamSynchronize(tl_region_copies), s, "kernel");
 }
-inline const rt::device_ops region_ops = {&backend, &pinned, region_to_device,
-                                          region_to_host, region_wait};
+
+// soaview::sync beside the region's sweeps (rt::overlap_ops): a mark is an
+// event recorded on the thread's stream after a sweep's kernel; the sync's
+// copies run on a second stream of the thread (one per device, never
+// destroyed: threads keep them until the process ends), which waits for
+// the mark of the last sweep whose slots the copies touch. Events are
+// reused (the thread's free list per device).
+inline std::vector<cudaEvent_t> &free_marks(int device) {
+  static thread_local std::vector<std::vector<cudaEvent_t>> marks;
+  if (marks.size() <= std::size_t(device))
+    marks.resize(device + 1);
+  return marks[device];
+}
+inline void *region_mark(const site &s, int device) {
+  device_guard on(device);
+  std::vector<cudaEvent_t> &free = free_marks(device);
+  cudaEvent_t e = nullptr;
+  if (free.empty()) {
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), s, "event");
+  } else {
+    e = free.back();
+    free.pop_back();
+  }
+  check(cudaEventRecord(e, cudaStreamPerThread), s, "event");
+  return e;
+}
+inline void region_release(void *mark, int device) {
+  free_marks(device).push_back(static_cast<cudaEvent_t>(mark));
+}
+inline void region_begin(const site &s, int device, void *after) {
+  static thread_local std::vector<cudaStream_t> side;
+  device_guard on(device);
+  if (side.size() <= std::size_t(device))
+    side.resize(device + 1, nullptr);
+  if (!side[device])
+    check(cudaStreamCreateWithFlags(&side[device], cudaStreamNonBlocking), s,
+          "stream");
+  if (after)
+    check(cudaStreamWaitEvent(side[device], static_cast<cudaEvent_t>(after), 0),
+          s, "event");
+  tl_region_copies = side[device];
+}
+inline void region_end(int) { tl_region_copies = cudaStreamPerThread; }
+inline const rt::overlap_ops region_overlap = {region_mark, region_release,
+                                               region_begin, region_end};
+inline const rt::device_ops region_ops = {&backend,         &pinned,
+                                          region_to_device, region_to_host,
+                                          region_wait,      &region_overlap};
 
 /// A sweep over cells on the GPU (soaview/sweep.h): the host side with
 /// pinned buffers, one device block of the same layout copied whole by
@@ -327,6 +377,7 @@ public:
       rt::region_verify();
       rt::record(this->site_, rt::index, rt::now_ns() - t1);
     } else {
+      rt::region_launched();
       rt::region_verify(); // the lists, checked while the kernel runs
     }
     this->region_wrote(dl_);

@@ -7,7 +7,10 @@
 // type that every offloaded sweep run inside it shares (docs/offload.md,
 // "View regions"):
 //   * the first sweep of an element type fixes the region's slots: its
-//     local elements, then the elements its inner lists add (ghosts);
+//     local elements, then the elements its inner lists add (ghosts); a
+//     sweep over part of the cells whose local elements are a run of the
+//     local slots uses them (its local slot i is slot first + i), and the
+//     ghosts only it sees become slots after the others;
 //   * a field is gathered and copied to the device the first time a sweep
 //     of the region uses it; it then stays on the device; the region's site
 //     remembers which views its sweeps used, so that from its second entry
@@ -16,7 +19,10 @@
 //   * each sweep site builds its index once per region and copies it to the
 //     device once; later runs check that their lists are unchanged and only
 //     launch: no gather, no copy, no scatter;
-//   * at exit the fields sweeps wrote are copied back once and scattered.
+//   * at exit the fields sweeps wrote are copied back once and scattered;
+//   * with a backend whose kernels run on after the launch (CUDA), a
+//     soaview::sync copies beside the sweeps whose slots it does not touch
+//     (overlap_ops).
 //
 // Everything else that meets the elements in the region keeps its meaning:
 // the plugin refuses code in a region that touches the elements outside
@@ -56,6 +62,21 @@ template <class T> type_key key_of() noexcept {
   return &type_key_of<std::remove_cv_t<T>>;
 }
 
+/// How a backend whose kernels run while the host goes on (CUDA) lets
+/// soaview::sync's copies run beside the region's sweeps that are still
+/// computing, on a second stream of the thread, instead of after them.
+struct overlap_ops {
+  /// A point in the work queued so far on the thread's stream: the sweep
+  /// just launched. release() gives it back.
+  void *(*mark)(const site &s, int device);
+  void (*release)(void *mark, int device);
+  /// From begin() to end(), device_ops' to_device, to_host and wait use the
+  /// thread's second stream, which first waits for `after` (null: for
+  /// nothing).
+  void (*begin)(const site &s, int device, void *after);
+  void (*end)(int device);
+};
+
 /// What a region needs from the offload backend of the sweeps that join it
 /// (soaview/omp.h, soaview/cuda.h): where buffers live and how to copy.
 struct device_ops {
@@ -71,6 +92,8 @@ struct device_ops {
   /// Waits for the copies to_device and to_host queued (null: they wait
   /// themselves). The region queues a batch of copies, then waits once.
   void (*wait)(const site &s, int device) = nullptr;
+  /// Null: the sweeps' kernels have ended when they return.
+  const overlap_ops *overlap = nullptr;
 };
 
 struct sweep_state;
@@ -148,6 +171,11 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
                       sweep_index &dev_index, bool check_later);
 /// The check region_join left for later, if any (it may stop the region).
 void region_verify();
+/// The sweep that joined last has queued its kernel (a backend with
+/// overlap_ops): the region marks it, with the slots it writes and reads,
+/// so that a soaview::sync whose elements it does not touch need not wait
+/// for it.
+void region_launched();
 
 /// soaview::sync's side in the runtime (soaview/sync.h): with a region on this
 /// thread, writes back the region's fields of the `nr` elements at `reads`

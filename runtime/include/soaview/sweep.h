@@ -159,6 +159,10 @@ struct sweep_state {
   /// the last sweep over the current local slots: a sweep whose inner lists
   /// hold the same elements keeps them (index_inner).
   bool runs_valid = false;
+  /// In a view region (region_join): the sweep's local slots are the
+  /// region's slots [region_first, region_first + region_count), and its
+  /// index numbers inner slots as the region does.
+  std::size_t region_first = 0, region_count = 0;
 };
 
 inline void *element_at(const sweep_range &r, void *const *owned,
@@ -178,6 +182,11 @@ bool same_elements(const sweep_range &r, void *const *owned,
 /// Builds the slots, the index and the runs of `st` from its recorded
 /// ranges (runtime/src/sweep.cpp). Returns the inner view's slot count.
 void index_local(const site &s, sweep_state &st, bool writes);
+/// index_local's two parts: the local slots' elements and cells (lptr,
+/// cell_of), then their table (kept while the local lists are the last
+/// ones; a repeat with `writes` is refused).
+void list_local(const site &s, sweep_state &st);
+void table_local(const site &s, sweep_state &st, bool writes);
 /// `shared`: the inner loop's elements have the local loop's type, so its
 /// slots start with the local slots (a local element keeps its slot number).
 std::size_t index_inner(const site &s, sweep_state &st, bool shared);
@@ -325,7 +334,7 @@ protected:
                                 kScatters, kInner, dx, check_later);
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       region_->learn(&bind_region, &gather_region);
-      n_ = region_->locals();
+      n_ = st_.region_count;
       typename LSpec::soa hl{};
       bind_spec<LSpec>(*region_, hl, dl);
       typename ispec::soa hi{};
@@ -335,6 +344,10 @@ protected:
         gather_slots(*region_, hl, hi);
         region_->upload();
       }
+      // Local slot i is the region's slot region_first + i (a sweep over
+      // part of the region's cells); inner slots are the region's.
+      const std::size_t first = st_.region_first;
+      LSpec::fields(dl, [&](auto &p, const char *) { p += first; });
       if (t0)
         rt::record(site_, rt::gather, rt::now_ns() - t0);
       return true;

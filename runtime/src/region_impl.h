@@ -1,0 +1,279 @@
+//===- region_impl.h - a view region's state, inside the runtime -*- C++
+//-*-===//
+//
+// Internal to the runtime (region.cpp, region_sweeps.cpp): what a view region
+// keeps per element type (resident's storage), per sweep site and set of
+// lists (site_index), and the region itself (region_impl). region.cpp
+// holds the region's buffers, gathers, write-backs and syncs;
+// region_sweeps.cpp its side of the sweeps that join it: their slots,
+// indices and launches.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_REGION_IMPL_H
+#define SOAVIEW_REGION_IMPL_H
+
+#include "soaview/region.h"
+
+#include "region_lists.h"
+#include "soaview/sweep.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace soaview::rt {
+
+struct resident::field {
+  std::string name;
+  std::size_t elem;
+  void *host, *dev;
+  bool on_device, dirty;
+};
+
+/// The views that sweeps of one element type used in a region's site, over
+/// all its entries (resident::learn): shared by the threads that run the
+/// site, so guarded by plans_mutex.
+using learned_list =
+    std::vector<std::pair<resident::bind_fn, resident::gather_fn>>;
+struct learned_views {
+  learned_list views;
+  /// The slots of the elements `table_elems` (a resident's, the last that
+  /// soaview::sync asked), kept across entries: a region over the same
+  /// elements finds them without building the table again. `generation`
+  /// counts the tables built.
+  std::vector<void *> table_elems;
+  slot_table table;
+  std::size_t generation = 0;
+  /// How many views the last cover reported (SOAVIEW_STATS=2) was of.
+  std::size_t reported_views = 0;
+};
+
+struct resident::storage {
+  std::vector<void *> elems;
+  std::vector<field> fields;
+  std::vector<scatter_fn> scatters;
+  std::vector<std::size_t> pending; ///< bound since upload(), not on device
+  /// Per field size, slots' worth of bytes that gathers of fields already
+  /// on the device write and nothing reads (bind).
+  std::vector<std::pair<std::size_t, void *>> scratch;
+  learned_views *learned = nullptr; ///< the site's, for this element type
+  /// learned->table holds these slots while learned->generation is this.
+  std::size_t table_generation = ~std::size_t(0);
+  /// The last two lists of elements soaview::sync was given (what an
+  /// exchange sends and what it receives: the same every step) and their
+  /// slots, until the slots change; `synced_next` is replaced next.
+  struct synced_list {
+    std::vector<void *> elems;
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+  };
+  synced_list synced[2];
+  unsigned synced_next = 0;
+  /// bind() while region_impl::ready asks: it makes nothing, and notes a
+  /// field that is not on the device (`missing`).
+  bool probing = false, missing = false;
+  /// bind() while cover_of asks: it makes nothing, and records the index
+  /// of each field bound (fields.size() for one not made yet).
+  std::vector<std::size_t> *recording = nullptr;
+  /// The gathers of the learned views that write every field they bind
+  /// (cover_of), for `cover_views` views over `cover_fields` fields.
+  std::vector<resident::gather_fn> cover;
+  std::size_t cover_views = 0, cover_fields = 0;
+  /// The sweeps launched and perhaps still computing (a backend with
+  /// overlap_ops), oldest first, with the slots each writes and reads;
+  /// `floor` marks the newest of those no longer listed.
+  struct launch {
+    void *mark;
+    std::size_t write_lo, write_hi, read_lo, read_hi;
+  };
+  std::vector<launch> launches;
+  void *floor = nullptr;
+};
+
+/// The index of one sweep site in a region over one set of lists: its
+/// device copy, the lists it was built from, its local slots [first, first +
+/// count) and the slots its sweeps read, within [read_lo, read_hi).
+struct site_index {
+  type_key key;
+  sweep_index dev;
+  built_lists lists;
+  std::size_t first = 0, count = 0, read_lo = 0, read_hi = 0;
+  bool valid = true;
+};
+
+/// Which index of a site a sweep's lists select: the storage of its first
+/// local list, or (a list without storage of its own: empty, or copied by
+/// the sweep) the number of cells. A site swept over several sets of cells
+/// in one region (a slab's interior, then its edge rows) keeps an index per
+/// set; lists that change keep theirs, and the check finds the change.
+using index_key = std::tuple<const site *, const void *, std::size_t>;
+
+/// Guards every site's learned_views (region.cpp).
+extern std::mutex plans_mutex;
+/// SOAVIEW_OVERLAP=0: syncs wait for every sweep launched (to compare).
+extern const bool overlap_on;
+
+/// Calls f(begin, end) over slots [0, n) in chunks, in parallel.
+template <class F> void in_chunks(std::size_t n, const F &f) {
+  constexpr std::size_t kChunk = 4096;
+  const std::size_t chunks = (n + kChunk - 1) / kChunk;
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (std::size_t c = 0; c < chunks; ++c)
+    f(c * kChunk, std::min(n, (c + 1) * kChunk));
+}
+
+/// Calls f(begin, end) over slots [0, n) in blocks of kBlock, the blocks of
+/// a chunk on one thread (in_chunks). A caller that runs several passes
+/// runs them all over one block before the next, so that an element they
+/// all read or write is still in the core's cache for the later ones (a
+/// whole chunk of scattered elements is not: the SPH step's exit scatter
+/// took 1.4x as long on the 2-core development VM, the same on a 32-core
+/// GPU node; docs/benchmarks.md, "Writing a region back block by block").
+template <class F> void in_blocks(std::size_t n, const F &f) {
+  constexpr std::size_t kBlock = 1024;
+  in_chunks(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; k += kBlock)
+      f(k, std::min(e, k + kBlock));
+  });
+}
+
+/// Slot ranges [begin, end), ascending and disjoint.
+using slot_runs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// Calls f(begin, end) over the slots of `runs` below `limit`, in blocks of
+/// at most 1,024 slots, in parallel.
+template <class F>
+void in_runs(const slot_runs &runs, std::size_t limit, const F &f) {
+  constexpr std::size_t kBlock = 1024;
+  slot_runs blocks;
+  for (auto [b, e] : runs)
+    for (std::size_t k = b; k < std::min(e, limit); k += kBlock)
+      blocks.emplace_back(k, std::min({e, limit, k + kBlock}));
+  const std::size_t count = blocks.size();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (std::size_t i = 0; i < count; ++i)
+    f(blocks[i].first, blocks[i].second);
+}
+
+/// The state of one region (region.h).
+class region_impl {
+public:
+  explicit region_impl(const site &s) : site_(s) {}
+  ~region_impl() {
+    for (auto &r : residents_)
+      release_launches(*r);
+    while (!leases_.empty())
+      leases_.pop_back(); // the pool's leases end in reverse order
+  }
+
+  resident *join(const site &s, type_key key, const device_ops &ops, int device,
+                 sweep_state &st, bool writes, bool inner, sweep_index &dev);
+  /// Copies back and scatters every resident's written fields.
+  void close() {
+    verify();
+    for (auto &r : residents_)
+      write_back(*r);
+  }
+  /// The check of the last join of a site the region knows: its lists are
+  /// those it was built from (elements in the same order), or the region
+  /// stops. A CUDA sweep launches its kernel first and checks while it runs
+  /// (the kernel writes only the region's device buffers, which a stopped
+  /// region never writes back); every other use of the region checks first.
+  void verify() {
+    if (!pending_.site)
+      return;
+    pending check = pending_;
+    pending_ = {};
+    if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
+                    check.x->lists))
+      stop(*check.site);
+  }
+  void flush(type_key key) {
+    verify();
+    for (auto &r : residents_)
+      if (!key || r->key_ == key) {
+        write_back(*r);
+        for (resident::field &f : r->s_->fields)
+          f.on_device = false; // gathered again by the next sweep
+      }
+  }
+  void sync(type_key key, void *const *reads, std::size_t nr,
+            void *const *writes, std::size_t nw, void (*call)(void *), void *f);
+  void *take(std::size_t bytes, const backend *mem, int device) {
+    leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
+                                              mem, device));
+    return leases_.back()->data();
+  }
+  const site &where() const noexcept { return site_; }
+  bool stopped = false;
+
+private:
+  void write_back(resident &r);
+  resident &resident_for(type_key key, const device_ops &ops, int device);
+  void gather_learned(const site &s, resident &r);
+  const std::vector<resident::gather_fn> &cover_of(resident &r,
+                                                   const learned_list &views);
+  bool ready(resident &r);
+  slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
+  void write_back(resident &r, const slot_runs &runs);
+  void refresh(resident &r, const slot_runs &runs);
+  bool copy_runs(resident &r, const slot_runs &runs, bool to_device);
+  void build(const site &s, site_index &x, resident &r, sweep_state &st,
+             bool writes, bool inner);
+  bool fits(const resident &r, const sweep_state &st, bool inner) const;
+  bool part_of(resident &r, const sweep_state &st, bool inner, site_index &x,
+               inner_runs &runs);
+  void reset(resident &r, const sweep_state &st, bool inner);
+  void grow(resident &r, const std::vector<void *> &more);
+  void relayout(resident &r);
+  [[noreturn]] void stop(const site &s);
+
+public:
+  void launched();
+
+private:
+  void release_launches(resident &r);
+  void *after(resident &r, const slot_runs &reads, const slot_runs &writes);
+  /// Runs f with the slot table of r's elements (plans_mutex held).
+  template <class F> auto with_table(resident &r, F &&f);
+
+  struct pending {
+    const site *site = nullptr;
+    const sweep_state *st = nullptr;
+    const site_index *x = nullptr;
+  };
+  const site &site_;
+  pending pending_;
+  std::vector<std::unique_ptr<resident>> residents_;
+  std::map<index_key, site_index> index_;
+  /// The sweep that joined last, for launched().
+  resident *last_resident_ = nullptr;
+  const site_index *last_index_ = nullptr;
+  std::vector<std::unique_ptr<lease>> leases_;
+};
+
+/// The table is the site's for r's element type (learned_views), kept
+/// across entries: built again only when r's elements are others.
+template <class F> auto region_impl::with_table(resident &r, F &&f) {
+  std::lock_guard<std::mutex> lock(plans_mutex);
+  learned_views &l = *r.s_->learned;
+  if (r.s_->table_generation != l.generation || l.table_elems != r.s_->elems) {
+    l.table_elems = r.s_->elems;
+    l.table.reset(l.table_elems.size());
+    for (std::size_t j = 0; j < l.table_elems.size(); ++j)
+      l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
+    r.s_->table_generation = ++l.generation;
+  }
+  return f(static_cast<const slot_table &>(l.table));
+}
+
+} // namespace soaview::rt
+
+#endif // SOAVIEW_REGION_IMPL_H

@@ -1,0 +1,266 @@
+//===- region_sweeps.cpp - a view region's side of its sweeps -------------===//
+//
+// How a sweep joins a view region (region_impl.h): the slots it shares
+// (all of the region's local slots, a run of them for a sweep over part of
+// its cells, or new slots), its index per site and set of lists, and the
+// marks of its launches that soaview::sync's copies wait for.
+//===----------------------------------------------------------------------===//
+#include "region_impl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace soaview::rt {
+
+namespace {
+index_key index_key_of(const site &s, const sweep_state &st) {
+  const void *data = st.local.empty() ? nullptr : st.local.front().data;
+  return {&s, data, data ? 0 : st.local.size()};
+}
+} // namespace
+
+/// Whether the sweep's slots (just indexed in st) are the resident's: the
+/// same local elements, and its inner elements outside them among the
+/// resident's others, in the same order.
+bool region_impl::fits(const resident &r, const sweep_state &st,
+                       bool inner) const {
+  const std::vector<void *> &e = r.s_->elems;
+  if (st.lptr.size() != r.locals_ ||
+      !std::equal(st.lptr.begin(), st.lptr.end(), e.begin()))
+    return false;
+  if (!inner)
+    return true;
+  return st.extra.size() <= e.size() - r.locals_ &&
+         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals_);
+}
+
+/// New slots for a resident whose sweeps saw other elements: what the
+/// region's sweeps wrote is written back, and its fields start again (new
+/// buffers; the old ones are the region's until it ends).
+void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
+  relayout(r);
+  for (auto &x : index_)
+    if (x.second.key == r.key_)
+      x.second.valid = false;
+  std::vector<void *> &e = r.s_->elems;
+  e.assign(st.lptr.begin(), st.lptr.end());
+  if (inner)
+    e.insert(e.end(), st.extra.begin(), st.extra.end());
+  r.locals_ = st.lptr.size();
+  r.elems_ = e.data();
+  r.elems_size_ = e.size();
+}
+
+/// More slots after r's others (the halo particles of a sweep over part of
+/// the region's cells): what the region's sweeps wrote is written back and
+/// its fields start again, sized for the new slots; the slots the region
+/// had keep their numbers, and with them every site's index.
+void region_impl::grow(resident &r, const std::vector<void *> &more) {
+  relayout(r);
+  std::vector<void *> &e = r.s_->elems;
+  e.insert(e.end(), more.begin(), more.end());
+  r.elems_ = e.data();
+  r.elems_size_ = e.size();
+}
+
+/// Before r's slots change: what the region's sweeps wrote is written back
+/// (the sweeps have ended then), and its fields start again (new buffers;
+/// the old ones are the region's until it ends).
+void region_impl::relayout(resident &r) {
+  if (!r.s_->elems.empty())
+    write_back(r);
+  release_launches(r);
+  r.s_->fields.clear();
+  r.s_->pending.clear();
+  r.s_->scratch.clear();                    // sized for the old slots
+  r.s_->table_generation = ~std::size_t(0); // other slots: look them up again
+  for (resident::storage::synced_list &l : r.s_->synced)
+    l.elems.clear();
+}
+
+/// Whether the sweep's local elements (just indexed in st) are a run of
+/// r's local slots, fewer than all of them: a sweep over part of the
+/// region's cells. Its index then numbers inner slots as the region does
+/// (the inner elements the region lacks become slots after its others:
+/// grow()), and x holds the slots it writes and reads.
+bool region_impl::part_of(resident &r, const sweep_state &st, bool inner,
+                          site_index &x, inner_runs &runs) {
+  const std::vector<void *> &lp = st.lptr, &e = r.s_->elems;
+  const std::size_t n = lp.size();
+  if (!r.locals_ || n >= r.locals_)
+    return false;
+  std::uint32_t first = 0; // no local elements: none to find
+  if (n) {
+    first = with_table(r, [&](const slot_table &t) { return t.find(lp[0]); });
+    if (first == slot_table::kMissing || first + n > r.locals_ ||
+        !std::equal(lp.begin(), lp.end(), e.begin() + first))
+      return false;
+  }
+  x.first = first;
+  x.count = n;
+  x.read_lo = first;
+  x.read_hi = first + n;
+  if (!inner) {
+    runs.off.assign(st.local.size() + 1, 0);
+    return true;
+  }
+  std::vector<void *> missing;
+  auto index = [&] {
+    return with_table(r, [&](const slot_table &t) {
+      return index_in_slots(r.s_->elems, t, st, runs, missing);
+    });
+  };
+  if (!index()) {
+    grow(r, missing);
+    index(); // every inner element is the region's now
+  }
+  for (std::size_t q = 0; q < runs.start.size(); ++q) {
+    x.read_lo = std::min<std::size_t>(x.read_lo, runs.start[q]);
+    x.read_hi = std::max<std::size_t>(x.read_hi, runs.start[q] + runs.len[q]);
+  }
+  return true;
+}
+
+void region_impl::stop(const site &s) {
+  stopped = true;
+  std::fprintf(
+      stderr,
+      "soaview: the region at %s stopped: the lists of the sweep at "
+      "%s changed inside it (elements added, removed, reordered or moved "
+      "to another cell); "
+      "nothing more is computed and nothing is written back: change "
+      "the lists outside the region\n",
+      site_.where(), s.where());
+  throw std::logic_error("soaview: region stopped: its lists changed");
+}
+
+/// The sweep's index, built from its recorded lists, copied to the device.
+void region_impl::build(const site &s, site_index &x, resident &r,
+                        sweep_state &st, bool writes, bool inner) {
+  // A sweep over part of the region's cells numbers its slots as the
+  // region does and leaves the sweep's own table and runs as they are, for
+  // its next run over all the cells (index_local, index_inner).
+  list_local(s, st);
+  inner_runs runs;
+  if (!part_of(r, st, inner, x, runs)) {
+    table_local(s, st, writes);
+    if (inner) {
+      index_inner(s, st, true);
+    } else {
+      st.extra.clear();
+      st.run_off.assign(st.local.size() + 1, 0);
+      st.run_start.clear();
+      st.run_len.clear();
+    }
+    if (!fits(r, st, inner))
+      reset(r, st, inner);
+    x.first = x.read_lo = 0;
+    x.count = r.locals_;
+    x.read_hi = r.elems_size_;
+    runs = {st.run_off, st.run_start, st.run_len};
+  }
+  record_lists(st, runs, r.s_->elems, x.first, x.lists);
+  const device_ops &ops = *r.ops_;
+  auto copy = [&](const std::vector<std::uint32_t> &v) {
+    auto *d = static_cast<std::uint32_t *>(
+        take(4 * v.size(), ops.device_memory, r.device_));
+    if (!v.empty())
+      ops.to_device(site_, d, v.data(), 4 * v.size(), r.device_);
+    return d;
+  };
+  x.dev.cell_of = copy(st.cell_of);
+  x.dev.run_off = copy(runs.off);
+  x.dev.run_start = copy(runs.start);
+  x.dev.run_len = copy(runs.len);
+  if (ops.wait)
+    ops.wait(site_, r.device_);
+  x.valid = true;
+}
+
+resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
+                            int device, sweep_state &st, bool writes,
+                            bool inner, sweep_index &dev) {
+  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  verify();
+  if (stopped)
+    stop(s);
+  resident &r = resident_for(key, ops, device);
+  const index_key k = index_key_of(s, st);
+  auto it = index_.find(k);
+  site_index *x = nullptr;
+  if (it != index_.end() && it->second.valid && it->second.key == key) {
+    x = &it->second;
+    if (st.local.size() + st.inner.size() != x->lists.count.size())
+      stop(s); // other cells: the index does not fit them
+    pending_ = {&s, &st, x};
+  } else {
+    x = &index_[k];
+    x->key = key;
+    build(s, *x, r, st, writes, inner);
+  }
+  dev = x->dev;
+  st.region_first = x->first;
+  st.region_count = x->count;
+  last_resident_ = &r;
+  last_index_ = x;
+  if (t0)
+    record(s, index, now_ns() - t0);
+  gather_learned(s, r);
+  return &r;
+}
+
+/// At most this many launches are listed (the older ones: `floor`).
+constexpr std::size_t kLaunches = 16;
+
+void region_impl::launched() {
+  resident *r = last_resident_;
+  if (!r || !last_index_ || !r->ops_->overlap || !overlap_on)
+    return;
+  const overlap_ops &o = *r->ops_->overlap;
+  resident::storage &st = *r->s_;
+  if (st.launches.size() == kLaunches) {
+    if (st.floor)
+      o.release(st.floor, r->device_);
+    st.floor = st.launches.front().mark;
+    st.launches.erase(st.launches.begin());
+  }
+  const site_index &x = *last_index_;
+  st.launches.push_back({o.mark(site_, r->device_), x.first, x.first + x.count,
+                         x.read_lo, x.read_hi});
+}
+
+void region_impl::release_launches(resident &r) {
+  resident::storage &st = *r.s_;
+  if (const overlap_ops *o = r.ops_ ? r.ops_->overlap : nullptr) {
+    for (const auto &l : st.launches)
+      o->release(l.mark, r.device_);
+    if (st.floor)
+      o->release(st.floor, r.device_);
+  }
+  st.launches.clear();
+  st.floor = nullptr;
+}
+
+/// What a soaview::sync's copies of r's slots `reads` (back from the
+/// device) and `writes` (to it) wait for: the last sweep launched that
+/// writes a slot of `reads`, or reads or writes one of `writes`; else the
+/// newest no longer listed (`floor`, null: none).
+void *region_impl::after(resident &r, const slot_runs &reads,
+                         const slot_runs &writes) {
+  auto meets = [](const slot_runs &runs, std::size_t lo, std::size_t hi) {
+    for (auto [b, e] : runs)
+      if (b < hi && lo < e)
+        return true;
+    return false;
+  };
+  void *m = r.s_->floor;
+  for (const auto &l : r.s_->launches)
+    if (meets(reads, l.write_lo, l.write_hi) ||
+        meets(writes, std::min(l.read_lo, l.write_lo),
+              std::max(l.read_hi, l.write_hi)))
+      m = l.mark;
+  return m;
+}
+
+} // namespace soaview::rt
