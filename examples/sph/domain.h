@@ -119,7 +119,24 @@ struct Halo {
   /// --skip-force-exchange (for the test): force then reads the halo
   /// particles' densities of the step before, and the check must fail.
   bool beforeForce = true;
+  /// --overlap off: the region builds sweep every row after the exchange,
+  /// none before it (to compare).
+  bool innerFirst = true;
+  /// --edge-rows K: the rows on each side with a neighbour that the region
+  /// builds sweep after the exchange (at least the one that sees the halo);
+  /// 0: edgeRowsFor's choice.
+  long edgeRows = 0;
 };
+
+/// The rows per side swept after the exchange when --edge-rows does not
+/// say: enough for 2^16 particles, so that the kernels after the exchange
+/// fill the GPU. Measured on a 2 x H200 node (docs/benchmarks.md, "The
+/// exchange beside the inner rows"): the best of 1, 2 and 4 rows was 4 at
+/// ppc 256 (16,384 particles a row) and 2 at ppc 1024 (32,768).
+inline long edgeRowsFor(const Geometry &g) {
+  const long row = g.rowParticles();
+  return std::max(1L, (65536 + row - 1) / row);
+}
 
 /// Sends the slab's edge rows to the neighbours and receives their edge
 /// rows into the halo rows: whole structs, before density and before force.

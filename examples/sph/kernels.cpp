@@ -361,23 +361,33 @@ void stepMaskingRegion(CellLists &locals, CellLists &actives, int steps) {
 }
 
 // The time step with its halo exchanges (soaview-sph-mpi): one view region
-// for all steps, as above, and the exchange inside it, before density and
-// before force. The exchange reads and writes the particles as structs and
-// lies in the driver, where soaview cannot follow it: soaview::sync writes
-// the fields of the particles it sends back before it and gathers those it
-// receives again after it, and every other particle stays in the region's
-// buffers.
+// for all steps, as above, and the exchange inside it, before the density
+// and the force of the edge rows. The exchange reads and writes the
+// particles as structs and lies in the driver, where soaview cannot follow
+// it: soaview::sync writes the fields of the particles it sends back before
+// it and gathers those it receives again after it, and every other
+// particle stays in the region's buffers. Density and force sweep the inner
+// cells before the exchange (they need no halo particle) and the edge rows
+// after it: sweeps over part of the region's cells, which its buffers hold,
+// so that with CUDA the exchange runs while the inner cells compute.
+// The exchange before density comes after init, which zeroes the density
+// sums of the rows it sends: the halo's sums are not read before the
+// exchange before force sends them again.
 
 void exchangedBranching(CellLists &locals, CellLists &actives, Exchange &x,
                         int steps) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < steps; ++s) {
-    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     initSweep(locals);
-    densityBranchingSweep(locals, actives);
+    densityBranchingSweep(x.inner.local, x.inner.active);
+    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
+    densityBranchingSweep(x.low.local, x.low.active);
+    densityBranchingSweep(x.high.local, x.high.active);
+    forceBranchingSweep(x.inner.local, x.inner.active);
     if (x.beforeForce)
       soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
-    forceBranchingSweep(locals, actives);
+    forceBranchingSweep(x.low.local, x.low.active);
+    forceBranchingSweep(x.high.local, x.high.active);
     kick1Sweep(locals);
     driftSweep(locals);
     kick2Sweep(locals);
@@ -388,12 +398,16 @@ void exchangedMasking(CellLists &locals, CellLists &actives, Exchange &x,
                       int steps) {
   [[clang::soa_conversion_region]]
   for (int s = 0; s < steps; ++s) {
-    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
     initSweep(locals);
-    densityMaskingSweep(locals, actives);
+    densityMaskingSweep(x.inner.local, x.inner.active);
+    soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
+    densityMaskingSweep(x.low.local, x.low.active);
+    densityMaskingSweep(x.high.local, x.high.active);
+    forceMaskingSweep(x.inner.local, x.inner.active);
     if (x.beforeForce)
       soaview::sync(x.sent, x.received, [&] { x.run(x.context); });
-    forceMaskingSweep(locals, actives);
+    forceMaskingSweep(x.low.local, x.low.active);
+    forceMaskingSweep(x.high.local, x.high.active);
     kick1Sweep(locals);
     driftSweep(locals);
     kick2Sweep(locals);

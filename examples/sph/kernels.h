@@ -41,11 +41,21 @@ using StepFn = void (*)(CellLists &locals, CellLists &actives, int steps);
 /// particles it sends (the slab's edge rows: it reads them) and those it
 /// receives (the halo rows: it writes them whole), and the call that
 /// exchanges them. `beforeForce`: it runs again before force.
+/// The rank's cells apart (copies of their lists): `inner`, the cells whose
+/// neighbours are all the rank's own, and the edge rows `low` and `high`
+/// (empty where there is no neighbour), whose neighbours include the halo.
+/// The step sweeps density and force over `inner` before each exchange and
+/// over the edges after it, so that on a GPU the exchange runs while the
+/// inner cells compute.
 struct Exchange {
+  struct Cells {
+    CellLists local, active;
+  };
   ParticleList sent, received;
   void (*run)(void *context);
   void *context;
   bool beforeForce = true;
+  Cells inner, low, high;
 };
 using ExchangedStepFn = void (*)(CellLists &locals, CellLists &actives,
                                  Exchange &x, int steps);

@@ -6,6 +6,7 @@
 //       [--builds plain,soaview,offload-sweep] [--fpmode strict,fast]
 //       [--variant branching,masking] [--steps N] [--reps N] [--threads N]
 //       [--csv FILE] [--seed S] [--check plain,build|none] [--no-profile]
+//       [--overlap off] [--edge-rows K]
 //
 // Every rank builds the same global particle system as soaview-sph (same
 // generator and seed; --particles is the total, or with --weak the count per
@@ -145,6 +146,8 @@ struct Options {
   bool check() const { return checkPlain || checkBuild; }
   bool profile = true;
   bool skipForceExchange = false; // the check must then fail (test)
+  bool overlap = true; // region builds: inner cells swept before exchanges
+  long edgeRows = 0;    // region builds: rows swept after them (0: auto)
   unsigned seed = 1;
   std::string csv;
 };
@@ -232,6 +235,10 @@ Options parse(int argc, char **argv) {
       o.checkPlain = has("plain"), o.checkBuild = has("build");
     } else if (a == "--skip-force-exchange")
       o.skipForceExchange = true;
+    else if (a == "--overlap")
+      o.overlap = next() != "off";
+    else if (a == "--edge-rows")
+      o.edgeRows = std::max(1, std::atoi(next().c_str()));
     else if (a == "--no-profile")
       o.profile = false;
     else if (a == "-h" || a == "--help")
@@ -356,6 +363,23 @@ struct RegionExchange {
       row(x.sent, d.s.r1 - 1);
       row(x.received, d.s.r1);
     }
+    // Own rows [0, lo) and [hi, rows) are swept after the exchange: those
+    // that see halo particles and the next ones (--edge-rows, edgeRowsFor),
+    // so that the kernels after it are large enough to fill the GPU; with
+    // --overlap off, every row.
+    const long rows = d.s.r1 - d.s.r0, g = d.g.grid,
+               k = h.edgeRows > 0 ? h.edgeRows : edgeRowsFor(d.g);
+    long lo = std::min(rows, h.below != MPI_PROC_NULL ? k : 0),
+         hi = std::max(lo, rows - (h.above != MPI_PROC_NULL ? k : 0));
+    if (!h.innerFirst)
+      lo = hi = rows;
+    auto cells = [&](Exchange::Cells &c, long from, long to) {
+      c.local.assign(d.local.begin() + from * g, d.local.begin() + to * g);
+      c.active.assign(d.active.begin() + from * g, d.active.begin() + to * g);
+    };
+    cells(x.inner, lo, hi);
+    cells(x.low, 0, lo);
+    cells(x.high, hi, rows);
     return x;
   }
 };
@@ -719,7 +743,8 @@ bool runProblem(const Geometry &g, MPI_Datatype particle, const Options &o,
   Slab s = slabOf(g, rank, ranks);
   Domain d(g, s, o.seed);
   Halo h{MPI_COMM_WORLD, particle, rank > 0 ? rank - 1 : MPI_PROC_NULL,
-         rank + 1 < ranks ? rank + 1 : MPI_PROC_NULL, !o.skipForceExchange};
+         rank + 1 < ranks ? rank + 1 : MPI_PROC_NULL, !o.skipForceExchange,
+         o.overlap, o.edgeRows};
   if (printRankLines)
     printRanks(s, dev, ranks, rank);
   if (rank == 0)
