@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -108,8 +109,10 @@ struct site_index {
 /// local list, or (a list without storage of its own: empty, or copied by
 /// the sweep) the number of cells. A site swept over several sets of cells
 /// in one region (a slab's interior, then its edge rows) keeps an index per
-/// set; lists that change keep theirs, and the check finds the change.
-using index_key = std::tuple<const site *, const void *, std::size_t>;
+/// set; lists that change keep theirs, and the check finds the change; the
+/// same lists in new storage find theirs (same_as_before).
+/// (Addresses as integers: ordered whatever they point to.)
+using index_key = std::tuple<std::uintptr_t, std::uintptr_t, std::size_t>;
 
 /// Guards every site's learned_views (region.cpp).
 extern std::mutex plans_mutex;
@@ -228,6 +231,8 @@ private:
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
+  site_index *same_as_before(const site &s, type_key key,
+                             const sweep_state &st);
   bool part_of(resident &r, const sweep_state &st, bool inner, site_index &x,
                inner_runs &runs);
   void reset(resident &r, const sweep_state &st, bool inner);

@@ -14,9 +14,11 @@
 namespace soaview::rt {
 
 namespace {
+/// See index_key.
 index_key index_key_of(const site &s, const sweep_state &st) {
   const void *data = st.local.empty() ? nullptr : st.local.front().data;
-  return {&s, data, data ? 0 : st.local.size()};
+  return {reinterpret_cast<std::uintptr_t>(&s),
+          reinterpret_cast<std::uintptr_t>(data), data ? 0 : st.local.size()};
 }
 } // namespace
 
@@ -194,6 +196,8 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
     if (st.local.size() + st.inner.size() != x->lists.count.size())
       stop(s); // other cells: the index does not fit them
     pending_ = {&s, &st, x};
+  } else if ((x = same_as_before(s, key, st))) {
+    // checked: the same lists as when it was built, kept elsewhere
   } else {
     x = &index_[k];
     x->key = key;
@@ -208,6 +212,23 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
     record(s, index, now_ns() - t0);
   gather_learned(s, r);
   return &r;
+}
+
+/// An index of site s built from lists that hold, cell by cell, what st's
+/// hold: the same lists in other storage (made again for each run, say),
+/// which keep the index they had instead of adding one per run. Null: none.
+site_index *region_impl::same_as_before(const site &s, type_key key,
+                                        const sweep_state &st) {
+  const auto at = reinterpret_cast<std::uintptr_t>(&s);
+  for (auto it = index_.lower_bound({at, 0, 0});
+       it != index_.end() && std::get<0>(it->first) == at; ++it) {
+    const site_index &x = it->second;
+    if (x.valid && x.key == key &&
+        x.lists.count.size() == st.local.size() + st.inner.size() &&
+        same_lists(st.local, st.inner, st.owned.data(), x.lists))
+      return &it->second;
+  }
+  return nullptr;
 }
 
 /// At most this many launches are listed (the older ones: `floor`).

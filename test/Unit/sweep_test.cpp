@@ -349,8 +349,9 @@ struct region_probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
 /// cells 2-4 of 7, copies of their lists): the part uses the region's slots
 /// (its local slot 0 is cell 2's first). A sync over cell 0 then waits for
 /// the whole sweep, which writes cell 0, and not for the part's, which
-/// neither writes nor reads it. Bit for bit against the same steps cell by
-/// cell.
+/// neither writes nor reads it. Copies of the lists (new storage, the same
+/// elements) keep the site's index. Bit for bit against the same steps
+/// cell by cell.
 void regionParts() {
   static soaview::site where("sweep_test.cpp:parts"),
       region("sweep_test.cpp:region");
@@ -371,6 +372,7 @@ void regionParts() {
   reference(qlocal, qinner);
   nudge(plain.local[0]);
   reference(plain.local, plain.inner);
+  reference(plain.local, plain.inner);
   {
     soaview::region r(region);
     auto sweep = [&](std::vector<List> &local, std::vector<List> &inner) {
@@ -387,6 +389,11 @@ void regionParts() {
     soaview::sync(swept.local[0], [&] { nudge(swept.local[0]); });
     CHECK(Overlap::after == whole);
     sweep(swept.local, swept.inner);
+    // The same lists in new storage: the index they had, nothing taken.
+    const std::size_t takes = soaview::rt::counters(region).host.calls;
+    std::vector<List> local(swept.local), inner(swept.inner);
+    sweep(local, inner);
+    CHECK(soaview::rt::counters(region).host.calls == takes);
   }
   const std::size_t n = std::size_t(cells) * per;
   CHECK(std::memcmp(swept.outs().data(), plain.outs().data(),
