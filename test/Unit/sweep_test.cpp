@@ -100,6 +100,20 @@ struct ISpec {
   static view at(const soa &s, std::size_t i) { return {s.x[i], s.m[i]}; }
 };
 
+/// The device kernel's work, on the host: each of the n local slots walks
+/// its cell's runs of inner slots.
+void kernel(const LSpec::soa &l, const ISpec::soa &in,
+            const soaview::sweep_index &x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    LView p = LSpec::at(l, i);
+    for (soaview::run_cursor k(x, x.cell_of[i]); k.more(); k.next()) {
+      IView q = ISpec::at(in, k.index());
+      p.out += q.m * (p.x - q.x) + p.y;
+    }
+    l.out[i] = p.out;
+  }
+}
+
 /// The sweep's host side with what the test looks at.
 struct probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
   using sweep_host::block_bytes;
@@ -107,18 +121,7 @@ struct probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
   using sweep_host::sweep_host;
   bool shares() const { return isoa_.x == lsoa_.x; }
   soaview::rt::sweep_state &st() { return st_; }
-  /// The device kernel's work, on the host: every local slot walks its
-  /// cell's runs of inner slots.
-  void run() {
-    for (std::size_t i = 0; i < size(); ++i) {
-      LView p = LSpec::at(lsoa_, i);
-      for (soaview::run_cursor k(hidx_, hidx_.cell_of[i]); k.more(); k.next()) {
-        IView q = ISpec::at(isoa_, k.index());
-        p.out += q.m * (p.x - q.x) + p.y;
-      }
-      lsoa_.out[i] = p.out;
-    }
-  }
+  void run() { kernel(lsoa_, isoa_, hidx_, size()); }
 };
 
 using List = std::vector<E *>;
@@ -332,14 +335,7 @@ struct region_probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
   soaview::sweep_index dx{};
   void start() { CHECK(join_region(kOverlapOps, 0, dl, di, dx)); }
   void run() {
-    for (std::size_t i = 0; i < size(); ++i) {
-      LView p = LSpec::at(dl, i);
-      for (soaview::run_cursor k(dx, dx.cell_of[i]); k.more(); k.next()) {
-        IView q = ISpec::at(di, k.index());
-        p.out += q.m * (p.x - q.x) + p.y;
-      }
-      dl.out[i] = p.out;
-    }
+    kernel(dl, di, dx, size());
     soaview::rt::region_launched();
     region_wrote(dl);
   }
