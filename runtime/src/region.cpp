@@ -450,8 +450,7 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
     read_runs = runs_of(*r, reads, nr);
     write_runs =
         writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
-    if ((side.ops = overlap_on ? r->ops_->overlap : nullptr)) { // beside
-                                                                // sweeps
+    if ((side.ops = overlap_of(r->ops_))) { // beside the sweeps computing
       side.device = r->device_;
       side.ops->begin(site_, r->device_, after(*r, read_runs, write_runs));
     }

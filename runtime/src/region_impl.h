@@ -118,6 +118,10 @@ using index_key = std::tuple<std::uintptr_t, std::uintptr_t, std::size_t>;
 extern std::mutex plans_mutex;
 /// SOAVIEW_OVERLAP=0: syncs wait for every sweep launched (to compare).
 extern const bool overlap_on;
+/// The overlap of a backend's sweeps and syncs in use (null: none).
+inline const overlap_ops *overlap_of(const device_ops *ops) {
+  return overlap_on && ops ? ops->overlap : nullptr;
+}
 
 /// Calls f(begin, end) over slots [0, n) in chunks, in parallel.
 template <class F> void in_chunks(std::size_t n, const F &f) {

@@ -6,12 +6,13 @@
 #include "region_lists.h"
 
 #include <unordered_map>
+#include <utility>
 
 namespace soaview::rt {
 
 /// Records what the index `st` of ranges `local` and `inner` was built from
 /// into `b` (see built_lists): O(ranges + runs), nothing per element.
-void record_lists(const sweep_state &st, const inner_runs &runs,
+void record_lists(const sweep_state &st, inner_runs runs,
                   const std::vector<void *> &slots, std::size_t first,
                   built_lists &b) {
   const std::vector<sweep_range> &local = st.local, &inner = st.inner;
@@ -39,9 +40,9 @@ void record_lists(const sweep_state &st, const inner_runs &runs,
         local[it->second].stride == r.stride)
       b.mirror[c] = it->second;
   }
-  b.run_off = runs.off;
-  b.run_start = runs.start;
-  b.run_len = runs.len;
+  b.run_off = std::move(runs.off);
+  b.run_start = std::move(runs.start);
+  b.run_len = std::move(runs.len);
   b.slots = &slots;
 }
 

@@ -44,7 +44,7 @@ struct inner_runs {
 /// runs `runs`, was built from into `b` (see built_lists): O(ranges +
 /// runs), nothing per element. The local ranges' elements are the region's
 /// slots from `first` on.
-void record_lists(const sweep_state &st, const inner_runs &runs,
+void record_lists(const sweep_state &st, inner_runs runs,
                   const std::vector<void *> &slots, std::size_t first,
                   built_lists &b);
 

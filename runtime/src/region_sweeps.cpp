@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 namespace soaview::rt {
 
@@ -162,7 +163,6 @@ void region_impl::build(const site &s, site_index &x, resident &r,
     x.read_hi = r.elems_size_;
     runs = {st.run_off, st.run_start, st.run_len};
   }
-  record_lists(st, runs, r.s_->elems, x.first, x.lists);
   const device_ops &ops = *r.ops_;
   auto copy = [&](const std::vector<std::uint32_t> &v) {
     auto *d = static_cast<std::uint32_t *>(
@@ -177,6 +177,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   x.dev.run_len = copy(runs.len);
   if (ops.wait)
     ops.wait(site_, r.device_);
+  record_lists(st, std::move(runs), r.s_->elems, x.first, x.lists);
   x.valid = true;
 }
 
@@ -236,9 +237,10 @@ constexpr std::size_t kLaunches = 16;
 
 void region_impl::launched() {
   resident *r = last_resident_;
-  if (!r || !last_index_ || !r->ops_->overlap || !overlap_on)
+  const overlap_ops *ov = r && last_index_ ? overlap_of(r->ops_) : nullptr;
+  if (!ov)
     return;
-  const overlap_ops &o = *r->ops_->overlap;
+  const overlap_ops &o = *ov;
   resident::storage &st = *r->s_;
   if (st.launches.size() == kLaunches) {
     if (st.floor)
@@ -253,7 +255,7 @@ void region_impl::launched() {
 
 void region_impl::release_launches(resident &r) {
   resident::storage &st = *r.s_;
-  if (const overlap_ops *o = r.ops_ ? r.ops_->overlap : nullptr) {
+  if (const overlap_ops *o = overlap_of(r.ops_)) {
     for (const auto &l : st.launches)
       o->release(l.mark, r.device_);
     if (st.floor)
