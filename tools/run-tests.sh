@@ -73,7 +73,10 @@ if [ ! -f "$asan/build.ninja" ]; then
     -DSOAVIEW_SANITIZE=ON "${launcher[@]}" >/dev/null
 fi
 if cmake --build "$asan" -- -j"$(nproc)" >/dev/null; then
-  out=$(python3 "$lit" -s "$asan/test" 2>&1); rc=$?
+  out=$(python3 "$lit" -sv "$asan/test" 2>&1); rc=$?
+  # A failing test's output (its first 60 lines) and the list of failures.
+  echo "$out" | awk '/^\*+ TEST .* FAILED \*+$/ { n = 60 } n > 0 { print; n-- }'
+  echo "$out" | sed -n '/^Failed Tests/,/^$/p'
   echo "$out" | tail -n 4
   count $rc 1
 else

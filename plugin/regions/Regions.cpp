@@ -239,8 +239,8 @@ void Walker::followFunction(const FunctionDecl *FD, SourceLocation L) {
   if (!Visited.insert(Def).second)
     return;
   Through.push_back(L);
-  if (const auto *C = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *I : C->inits())
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *I : Ctor->inits())
       walk(I->getInit());
   walk(Def->getBody());
   if (const auto *Dt = dyn_cast<CXXDestructorDecl>(Def)) {
