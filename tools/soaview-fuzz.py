@@ -228,6 +228,7 @@ class Gen:
         L = []
         w = L.append
         w("#include <algorithm>")
+        w("#include <array>")
         w("#include <cstdio>")
         w("#include <cstdlib>")
         w("#include <deque>")
@@ -498,7 +499,7 @@ class Gen:
         kernels = []
         nk = r.randint(1, 3)
         for k in range(nk):
-            kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "index",
+            kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "stdarray", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
                               "adlptr", "bindptr", "holder"])
             name = f"kernel{k}"
@@ -524,6 +525,8 @@ class Gen:
                 "listptr": ("std::list<S *> &c", "S *e : c", True),
                 "deque": ("std::deque<S> &c", "S &e : c", False),
                 "array": ("S (&c)[17]", "auto &e : c", False),
+                # `auto` names the element as std::array's value_type.
+                "stdarray": ("std::array<S, 17> &c", "auto &e : c", False),
                 "tmpl": ("C &c", "auto *e : c", True),
                 "adlptr": ("PtrRange c", "S *e : c", True),
                 # Structured bindings: the pointer stands for the element,
@@ -687,12 +690,13 @@ class Gen:
             w("  for (int c = 0; c < 3; ++c) { for (int d = 0; d < 2; ++d) for (S *p : cloc[(c + d) % 3]) cact[c].push_back(p);" + ghost + " }")
         w("  std::deque<S> dq(store.begin(), store.begin() + n);")
         w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
+        w("  std::array<S, 17> sarr; for (int k = 0; k < 17; ++k) init(sarr[k], 5 * k + 2);")
         w("  double acc = 0;")
         reps = r.randint(1, 3)
         w(f"  for (int rep = 0; rep < {reps}; ++rep) {{")
         for name, kind in kernels:
             arg = {"vecval": "store", "vecptr": "ptrs", "listptr": "lst", "deque": "dq",
-                   "array": "arr", "index": "store.data(), n", "pair": "lst, act",
+                   "array": "arr", "stdarray": "sarr", "index": "store.data(), n", "pair": "lst, act",
                    "nbody": "store.data(), n",
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
                    "sweep": "cloc, cact",
@@ -729,15 +733,17 @@ class Gen:
                 if r.random() < 0.3:
                     # Over part of the region's cells: the first two, then
                     # the last (copies of their lists), as a slab's inner
-                    # cells and its edge row.
+                    # cells and its edge row; or the first two, then the
+                    # last two (windows that overlap in the middle cell).
                     parts = (f"std::vector<std::vector<S *>> ploc(cloc.begin(), cloc.begin() + 2), "
                              f"pact(cact.begin(), cact.begin() + 2), qloc(cloc.begin() + 2, cloc.end()), "
-                             f"qact(cact.begin() + 2, cact.end());")
+                             f"qact(cact.begin() + 2, cact.end()), rloc(cloc.begin() + 1, cloc.end()), "
+                             f"ract(cact.begin() + 1, cact.end());")
                     at = L.index(f"{pad}  [[clang::soa_conversion_region]]")
                     if parts not in L[at - 1]:
                         L.insert(at, f"{pad}  {parts}")
                     w(f"{pad}    acc += {name}(ploc, pact);")
-                    w(f"{pad}    acc += {name}(qloc, qact);")
+                    w(f"{pad}    acc += {name}({r.choice(['qloc, qact', 'rloc, ract'])});")
                     continue
                 w(f"{pad}    acc += {name}(cloc, cact);")
                 if r.random() < 0.3:
@@ -783,6 +789,7 @@ class Gen:
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
         w("  for (auto &s : arr) dump(s);")
+        w("  for (auto &s : sarr) dump(s);")
         w("  return 0;")
         w("}")
         if any("soaview::sync(" in line for line in L):

@@ -29,6 +29,21 @@ static const CXXRecordDecl *recordOf(QualType T) {
   return RD ? RD->getDefinition() : nullptr;
 }
 
+/// The element type without the typedefs of classes it was reached through
+/// (`auto &m` over a `std::array<Mol, 2>` is its `value_type`, a container's
+/// `ParticleType`): generated code names the element from outside those
+/// classes, and the views and diagnostics are named after what it is.
+static QualType withoutMemberTypedefs(QualType T) {
+  while (const auto *TT = T->getAs<TypedefType>()) {
+    if (!isa<RecordDecl>(TT->getDecl()->getDeclContext()))
+      break;
+    T = QualType(TT->desugar().getTypePtr(),
+                 T.getLocalFastQualifiers() |
+                     TT->desugar().getLocalFastQualifiers());
+  }
+  return T;
+}
+
 namespace {
 
 /// Collects every reference to a named declaration.
@@ -172,7 +187,7 @@ private:
   /// The element a range loop's variable (or binding) names, of type Elem.
   void setElement(QualType Elem) {
     F.VarIsConst = Elem.isConstQualified();
-    F.ElementType = Elem.getUnqualifiedType();
+    F.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
     F.Element = recordOf(F.ElementType);
   }
   bool index(const ForStmt *FS);
@@ -441,7 +456,7 @@ bool Recogniser::targetElement() {
                 F.Target->getLocation(),
                 Msg(diag::note_form_target_not_structs,
                     {qualifiedName(Ctx, TargetType)}));
-  F.ElementType = Elem.getUnqualifiedType();
+  F.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
   F.Element = recordOf(Elem);
   F.VarIsConst = Elem.isConstQualified();
   return true;
