@@ -58,8 +58,10 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   std::string Name = FE->getName().str();
   unsigned Offset = SM.getFileOffset(L);
   bool Generated = false;
+  int Marked = -1;
   auto It = R->Buffers.find(Name);
   if (It != R->Buffers.end()) {
+    Marked = markedLoop(*It->second, Offset);
     Offset = It->second->originalOffset(Offset, Generated);
     if (Where) {
       auto [Line, Col] = It->second->lineCol(Offset);
@@ -94,9 +96,43 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   }
   if (Best >= 0)
     return {Best, 2};
+  if (Generated && Marked >= 0)
+    return {Marked, 1};
   if (Generated && Next >= 0)
     return {Next, 1};
   return {-1, 0};
+}
+
+/// The converted loop whose view holds position Offset of B's rewritten
+/// text, a position in generated code: the comment that starts the view
+/// names its loops ("// soaview: view of 'P' for the loop at f.cpp:12:3",
+/// "// soaview: buffers of the view of 'P' at ..."), the first one is
+/// taken. -1 where the comment before Offset in the same inserted text is
+/// not a view's (a clone of a function serves several loops).
+int GeneratedCodeGuard::markedLoop(EditBuffer &B, unsigned Offset) const {
+  llvm::StringRef Text(B.result());
+  size_t At = Text.substr(0, Offset).rfind("\n// soaview: ");
+  if (At == llvm::StringRef::npos)
+    return -1;
+  bool InText = false, InComment = false;
+  if (B.originalOffset(Offset, InText) != B.originalOffset(At + 1, InComment) ||
+      !InText || !InComment)
+    return -1; // another insertion's
+  llvm::StringRef Comment = Text.substr(At + 1).split('\n').first;
+  if (!Comment.contains("view of '"))
+    return -1;
+  llvm::StringRef Where = Comment.rsplit(" at ").second.split(',').first.trim();
+  for (size_t I = 0; I < R->Converted.size(); ++I) {
+    const StoredLoc &Begin = R->Converted[I].Begin;
+    auto Buffer = R->Buffers.find(Begin.File);
+    if (Buffer == R->Buffers.end())
+      continue;
+    auto [Line, Col] = Buffer->second->lineCol(Begin.Offset);
+    if (Where == llvm::sys::path::filename(Begin.File).str() + ":" +
+                     std::to_string(Line) + ":" + std::to_string(Col))
+      return static_cast<int>(I);
+  }
+  return -1;
 }
 
 void GeneratedCodeGuard::HandleDiagnostic(DiagnosticsEngine::Level Level,

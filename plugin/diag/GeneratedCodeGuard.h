@@ -11,7 +11,10 @@
 //
 // Errors that do not come from parsing (warnings the user made errors, the
 // back end, missing headers) and soaview's own diagnostics pass through.
-// Tests: test/Rewrite/generated-code-guard.cpp.
+// An error in the views generated before a function goes to the loop the
+// view's first comment names.
+// Tests: test/Rewrite/generated-code-guard.cpp,
+// test/Rewrite/generated-code-blame.cpp.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_GENERATEDCODEGUARD_H
 #define SOAVIEW_GENERATEDCODEGUARD_H
@@ -62,6 +65,7 @@ private:
   };
   /// Which converted loop a location belongs to, and how surely.
   std::pair<int, int> attribute(clang::SourceLocation L, std::string *Where);
+  int markedLoop(EditBuffer &B, unsigned Offset) const;
   void syncCounts();
   bool isGeneratedCodeError(clang::DiagnosticsEngine::Level Level,
                             const clang::Diagnostic &Info) const;

@@ -58,7 +58,9 @@ public:
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
         Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
                  Opts.DeviceHeap, Opts.Profitability},
-        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {}
+        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {
+    Em.breakViewAt(Opts.BreakViewLine);
+  }
 
   void attributeProblems();
   /// View regions: what they reach (those loops always convert) and what

@@ -43,6 +43,9 @@ struct Options {
   /// call to an undeclared function before each converted loop, so that
   /// the real compile meets an error in generated code.
   bool BreakGeneratedCode = false;
+  /// Test hook (-fplugin-arg-soaview-debug-break-view=LINE): the view of
+  /// the loop on line LINE gets a line that does not compile.
+  unsigned BreakViewLine = 0;
   /// Flags of warnings not to report (-fplugin-arg-soaview-no-warn=FLAG).
   std::vector<std::string> SilencedWarnings;
   /// -fplugin-arg-soaview-annotate=all: every loop over structs is annotated

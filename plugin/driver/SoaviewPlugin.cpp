@@ -104,7 +104,10 @@ protected:
         Opts.AnnotateAll = false;
       else if (S == "debug-break-generated-code")
         Opts.BreakGeneratedCode = true;
-      else if (S.consume_front("no-warn=")) {
+      else if (S.starts_with("debug-break-view=") &&
+               !S.substr(17).getAsInteger(10, Opts.BreakViewLine)) {
+        // Opts.BreakViewLine is set
+      } else if (S.consume_front("no-warn=")) {
         if (!isWarningFlag(S)) {
           reportNow(D, {},
                     {diag::err_plugin_no_warn_flag, {S.str(), warningFlags()}});

@@ -123,4 +123,6 @@ EditBuffer *Emitter::bufferFor(SourceLocation L) {
   return Context->Files.bufferFor(L);
 }
 
+void Emitter::breakViewAt(unsigned Line) { Context->BreakViewLine = Line; }
+
 } // namespace soaview

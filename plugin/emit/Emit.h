@@ -78,6 +78,8 @@ public:
   const Backend &backend() const { return *Target; }
 
   EditBuffer *bufferFor(clang::SourceLocation L);
+  /// Test hook (Options::BreakViewLine).
+  void breakViewAt(unsigned Line);
 
 private:
   std::unique_ptr<Backend> Target;

@@ -56,6 +56,8 @@ struct EmitContext {
   TypeSpeller Types;
   GeneratedNames Names;
   RewrittenFiles Files;
+  /// Test hook (Options::BreakViewLine).
+  unsigned BreakViewLine = 0;
 
   /// True when P's view is used in device code (an offloaded loop, or the
   /// inner loop of one).

@@ -495,6 +495,17 @@ void ViewEmitter::emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main) {
   }
 }
 
+/// The test hook Options::BreakViewLine: a line that does not compile in
+/// the view of the loop on that line.
+void ViewEmitter::breakForTest(CodeWriter &Body, const NestPlan &Nest,
+                               const ViewGroup &G) const {
+  for (size_t Loop : G.Loops)
+    if (Emit.BreakViewLine &&
+        Emit.SM.getPresumedLineNumber(Nest.Loops[Loop].Annotation->ForLoc) ==
+            Emit.BreakViewLine)
+      Body.line("soaview_broken_view_code;");
+}
+
 void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
                             Chunks &Forward, Chunks &Main) {
   if (!DoneViews.insert(G.Name).second)
@@ -537,6 +548,7 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
              First.View.ElementType.getAsString(PrintingPolicy(Emit.Lang))},
             {"Loops", G.Loops.size() > 1 ? "loops" : "loop"},
             {"Where", Where}}));
+  breakForTest(Body, Nest, G);
   unionMirrors(Body, G);
   proxy(Body, Nest, G, proxyTree(G), G.Name, ";", Tags);
   if (!Tags.empty())

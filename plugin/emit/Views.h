@@ -81,6 +81,8 @@ private:
 
   void emitGroup(const NestPlan &Nest, const ViewGroup &G, Chunks &Forward,
                  Chunks &Main);
+  void breakForTest(CodeWriter &Body, const NestPlan &Nest,
+                    const ViewGroup &G) const;
   ProxyNode proxyTree(const ViewGroup &G) const;
   void proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
              const ProxyNode &N, const std::string &Name, llvm::StringRef Tail,
