@@ -104,9 +104,11 @@ protected:
         Opts.AnnotateAll = false;
       else if (S == "debug-break-generated-code")
         Opts.BreakGeneratedCode = true;
-      else if (S.starts_with("debug-break-view=") &&
-               !S.substr(17).getAsInteger(10, Opts.BreakViewLine)) {
-        // Opts.BreakViewLine is set
+      else if (S.consume_front("debug-break-view=")) {
+        if (S.getAsInteger(10, Opts.BreakViewLine)) {
+          reportNow(D, {}, {diag::err_plugin_argument, {A}});
+          return false;
+        }
       } else if (S.consume_front("no-warn=")) {
         if (!isWarningFlag(S)) {
           reportNow(D, {},

@@ -84,9 +84,10 @@ template <class R> std::size_t range_size(R &r) {
     return static_cast<std::size_t>(r.size());
   } else {
     std::size_t n = 0;
+    // The end may be a sentinel of another type (a range-for allows it).
     auto it = rt::begin_of(r, 0);
-    const auto e = rt::end_of(r, 0); // a sentinel: another type, as for
-    for (; it != e; ++it)            // a range-for since C++17
+    const auto e = rt::end_of(r, 0);
+    for (; it != e; ++it)
       ++n;
     return n;
   }
