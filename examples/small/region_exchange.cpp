@@ -16,6 +16,10 @@
 // interior cells before the exchange and over each edge cell after it:
 // sweeps over part of the region's cells, which share its buffers (on a
 // GPU, the exchange's copies run while the interior sweeps compute).
+// Mode 6 sweeps density and force over two windows of cells that overlap
+// (the first three cells, then the last three) and over no others: each
+// sweep lays the region's slots out again (writing back what the last one
+// wrote), and the region reuses the buffers of the layouts before.
 #include "common.h"
 
 #include <soaview/sync.h>
@@ -110,6 +114,8 @@ struct Halo {
   /// Mode 5: the cells apart (copies of their lists): those that see no
   /// halo particles, and each edge cell.
   std::vector<Cell> interior, first, last;
+  /// Mode 6: the first three cells and the last three (they share one).
+  std::vector<Cell> low, high;
 };
 
 /// The exchange: whole structs, as an MPI code receives them.
@@ -151,6 +157,13 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
       kickDrift(cells, 1e-3);
       continue;
     }
+    if (mode == 6) { // windows that overlap: each lays the slots out again
+      densitySweep(h.low);
+      densitySweep(h.high);
+      forceSweep(h.low);
+      forceSweep(h.high);
+      continue;
+    }
     sync();
     densitySweep(cells);
     sync();
@@ -161,7 +174,7 @@ void run(std::vector<Cell> &cells, Halo &h, int steps, int mode) {
 
 int main(int argc, char **argv) {
   ExampleArgs a = parseArgs(argc, argv); // n: particles per cell, reps: steps
-  const int modes = argc > 4 ? std::atoi(argv[4]) : 6,
+  const int modes = argc > 4 ? std::atoi(argv[4]) : 7,
             first = argc > 5 ? std::atoi(argv[5]) : 0;
   std::mt19937_64 rng(a.seed);
   std::uniform_real_distribution<double> U(0, 1);
@@ -213,6 +226,8 @@ int main(int argc, char **argv) {
   h.interior.assign(cell.begin() + 1, cell.end() - 1);
   h.first = {cell.front()};
   h.last = {cell.back()};
+  h.low.assign(cell.begin(), cell.begin() + 3);
+  h.high.assign(cell.end() - 3, cell.end());
   for (int mode = first; mode < modes; ++mode)
     run(cell, h, a.reps, mode);
   double rho = 0, x = 0, v = 0;

@@ -119,6 +119,29 @@ void *resident::scratch(std::size_t elem) {
 
 bool resident::fresh() const noexcept { return !s_->pending.empty(); }
 
+void *region_impl::take(std::size_t bytes, const backend *mem, int device) {
+  bytes = bytes ? bytes : kAlignment;
+  const int on = device_for(mem, device);
+  held *best = nullptr;
+  for (held &h : leases_)
+    if (h.retired && h.mem == mem && h.buffer->device() == on &&
+        h.bytes >= bytes && (!best || h.bytes < best->bytes))
+      best = &h;
+  if (best) {
+    best->retired = false;
+    return best->buffer->data();
+  }
+  leases_.push_back(
+      {std::make_unique<lease>(site_, bytes, mem, device), bytes, mem, false});
+  return leases_.back().buffer->data();
+}
+
+void region_impl::retire(const void *p) noexcept {
+  for (held &h : leases_)
+    if (p && h.buffer->data() == p)
+      h.retired = true;
+}
+
 /// Only the fields the sweep that bound them has just gathered: a field
 /// not on the device that this sweep does not use is gathered by the one
 /// that does.

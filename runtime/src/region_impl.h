@@ -213,11 +213,12 @@ public:
   }
   void sync(type_key key, void *const *reads, std::size_t nr,
             void *const *writes, std::size_t nw, void (*call)(void *), void *f);
-  void *take(std::size_t bytes, const backend *mem, int device) {
-    leases_.push_back(std::make_unique<lease>(site_, bytes ? bytes : kAlignment,
-                                              mem, device));
-    return leases_.back()->data();
-  }
+  /// A buffer of at least `bytes` of `mem` on `device` for the rest of the
+  /// region: a retired one that fits (the smallest), else a new lease.
+  void *take(std::size_t bytes, const backend *mem, int device);
+  /// Hands a buffer take() gave back for reuse: nothing may use it after
+  /// (the device's work on it has ended: relayout waits for it).
+  void retire(const void *p) noexcept;
   const site &where() const noexcept { return site_; }
   bool stopped = false;
 
@@ -265,7 +266,16 @@ private:
   /// The sweep that joined last, for launched().
   resident *last_resident_ = nullptr;
   const site_index *last_index_ = nullptr;
-  std::vector<std::unique_ptr<lease>> leases_;
+  /// Every buffer the region took, in order (the pool's leases end in
+  /// reverse order); a retired one waits for take() to reuse it, so that
+  /// laying the slots out again allocates nothing after the first time.
+  struct held {
+    std::unique_ptr<lease> buffer;
+    std::size_t bytes;
+    const backend *mem;
+    bool retired;
+  };
+  std::vector<held> leases_;
 };
 
 /// The table is the site's for r's element type (learned_views), kept

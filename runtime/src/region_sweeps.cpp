@@ -39,13 +39,19 @@ bool region_impl::fits(const resident &r, const sweep_state &st,
 }
 
 /// New slots for a resident whose sweeps saw other elements: what the
-/// region's sweeps wrote is written back, and its fields start again (new
-/// buffers; the old ones are the region's until it ends).
+/// region's sweeps wrote is written back, and its fields and the indices of
+/// its sites start again (in buffers the old ones retire).
 void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
   relayout(r);
   for (auto &x : index_)
-    if (x.second.key == r.key_)
+    if (x.second.key == r.key_ && x.second.valid) {
       x.second.valid = false;
+      sweep_index &d = x.second.dev;
+      for (const std::uint32_t *p :
+           {d.cell_of, d.run_off, d.run_start, d.run_len})
+        retire(p);
+      d = {};
+    }
   std::vector<void *> &e = r.s_->elems;
   e.assign(st.lptr.begin(), st.lptr.end());
   if (inner)
@@ -67,13 +73,23 @@ void region_impl::grow(resident &r, const std::vector<void *> &more) {
   r.elems_size_ = e.size();
 }
 
-/// Before r's slots change: what the region's sweeps wrote is written back
-/// (the sweeps have ended then), and its fields start again (new buffers;
-/// the old ones are the region's until it ends).
+/// Before r's slots change: what the region's sweeps wrote is written back,
+/// the device's work ends, and its fields start again, in buffers that the
+/// old ones retire (take() reuses them: a region whose sweeps lay the slots
+/// out again and again allocates nothing after the first time).
 void region_impl::relayout(resident &r) {
-  if (!r.s_->elems.empty())
+  if (!r.s_->elems.empty()) {
     write_back(r);
+    if (r.ops_->wait) // kernels that only read the buffers may still run
+      r.ops_->wait(site_, r.device_);
+  }
   release_launches(r);
+  for (const resident::field &f : r.s_->fields) {
+    retire(f.dev);
+    retire(f.host); // the same buffer where the device's memory is the host's
+  }
+  for (const auto &b : r.s_->scratch)
+    retire(b.second);
   r.s_->fields.clear();
   r.s_->pending.clear();
   r.s_->scratch.clear();                    // sized for the old slots
