@@ -47,6 +47,13 @@ tsan="$build/pool_test.tsan"
   TSAN_OPTIONS=halt_on_error=1 "$tsan"
 count $? 1
 
+echo "== gated nests' shared choice under ThreadSanitizer"
+"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+  "$root/test/Unit/gate_test.cpp" "$root/runtime/src/gate.cpp" \
+  "$root/runtime/src/pool.cpp" -o "$build/gate_test.tsan" &&
+  TSAN_OPTIONS=halt_on_error=1 "$build/gate_test.tsan"
+count $? 1
+
 echo "== device heap stress test under ThreadSanitizer (host threads)"
 "$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
   "$root/test/Unit/heap_test.cpp" "$root/runtime/src/heap.cpp" \

@@ -530,7 +530,9 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
       Where += "; runs when its ranges give at least " +
                std::to_string(rt::MinPairsPerElement) +
                " pairs per element gathered (" + rt::PaysOff +
-               ", checked when the nest starts), as written otherwise";
+               ", checked when the nest starts) and its first calls measured "
+               "it faster (" +
+               rt::Gate + "), as written otherwise";
     Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
   }
 }

@@ -5,14 +5,16 @@
 // with the override of the object's static type. It runs converted only when
 // the object's dynamic type is that type, checked once when it starts. A
 // nest with a size gate (plan/Plan.h) runs converted only when its ranges
-// give enough pairs per element gathered:
+// give enough pairs per element gathered and, once its first calls have
+// measured both versions, when converted was the faster (soaview/gate.h):
 //
-//   if (!(::soaview::exact_type(functor) &&
-//         ::soaview::pays_off(::soaview::range_size(local),
-//                             ::soaview::range_size(active)))) { // ...
+//   { static ::soaview::gate sv12_3_gate("user.cpp:12:3");
+//   ::soaview::trial sv12_3_trial(sv12_3_gate, ::soaview::range_size(local),
+//                                 ::soaview::range_size(active));
+//   if (!(::soaview::exact_type(functor) && sv12_3_trial.converted())) {
 //   #line 12 "user.cpp"
 //     <the nest as written, its soaview attributes commented out>
-//   } else <the converted nest>
+//   } else <the converted nest> }
 //
 // Tests: test/Exec/constructs/virtual-functors.cpp, size-gate.cpp,
 // test/Rewrite/dispatch-guard.cpp, size-gate.cpp.
@@ -29,6 +31,10 @@ using namespace clang;
 
 namespace soaview {
 namespace {
+
+/// The priority of the trial block's end: after the ends of the converted
+/// nest's blocks at the same place (emit/Loops.cpp: 0 to its hoist levels).
+constexpr int kAfterNestEnds = 1000;
 
 /// Text with every `[[clang::soa_conversion...]]` turned into a comment:
 /// the copy is plain code.
@@ -50,9 +56,40 @@ std::string commentAnnotations(std::string Text) {
   return Text;
 }
 
+/// The size gate's measuring objects (soaview/gate.h), named after the
+/// nest: `{ static gate P_gate("f:L:C"); trial P_trial(P_gate, n, m); `.
+std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
+                      SourceLocation At) {
+  return fill("{ static ${Gate} ${P}gate(\"${Where}\"); ${Trial} "
+              "${P}trial(${P}gate, ${Size}(${Outer}), ${Size}(${Inner})); "
+              "// soaview: the nest's version, measured\n",
+              {{"Gate", rt::Gate},
+               {"Trial", rt::Trial},
+               {"P", Emit.Names.prefix(At)},
+               {"Where", Emit.Source.where(At)},
+               {"Size", rt::RangeSize},
+               {"Outer", Emit.Source.exprText(Site.Gate->Outer)},
+               {"Inner", Emit.Source.exprText(Site.Gate->Inner)}});
+}
+
+/// The blanks before At on its line (the `if` after the trial's line
+/// starts where the nest did); none when code precedes it.
+std::string indentOf(const EditBuffer &Buffer, SourceLocation At,
+                     EmitContext &Emit) {
+  llvm::StringRef Text = Buffer.original();
+  unsigned Offset = Emit.Source.offset(At);
+  size_t LineStart = Text.substr(0, Offset).rfind('\n');
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Before = Text.slice(LineStart, Offset);
+  return Before.find_first_not_of(" \t") == llvm::StringRef::npos
+             ? Before.str()
+             : std::string();
+}
+
 /// The checks, one per object (`::soaview::exact_type(f)`), then the size
 /// gate's.
-std::string condition(EmitContext &Emit, const DispatchSite &Site) {
+std::string condition(EmitContext &Emit, const DispatchSite &Site,
+                      SourceLocation At) {
   std::string Cond;
   for (const DispatchGuard &G : Site.Guards)
     Cond += fill("${And}${Check}(${Object})",
@@ -61,12 +98,9 @@ std::string condition(EmitContext &Emit, const DispatchSite &Site) {
                   {"Object", (G.isMember() ? "this->" : "") +
                                  G.Object->getName().str()}});
   if (Site.Gate)
-    Cond += fill("${And}${PaysOff}(${Size}(${Outer}), ${Size}(${Inner}))",
-                 {{"And", Cond.empty() ? "" : " && "},
-                  {"PaysOff", rt::PaysOff},
-                  {"Size", rt::RangeSize},
-                  {"Outer", Emit.Source.exprText(Site.Gate->Outer)},
-                  {"Inner", Emit.Source.exprText(Site.Gate->Inner)}});
+    Cond += fill(
+        "${And}${P}trial.converted()",
+        {{"And", Cond.empty() ? "" : " && "}, {"P", Emit.Names.prefix(At)}});
   return Cond;
 }
 
@@ -82,7 +116,7 @@ std::string reasons(const DispatchSite &Site) {
     Why = "other dynamic types of " + Objects;
   if (Site.Gate)
     Why += std::string(Why.empty() ? "" : " and ") +
-           "ranges too small to pay for the views";
+           "ranges too small to pay for the views, or measured faster";
   return Why;
 }
 
@@ -109,15 +143,21 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
     return true;
   SourceLocation Begin = Emit.SM.getFileLoc(
       Site.Outer ? Site.Outer->Written.getBegin() : Site.Nest->getBeginLoc());
-  CharSourceRange Range =
-      CharSourceRange::getCharRange(Begin, Emit.Source.afterStmt(Site.Nest));
+  SourceLocation End = Emit.Source.afterStmt(Site.Nest);
+  CharSourceRange Range = CharSourceRange::getCharRange(Begin, End);
   EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
   if (!Buffer)
     return false;
+  SourceLocation At = Emit.SM.getFileLoc(Site.Nest->getBeginLoc());
+  if (Site.Gate) // the trial's block ends after the converted nest's own
+    Buffer->insert(Emit.Source.offset(End), " }", kAfterNestEnds);
   Buffer->insert(Emit.Source.offset(Begin),
-                 fill("if (!(${Cond})) { // soaview: the loop as written, for "
-                      "${Why}\n${Sync}${Line}${Copy}\n} else ",
-                      {{"Cond", condition(Emit, Site)},
+                 fill("${Trial}if (!(${Cond})) { // soaview: the loop as "
+                      "written, for ${Why}\n${Sync}${Line}${Copy}\n} else ",
+                      {{"Trial", Site.Gate ? openTrial(Emit, Site, At) +
+                                                 indentOf(*Buffer, Begin, Emit)
+                                           : ""},
+                       {"Cond", condition(Emit, Site, At)},
                        {"Why", reasons(Site)},
                        {"Sync", Site.InRegion ? std::string(rt::RegionSync) +
                                                     "(); // soaview: a view "

@@ -31,6 +31,9 @@ inline constexpr const char *AlwaysInline = "__attribute__((always_inline))";
 inline constexpr const char *ExactType = "::soaview::exact_type";
 inline constexpr const char *ExactPointee = "::soaview::exact_pointee";
 inline constexpr const char *PaysOff = "::soaview::pays_off";
+// gate.h
+inline constexpr const char *Gate = "::soaview::gate";
+inline constexpr const char *Trial = "::soaview::trial";
 /// soaview::min_pairs_per_element (soaview/frame.h), for the remark.
 inline constexpr unsigned MinPairsPerElement = 48;
 inline constexpr const char *RangeSize = "::soaview::range_size";

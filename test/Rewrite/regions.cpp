@@ -50,10 +50,12 @@ void kick(Cell &c) {
 }
 
 // CHECK-LABEL: void pairs(Cell &c) {
-// CHECK-NEXT: if (!(::soaview::pays_off(::soaview::range_size(c.local), ::soaview::range_size(c.active)))) { // soaview: the loop as written, for ranges too small to pay for the views
+// CHECK-NEXT: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::range_size(c.local), ::soaview::range_size(c.active));
+// CHECK-NEXT: if (!([[P]]trial.converted())) { // soaview: the loop as written, for ranges too small to pay for the views, or measured faster
 // CHECK-NEXT: ::soaview::region_sync(); // soaview: a view region's views, written back
 // PLAIN-LABEL: void pairs(Cell &c) {
-// PLAIN-NEXT: if (!(::soaview::pays_off(
+// PLAIN-NEXT: ::soaview::trial
+// PLAIN-NEXT: if (!(sv{{[0-9_]+}}trial.converted())) {
 // PLAIN-NEXT: #line
 void pairs(Cell &c) {
   [[clang::soa_conversion]]
@@ -65,10 +67,12 @@ void pairs(Cell &c) {
 }
 
 // CHECK-LABEL: void functor(Cell &c, const Pairwise &f) {
-// CHECK-NEXT: if (!(::soaview::exact_type(f) && ::soaview::pays_off({{.*}}))) { // soaview: the loop as written
+// CHECK-NEXT: ::soaview::trial [[P:sv[0-9_]+]]trial(
+// CHECK-NEXT: if (!(::soaview::exact_type(f) && [[P]]trial.converted())) { // soaview: the loop as written
 // CHECK-NEXT: ::soaview::region_sync(); // soaview: a view region's views, written back
 // PLAIN-LABEL: void functor(Cell &c, const Pairwise &f) {
-// PLAIN-NEXT: if (!(::soaview::exact_type(f) && ::soaview::pays_off(
+// PLAIN-NEXT: ::soaview::trial
+// PLAIN-NEXT: if (!(::soaview::exact_type(f) && sv{{[0-9_]+}}trial.converted())) {
 // PLAIN-NEXT: #line
 void functor(Cell &c, const Pairwise &f) {
   [[clang::soa_conversion]]

@@ -1,7 +1,9 @@
 // The profitability rule at run time: a host nest whose inner view is built
 // once for the whole outer loop (hoisted) runs converted only when its
-// ranges give enough pairs per element gathered (::soaview::pays_off), and
-// as written otherwise. The check evaluates each range expression once
+// ranges give enough pairs per element gathered (::soaview::pays_off) and
+// its first calls measured it faster (::soaview::gate, a static per nest, and
+// a ::soaview::trial per run, in a block around both versions), and as
+// written otherwise. The check evaluates each range expression once
 // more, so only ranges that name their container get it (no call);
 // soa_conversion("always") and convert=always convert every time.
 // RUN: env -u SOAVIEW_CONVERT %soaview_dump %s | %nochecks | FileCheck %s
@@ -23,15 +25,18 @@ struct K {
 
 #ifndef REMARKS
 // CHECK-LABEL: {{^}}void gated(
-// CHECK-NEXT: if (!(::soaview::pays_off(::soaview::range_size(c.local), ::soaview::range_size(c.active)))) { // soaview: the loop as written, for ranges too small to pay for the views
-// CHECK-NEXT: #line [[LINE:[0-9]+]]
+// CHECK-NEXT: { static ::soaview::gate [[P:sv[0-9]+_3_]]gate("{{.*}}size-gate.cpp:[[#LINE:]]:3"); ::soaview::trial [[P]]trial([[P]]gate, ::soaview::range_size(c.local), ::soaview::range_size(c.active)); // soaview: the nest's version, measured
+// CHECK-NEXT: {{^  }}if (!([[P]]trial.converted())) { // soaview: the loop as written, for ranges too small to pay for the views, or measured faster
+// CHECK-NEXT: #line [[#LINE-1]]
 // CHECK-NEXT: /*clang::soa_conversion*/
 // CHECK-NEXT: for (P *a : c.local) {
 // CHECK: } else
-// CHECK-NEXT: #line [[LINE]]
+// CHECK-NEXT: #line [[#LINE-1]]
 // CHECK: { // soaview: hoisted 1 level(s)
+// The trial's block ends after the converted nest's blocks.
+// CHECK: {{^}}  } } } }{{$}}
 // ALWAYS-LABEL: {{^}}void gated(
-// ALWAYS-NOT: pays_off
+// ALWAYS-NOT: soaview::trial
 // ALWAYS: { // soaview: hoisted 1 level(s)
 void gated(Cell &c) {
   [[clang::soa_conversion]]
@@ -44,7 +49,8 @@ void gated(Cell &c) {
 
 // A subscript by a name is evaluated again as written.
 // CHECK-LABEL: {{^}}void subscripted(
-// CHECK-NEXT: if (!(::soaview::pays_off(::soaview::range_size(cells[k].local), ::soaview::range_size(*active)))) {
+// CHECK-NEXT: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::range_size(cells[k].local), ::soaview::range_size(*active));
+// CHECK-NEXT: if (!([[P]]trial.converted())) {
 void subscripted(Cell (&cells)[4], int k, const std::vector<P *> *active) {
   [[clang::soa_conversion]]
   for (P *a : cells[k].local) {
@@ -56,7 +62,7 @@ void subscripted(Cell (&cells)[4], int k, const std::vector<P *> *active) {
 
 // A range from a call is not evaluated twice: no gate.
 // CHECK-LABEL: {{^}}void called(
-// CHECK-NOT: pays_off
+// CHECK-NOT: soaview::trial
 // CHECK: { // soaview: hoisted 1 level(s)
 void called(Cell &c) {
   [[clang::soa_conversion]]
@@ -69,7 +75,7 @@ void called(Cell &c) {
 
 // Reading a volatile pointer is a side effect: no gate.
 // CHECK-LABEL: {{^}}void through_volatile(
-// CHECK-NOT: pays_off
+// CHECK-NOT: soaview::trial
 // CHECK: { // soaview: hoisted 1 level(s)
 void through_volatile(Cell &c, const std::vector<P *> *volatile active) {
   [[clang::soa_conversion]]
@@ -82,7 +88,7 @@ void through_volatile(Cell &c, const std::vector<P *> *volatile active) {
 
 // A static local or a label would be declared twice by the copy: no gate.
 // CHECK-LABEL: {{^}}void counted(
-// CHECK-NOT: pays_off
+// CHECK-NOT: soaview::trial
 // CHECK: { // soaview: hoisted 1 level(s)
 void counted(Cell &c) {
   [[clang::soa_conversion]]
@@ -96,7 +102,7 @@ void counted(Cell &c) {
   }
 }
 // CHECK-LABEL: {{^}}void labelled(
-// CHECK-NOT: pays_off
+// CHECK-NOT: soaview::trial
 // CHECK: { // soaview: hoisted 1 level(s)
 void labelled(Cell &c) {
   [[clang::soa_conversion]]
@@ -113,7 +119,7 @@ void labelled(Cell &c) {
 
 // soa_conversion("always"): no gate.
 // CHECK-LABEL: {{^}}void always(
-// CHECK-NOT: pays_off
+// CHECK-NOT: soaview::trial
 // CHECK: { // soaview: hoisted 1 level(s)
 void always(Cell &c) {
   [[clang::soa_conversion("always")]]
@@ -126,7 +132,8 @@ void always(Cell &c) {
 
 // With a dynamic type check too: both must hold.
 // CHECK-LABEL: {{^}}void both(
-// CHECK-NEXT: if (!(::soaview::exact_type(k) && ::soaview::pays_off(::soaview::range_size(c.local), ::soaview::range_size(c.active)))) { // soaview: the loop as written, for other dynamic types of 'k' and ranges too small to pay for the views
+// CHECK-NEXT: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::range_size(c.local), ::soaview::range_size(c.active));
+// CHECK-NEXT: if (!(::soaview::exact_type(k) && [[P]]trial.converted())) { // soaview: the loop as written, for other dynamic types of 'k' and ranges too small to pay for the views, or measured faster
 void both(Cell &c, K &k) {
   [[clang::soa_conversion]]
   for (P *a : c.local) {
@@ -139,8 +146,9 @@ void both(Cell &c, K &k) {
 // A member range of the enclosing class, through `this`.
 struct Box {
   std::vector<P *> local, active;
-  // CHECK-LABEL: void sum() {
-  // CHECK-NEXT: if (!(::soaview::pays_off(::soaview::range_size(local), ::soaview::range_size(this->active)))) {
+  // CHECK-LABEL: {{^}}  void sum() {
+  // CHECK-NEXT: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::range_size(local), ::soaview::range_size(this->active));
+  // CHECK-NEXT: if (!([[P]]trial.converted())) {
   void sum() {
     [[clang::soa_conversion]]
     for (P *a : local) {
@@ -152,7 +160,7 @@ struct Box {
 };
 void use(Box &b) { b.sum(); }
 #else
-// REMARK: size-gate.cpp:[[@LINE+4]]:3: remark: soaview: view of 'P' in {f} out {f} (gather 8 B, scatter 8 B per element); runs when its ranges give at least 48 pairs per element gathered (::soaview::pays_off, checked when the nest starts), as written otherwise
+// REMARK: size-gate.cpp:[[@LINE+4]]:3: remark: soaview: view of 'P' in {f} out {f} (gather 8 B, scatter 8 B per element); runs when its ranges give at least 48 pairs per element gathered (::soaview::pays_off, checked when the nest starts) and its first calls measured it faster (::soaview::gate), as written otherwise
 // REMARK: size-gate.cpp:[[@LINE+5]]:5: remark: soaview: view of 'P' in {m} out {} (gather 8 B, scatter 0 B per element); built 1 loop level(s) out; runs when its ranges give at least 48 pairs per element gathered
 void remarks(Cell &c) {
   [[clang::soa_conversion]]

@@ -12,6 +12,7 @@
 #define SOAVIEW_SOAVIEW_H
 
 #include "soaview/frame.h"
+#include "soaview/gate.h"
 #include "soaview/pool.h"
 #include "soaview/spec.h"
 

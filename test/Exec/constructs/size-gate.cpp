@@ -1,20 +1,32 @@
 // The size gate under the default rule: a pair nest whose inner view is
 // hoisted runs converted when its ranges give at least 48 pairs per element
-// gathered (::soaview::pays_off), as written otherwise. Both give the plain
-// build's bits; SOAVIEW_STATS shows which ran (a converted nest's frames
-// are sites in the statistics). Arguments: seed, local count, active count.
+// gathered (::soaview::pays_off), as written otherwise; and of the calls
+// that pass, the first six alternate between the two versions, timed, and
+// the later ones run the faster (::soaview::gate). Every version gives the
+// plain build's bits; SOAVIEW_STATS shows which ran (a converted nest's
+// frames are sites in the statistics). Arguments: seed, local count, active
+// count, calls of density (2).
 // 96 x 96 gives 9216 pairs for 192 elements, exactly 48 each: converted;
 // 95 x 96 gives 47.75: as written.
 // RUN: env -u SOAVIEW_CONVERT %compare --plain %clangxx --soaview %soaviewxx --views 4 --out %t \
-// RUN:   --run "1 4 9" --run "2 95 96" --run "3 96 96" --run "4 150 700" %s | FileCheck %s
+// RUN:   --run "1 4 9" --run "2 95 96" --run "3 96 96" --run "4 150 700" --run "5 100 300 9" %s | FileCheck %s
 // CHECK: all runs identical
-// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 2 95 96 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITTEN
+// The size rule alone (SOAVIEW_TRIALS=0: no measuring).
+// RUN: env SOAVIEW_TRIALS=0 SOAVIEW_STATS=1 %t/size-gate.soaview 2 95 96 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITTEN
 // WRITTEN-NOT: size-gate.cpp:
-// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 3 96 96 2>&1 >/dev/null | FileCheck %s --check-prefix=CONVERTED
-// CONVERTED-DAG: size-gate.cpp:[[@LINE+19]]:3 host 2{{ }}
-// CONVERTED-DAG: size-gate.cpp:[[@LINE+20]]:5 host 2{{ }}
-// CONVERTED-DAG: size-gate.cpp:[[@LINE+32]]:5 host 1{{ }}
-// CONVERTED-DAG: size-gate.cpp:[[@LINE+33]]:7 host 1{{ }}
+// RUN: env SOAVIEW_TRIALS=0 SOAVIEW_STATS=1 %t/size-gate.soaview 3 96 96 2>&1 >/dev/null | FileCheck %s --check-prefix=CONVERTED --implicit-check-not="ns per pair"
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+27]]:3 host 2{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+28]]:5 host 2{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+40]]:5 host 1{{ }}
+// CONVERTED-DAG: size-gate.cpp:[[@LINE+41]]:7 host 1{{ }}
+// Measured: of two calls, the first runs converted and the second as
+// written; of nine, six are trials (three converted) and the gate reports
+// its choice, after which the three others run the version it chose.
+// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 3 96 96 2>&1 >/dev/null | FileCheck %s --check-prefix=TWO --implicit-check-not="ns per pair"
+// TWO: size-gate.cpp:[[@LINE+19]]:3 host 1{{ }}
+// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 5 100 300 9 2>&1 >/dev/null | FileCheck %s --check-prefix=NINE
+// NINE-DAG: size-gate.cpp:[[@LINE+17]]:3 host {{3|6}}{{ }}
+// NINE-DAG: size-gate.cpp:[[@LINE+16]]:3: ns per pair, fastest of 3 calls: converted {{[0-9.]+}}, as written {{[0-9.]+}}: runs {{converted|as written}}
 #include "common.h"
 #include <cstdlib>
 #include <vector>
@@ -71,8 +83,9 @@ int main(int argc, char **argv) {
     if (k < nl)
       c.local.push_back(&ps[k]);
   }
-  density(c, 0.3);
-  density(c, 0.2);
+  const int calls = argc > 4 ? std::atoi(argv[4]) : 2;
+  for (int k = 0; k < calls; ++k)
+    density(c, k % 2 ? 0.2 : 0.3);
   Sweep s{c.local, c.active};
   s.force();
   for (const Part &p : ps) {

@@ -1,0 +1,98 @@
+//===- gate.h - a small nest's choice, measured -----------------*- C++ -*-===//
+//
+// A nest with a size gate (soaview::pays_off, frame.h) keeps the nest as
+// written beside the converted one. Which of the two is faster also
+// depends on what the compiler makes of each (docs/attributes.md, "Small
+// nests, decided at run time": a cheap conditional sum into the outer
+// element runs slower converted), so the first calls that pass the size
+// rule measure both: they alternate, converted first, kTrials calls each,
+// and time each call per pair of iterations. From then on the site runs
+// the version whose fastest call was faster (converted on a tie). Both
+// versions compute the same bits, so the choice changes time, never
+// results.
+//
+// Generated code (emit/Dispatch.cpp):
+//
+//   { static ::soaview::gate sv10_3_gate("user.cpp:10:3");
+//     ::soaview::trial sv10_3_trial(sv10_3_gate, ::soaview::range_size(local),
+//                                   ::soaview::range_size(active));
+//   if (!(sv10_3_trial.converted())) { <the nest as written> }
+//   else <the converted nest> }
+//
+// Thread safety: a gate is shared by every thread that runs its nest; its
+// state is atomics, and a call that starts while the trials are not all
+// recorded runs converted without timing. SOAVIEW_TRIALS=0 turns the
+// measuring off (the size rule alone decides); SOAVIEW_STATS=1 prints each
+// gate's times and choice at exit.
+// Tests: test/Unit/gate_test.cpp, test/Exec/constructs/size-gate.cpp.
+//===----------------------------------------------------------------------===//
+#ifndef SOAVIEW_GATE_H
+#define SOAVIEW_GATE_H
+
+#include "soaview/frame.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace soaview {
+
+class gate {
+public:
+  /// Calls of each version measured before the choice.
+  static constexpr unsigned kTrials = 3;
+  /// `where`: the nest's place, static storage (a string literal).
+  explicit gate(const char *where) noexcept;
+  const char *where() const noexcept { return where_; }
+
+  /// The version a call that passes the size rule runs, and the trial
+  /// slot it takes (-1: not timed; even: converted, odd: as written).
+  bool choose(int &slot) noexcept;
+  /// A timed call of `slot` took `ns` for `pairs` pairs.
+  void record(int slot, std::uint64_t ns, double pairs) noexcept;
+  /// -1 while measuring, 0 as written, 1 converted.
+  int choice() const noexcept {
+    return choice_.load(std::memory_order_acquire);
+  }
+  /// The fastest call's picoseconds per pair: converted (0), as written (1).
+  std::uint64_t best(int version) const noexcept {
+    return best_[version].load(std::memory_order_relaxed);
+  }
+
+private:
+  const char *where_;
+  std::atomic<unsigned> claimed_{0}, recorded_{0};
+  std::atomic<std::uint64_t> best_[2] = {~std::uint64_t(0), ~std::uint64_t(0)};
+  std::atomic<int> choice_{-1};
+};
+
+/// One run of a gated nest: decides the version, and times it while the
+/// gate measures (the destructor records the time, also when the nest
+/// leaves by return, break or an exception).
+class trial {
+public:
+  trial(gate &g, std::size_t outer, std::size_t inner) noexcept
+      : gate_(g), pairs_(double(outer) * double(inner)) {
+    converted_ = pays_off(outer, inner) && g.choose(slot_);
+    if (slot_ >= 0)
+      start_ = rt::now_ns();
+  }
+  ~trial() {
+    if (slot_ >= 0)
+      gate_.record(slot_, rt::now_ns() - start_, pairs_);
+  }
+  trial(const trial &) = delete;
+  trial &operator=(const trial &) = delete;
+  bool converted() const noexcept { return converted_; }
+
+private:
+  gate &gate_;
+  double pairs_;
+  int slot_ = -1;
+  bool converted_;
+  std::uint64_t start_ = 0;
+};
+
+} // namespace soaview
+
+#endif

@@ -1,0 +1,84 @@
+//===- gate.cpp - a small nest's choice, measured (soaview/gate.h) --------===//
+#include "soaview/gate.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace soaview {
+namespace {
+
+/// SOAVIEW_TRIALS=0: no measuring, the size rule alone decides.
+bool trials_on() {
+  const char *v = std::getenv("SOAVIEW_TRIALS");
+  return !v || std::strcmp(v, "0") != 0;
+}
+const bool measuring = trials_on();
+
+struct Gates {
+  std::mutex mu;
+  std::vector<const gate *> all;
+};
+Gates &gates() {
+  static Gates *g = new Gates; // leaked: read by the printer at exit
+  return *g;
+}
+
+/// SOAVIEW_STATS=1: each gate that measured, at exit.
+struct GatePrinter {
+  ~GatePrinter() {
+    const char *v = std::getenv("SOAVIEW_STATS");
+    if (!v || !std::strtoull(v, nullptr, 10))
+      return;
+    Gates &g = gates();
+    std::lock_guard<std::mutex> lock(g.mu);
+    for (const gate *x : g.all)
+      print(*x);
+  }
+  static void print(const gate &x) {
+    const int c = x.choice();
+    if (c < 0)
+      return; // not all trials ran
+    std::fprintf(stderr,
+                 "soaview: %s: ns per pair, fastest of %u calls: converted "
+                 "%.3f, as written %.3f: runs %s\n",
+                 x.where(), gate::kTrials, x.best(0) / 1e3, x.best(1) / 1e3,
+                 c ? "converted" : "as written");
+  }
+} printer;
+
+} // namespace
+
+gate::gate(const char *where) noexcept : where_(where) {
+  Gates &g = gates();
+  std::lock_guard<std::mutex> lock(g.mu);
+  g.all.push_back(this);
+}
+
+bool gate::choose(int &slot) noexcept {
+  slot = -1;
+  const int c = choice();
+  if (c >= 0 || !measuring)
+    return c != 0;
+  const unsigned k = claimed_.fetch_add(1, std::memory_order_relaxed);
+  if (k >= 2 * kTrials)
+    return true; // the last trials are still running
+  slot = static_cast<int>(k);
+  return k % 2 == 0;
+}
+
+void gate::record(int slot, std::uint64_t ns, double pairs) noexcept {
+  const int version = slot % 2;
+  const auto ps = static_cast<std::uint64_t>(1e3 * static_cast<double>(ns) /
+                                             (pairs > 0 ? pairs : 1));
+  std::uint64_t old = best_[version].load(std::memory_order_relaxed);
+  while (ps < old && !best_[version].compare_exchange_weak(
+                         old, ps, std::memory_order_relaxed))
+    ;
+  if (recorded_.fetch_add(1, std::memory_order_acq_rel) + 1 == 2 * kTrials)
+    choice_.store(best(0) <= best(1) ? 1 : 0, std::memory_order_release);
+}
+
+} // namespace soaview
