@@ -38,28 +38,30 @@ echo "== runtime unit tests (ctest)"
 (cd "$build" && ctest --output-on-failure) ; rc=$?
 n=$(cd "$build" && ctest -N | sed -n 's/Total Tests: //p'); count $rc "${n:-1}"
 
+# A unit test built with -fsanitize=thread from the runtime's sources:
+# under_tsan NAME TEST SOURCE... (paths under the repository).
+under_tsan() {
+  local name=$1 test=$2; shift 2
+  local srcs=() f
+  for f in "$test" "$@"; do srcs+=("$root/$f"); done
+  "$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
+    "${srcs[@]}" -o "$build/$name.tsan" &&
+    TSAN_OPTIONS=halt_on_error=1 "$build/$name.tsan"
+  count $? 1
+}
+
 echo "== runtime pool stress test under ThreadSanitizer"
-tsan="$build/pool_test.tsan"
-"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
-  "$root/test/Unit/pool_test.cpp" "$root/runtime/src/pool.cpp" \
-  "$root/runtime/src/region.cpp" "$root/runtime/src/region_sweeps.cpp" "$root/runtime/src/region_lists.cpp" \
-  "$root/runtime/src/sweep.cpp" -o "$tsan" &&
-  TSAN_OPTIONS=halt_on_error=1 "$tsan"
-count $? 1
+under_tsan pool_test test/Unit/pool_test.cpp runtime/src/pool.cpp \
+  runtime/src/region.cpp runtime/src/region_sweeps.cpp \
+  runtime/src/region_lists.cpp runtime/src/sweep.cpp
 
 echo "== gated nests' shared choice under ThreadSanitizer"
-"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
-  "$root/test/Unit/gate_test.cpp" "$root/runtime/src/gate.cpp" \
-  "$root/runtime/src/pool.cpp" -o "$build/gate_test.tsan" &&
-  TSAN_OPTIONS=halt_on_error=1 "$build/gate_test.tsan"
-count $? 1
+under_tsan gate_test test/Unit/gate_test.cpp runtime/src/gate.cpp \
+  runtime/src/pool.cpp
 
 echo "== device heap stress test under ThreadSanitizer (host threads)"
-"$cxx" -std=c++17 -O1 -g -fsanitize=thread -I"$root/runtime/include" \
-  "$root/test/Unit/heap_test.cpp" "$root/runtime/src/heap.cpp" \
-  "$root/runtime/src/pool.cpp" -o "$build/heap_test.tsan" &&
-  TSAN_OPTIONS=halt_on_error=1 "$build/heap_test.tsan"
-count $? 1
+under_tsan heap_test test/Unit/heap_test.cpp runtime/src/heap.cpp \
+  runtime/src/pool.cpp
 
 echo "== lit suite (LLVM $llvm)"
 coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"
