@@ -72,20 +72,6 @@ std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
                {"Inner", Emit.Source.exprText(Site.Gate->Inner)}});
 }
 
-/// The blanks before At on its line (the `if` after the trial's line
-/// starts where the nest did); none when code precedes it.
-std::string indentOf(const EditBuffer &Buffer, SourceLocation At,
-                     EmitContext &Emit) {
-  llvm::StringRef Text = Buffer.original();
-  unsigned Offset = Emit.Source.offset(At);
-  size_t LineStart = Text.substr(0, Offset).rfind('\n');
-  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-  llvm::StringRef Before = Text.slice(LineStart, Offset);
-  return Before.find_first_not_of(" \t") == llvm::StringRef::npos
-             ? Before.str()
-             : std::string();
-}
-
 /// The checks, one per object (`::soaview::exact_type(f)`), then the size
 /// gate's.
 std::string condition(EmitContext &Emit, const DispatchSite &Site,
@@ -149,13 +135,15 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
   if (!Buffer)
     return false;
   SourceLocation At = Emit.SM.getFileLoc(Site.Nest->getBeginLoc());
+  // The `if` after the trial's line starts where the nest did.
+  unsigned Column = Emit.SM.getPresumedColumnNumber(Begin);
   if (Site.Gate) // the trial's block ends after the converted nest's own
     Buffer->insert(Emit.Source.offset(End), " }", kAfterNestEnds);
   Buffer->insert(Emit.Source.offset(Begin),
                  fill("${Trial}if (!(${Cond})) { // soaview: the loop as "
                       "written, for ${Why}\n${Sync}${Line}${Copy}\n} else ",
                       {{"Trial", Site.Gate ? openTrial(Emit, Site, At) +
-                                                 indentOf(*Buffer, Begin, Emit)
+                                                 std::string(Column - 1, ' ')
                                            : ""},
                        {"Cond", condition(Emit, Site, At)},
                        {"Why", reasons(Site)},

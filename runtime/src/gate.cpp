@@ -29,8 +29,7 @@ Gates &gates() {
 /// SOAVIEW_STATS=1: each gate that measured, at exit.
 struct GatePrinter {
   ~GatePrinter() {
-    const char *v = std::getenv("SOAVIEW_STATS");
-    if (!v || !std::strtoull(v, nullptr, 10))
+    if (!rt::stats_wanted())
       return;
     Gates &g = gates();
     std::lock_guard<std::mutex> lock(g.mu);

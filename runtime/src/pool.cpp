@@ -300,6 +300,8 @@ int device_from_env(int devices) noexcept {
   return d;
 }
 
+bool stats_wanted() noexcept { return want_stats; }
+
 bool profiling() noexcept {
   return want_profile.load(std::memory_order_relaxed);
 }

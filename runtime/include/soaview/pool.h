@@ -108,6 +108,8 @@ enum phase {
   index,
   phase_count
 };
+/// SOAVIEW_STATS is set (not 0): statistics are printed at exit.
+bool stats_wanted() noexcept;
 bool profiling() noexcept;
 /// Turns phase recording on or off at run time (benchmarks); thread-safe.
 void set_profiling(bool on) noexcept;
