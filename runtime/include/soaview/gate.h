@@ -73,7 +73,8 @@ class trial {
 public:
   trial(gate &g, std::size_t outer, std::size_t inner) noexcept
       : gate_(g), pairs_(double(outer) * double(inner)) {
-    converted_ = pays_off(outer, inner) && g.choose(slot_);
+    // An empty nest passes the rule (0 >= 0) and has no pairs to time.
+    converted_ = pays_off(outer, inner) && (pairs_ == 0 || g.choose(slot_));
     if (slot_ >= 0)
       start_ = rt::now_ns();
   }
