@@ -99,6 +99,7 @@ class Gen:
         self.private = r.random() < 0.3      # private Real pv; Vec2 pw; + accessors
         self.namespaced = r.random() < 0.3   # S inside namespace ns1::ns2
         self.bvec = r.random() < 0.3         # BVec bv: copied as bytes (Peano4's Vector)
+        self.catomic = r.random() < 0.1      # CAtom at: a copyable atomic, never converted
         self.fields = fields
         self.inner = inner
 
@@ -229,6 +230,7 @@ class Gen:
         w = L.append
         w("#include <algorithm>")
         w("#include <array>")
+        w("#include <atomic>")
         w("#include <cstdio>")
         w("#include <cstdlib>")
         w("#include <deque>")
@@ -254,6 +256,12 @@ class Gen:
             w("  BVec(const BVec &o) : x(o.x) { y = o.y; }")
             w("  BVec &operator=(const BVec &o) { x = o.x; y = o.y; return *this; }")
             w("};")
+        if self.catomic:  # derived from std::atomic with copies of its own
+            w("struct CAtom : std::atomic<int> {")
+            w("  CAtom() : std::atomic<int>(0) {}")
+            w("  CAtom(const CAtom &o) : std::atomic<int>(o.load()) {}")
+            w("  CAtom &operator=(const CAtom &o) { store(o.load()); return *this; }")
+            w("};")
         w("struct S {")
         w("  static constexpr double kHalf = 0.5;")
         w("  static constexpr double kW[2] = {0.5, 0.25};")
@@ -269,6 +277,8 @@ class Gen:
             w("  struct { double s0; int s1; };")
         if self.bvec:
             w("  BVec bv;")
+        if self.catomic:
+            w("  CAtom at;")
         if self.private:
             w("  Real get_pv() const { return pv; }")
             w("  const Real &ref_pv() const { return pv; }")
@@ -457,6 +467,8 @@ class Gen:
             else:
                 lhs, _ = self.pick(self.scalars())
                 out.append(f"acc += {var}{acc}{lhs};")
+        if self.catomic and r.random() < 0.5:  # must be refused (check())
+            out.insert(r.randint(0, len(out)), f"{var}{acc}at.fetch_add(1);")
         if r.random() < 0.1:  # a discarded element: `(void)p;`
             out.insert(r.randint(0, len(out)), f"(void){var};")
         if not device and not self.in_template and r.random() < 0.15:
@@ -854,6 +866,10 @@ def run(cmd, timeout, cwd=None, env=None):
         return "timeout", "", ""
 
 
+# An annotated loop's body that uses the copyable atomic (body()).
+ATOMIC_USE = re.compile(r"(->|\.)at\.fetch_add\(1\); // @r")
+
+
 def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
     """Returns (verdict, detail): ok, refused, or a failure kind."""
     path = os.path.join(work, "prog.cpp")
@@ -890,6 +906,8 @@ def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):
         return "crash", f"exit {rc2}: {err2[:2000]}"
     if out1 != out2:
         return "mismatch", ""
+    if ATOMIC_USE.search(src):  # an atomic used in a loop: must be refused
+        return "atomic-converted", ""
     return "ok", ""
 
 

@@ -8,6 +8,9 @@
 #include "analysis/Analyzer.h"
 
 #include "support/AstHelpers.h"
+#include "support/ValueClasses.h"
+
+#include "clang/AST/StmtOpenMP.h"
 
 using namespace clang;
 
@@ -44,6 +47,12 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
     return Bad(diag::err_field_reference, diag::note_field_reference);
   if (T.isVolatileQualified() || T->isAtomicType())
     return Bad(diag::err_field_volatile, diag::note_field_volatile);
+  if (std::optional<AtomicPart> A = atomicPart(Ctx, T);
+      A && A->Member.empty()) {
+    refuse(Use, {diag::err_field_volatile, {FD->getName().str()}},
+           FD->getLocation(), Msg(diag::note_field_atomic, {A->Type}));
+    return false;
+  }
   if (!T.isTriviallyCopyableType(Ctx) && !T->isRecordType())
     return Bad(diag::err_field_not_copyable, diag::note_field_memcpy);
   return true;
@@ -51,14 +60,84 @@ bool Analyzer::checkField(const FieldDecl *FD, SourceLocation Use) {
 
 namespace {
 bool passedOn(const Expr *Use, ParentMap &PM);
+
+/// The atomic operation the builtin call or node P is, or "".
+std::string atomicOperation(const Stmt *P) {
+  if (isa<AtomicExpr>(P))
+    return "an atomic builtin";
+  if (const auto *CE = dyn_cast<CallExpr>(P))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->getBuiltinID() && FD->getName().starts_with("__sync_"))
+      return "'" + FD->getName().rtrim("0123456789").rtrim('_').str() + "'";
+  if (isa<OMPAtomicDirective>(P))
+    return "'#pragma omp atomic'";
+  return "";
+}
+
+/// The first atomic operation in the body of FD (a callee given a field's
+/// address), or "".
+std::string atomicOperationIn(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def->getBody())
+    return "";
+  std::vector<const Stmt *> Work{Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (std::string Op = atomicOperation(S); !Op.empty())
+      return Op;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+      if (std::optional<AtomicPart> A =
+              atomicPart(FD->getASTContext(), CE->getType()))
+        return "'" + A->Type + "'";
+    for (const Stmt *C : S->children())
+      if (C)
+        Work.push_back(C);
+  }
+  return "";
+}
+/// The atomic operation that Use (a field's lvalue) is handed to: an atomic
+/// builtin given its address, a std::atomic_ref bound to it, or an update
+/// under `#pragma omp atomic`; "" when none.
+std::string atomicUseOf(const ASTContext &Ctx, const Expr *Use, ParentMap &PM) {
+  const Expr *Cur = Use;
+  const Stmt *P =
+      parentThrough(PM, Cur, Through::Parens | Through::ImplicitCasts);
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+      U && U->getOpcode() == UO_AddrOf) {
+    Cur = U;
+    P = parentThrough(PM, Cur, Through::Parens | Through::ImplicitCasts);
+  }
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(P))
+    if (std::optional<AtomicPart> A = atomicPart(Ctx, CE->getType()))
+      return "'" + A->Type + "'";
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(P);
+      CE && !CE->getBuiltinCallee())
+    if (std::string Op = atomicOperationIn(CE->getDirectCallee()); !Op.empty())
+      return Op;
+  for (; P; P = PM.getParent(const_cast<Stmt *>(P)))
+    if (std::string Op = atomicOperation(P); !Op.empty())
+      return Op;
+  return "";
+}
+
 } // namespace
 
 /// A field access through a view: recorded as a leaf (or a whole record)
 /// of the view with how it is used.
 void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
                     ParentMap &PM) {
+  std::string Atomic = atomicUseOf(Ctx, Use, PM);
   const CallExpr *RefCall = nullptr;
   LeafAccess Found = classifyUse(Use, PM, &RefCall);
+  if (Atomic.empty() && RefCall)
+    Atomic = atomicOperationIn(RefCall->getDirectCallee());
+  if (!Atomic.empty()) {
+    refuse(Use->getExprLoc(),
+           {diag::err_field_atomic_use, {dotted(B.Path), Atomic}}, {},
+           Msg(diag::note_field_atomic_use));
+    return;
+  }
   if (RefCall) {
     // A field passed by non-const reference or pointer: the callee must be
     // visible (it may keep the address; it must at least be seen).

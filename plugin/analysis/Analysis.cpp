@@ -17,6 +17,7 @@
 #include "analysis/Analyzer.h"
 
 #include "support/AstHelpers.h"
+#include "support/ValueClasses.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -303,22 +304,40 @@ bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
       W.Cur = ME;
       return true;
     }
-    if (!copiesAsBytes(Ctx, FieldType)) {
+    if (std::optional<AtomicPart> A = atomicPart(Ctx, FieldType)) {
       refuse(ME->getMemberLoc(),
-             {diag::err_use_whole_not_copyable, {FD->getName().str()}},
-             FD->getLocation(), Msg(diag::note_field_memcpy));
+             {diag::err_field_holds_atomic, {FD->getName().str(), A->Member}},
+             FD->getLocation(), Msg(diag::note_field_atomic, {A->Type}));
       return false;
     }
+    if (!carriedAsBytes(FD, ME, diag::err_use_whole_not_copyable))
+      return false;
     leaf(ME, Binding{W.B.View, Path}, /*Whole=*/true, PM);
     return false;
   }
-  if (!copiesAsBytes(Ctx, FieldType)) {
-    refuse(ME->getMemberLoc(),
-           {diag::err_field_not_copyable, {FD->getName().str()}},
-           FD->getLocation(), Msg(diag::note_field_memcpy));
+  if (!carriedAsBytes(FD, ME, diag::err_field_not_copyable))
     return false;
-  }
   leaf(ME, Binding{W.B.View, Path}, /*Whole=*/FieldRecord != nullptr, PM);
+  return false;
+}
+
+/// Whether a view may carry field FD, used at ME, as bytes; else reports
+/// Error with what makes its class's value more than its bytes.
+bool Analyzer::carriedAsBytes(const FieldDecl *FD, const MemberExpr *ME,
+                              diag::Id Error) {
+  std::optional<NotBytes> Why = whyNotBytes(Ctx, FD->getType());
+  if (!Why)
+    return true;
+  if (Why->Culprit && SM.isInSystemHeader(Why->Culprit->getLocation()))
+    Why = NotBytes{FD, "'" + FD->getQualifiedNameAsString() + "' " +
+                           "is a library class that is not trivially copyable"};
+  if (Why->Culprit)
+    refuse(ME->getMemberLoc(), {Error, {FD->getName().str()}},
+           Why->Culprit->getLocation(),
+           Msg(diag::note_field_not_bytes, {Why->Why}));
+  else
+    refuse(ME->getMemberLoc(), {Error, {FD->getName().str()}},
+           FD->getLocation(), Msg(diag::note_field_memcpy));
   return false;
 }
 

@@ -243,6 +243,8 @@ private:
   void method(const clang::CXXMethodDecl *MD, const Binding &B,
               clang::SourceLocation Use);
   bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
+  bool carriedAsBytes(const clang::FieldDecl *FD, const clang::MemberExpr *ME,
+                      diag::Id Error);
   bool visible(const clang::FunctionDecl *FD, clang::SourceLocation Use,
                llvm::StringRef What);
   void enqueue(const clang::FunctionDecl *FD, Env E);

@@ -504,28 +504,4 @@ unsigned splitComponents(const ASTContext &Ctx, QualType T, QualType &Elem) {
   return static_cast<unsigned>(N);
 }
 
-bool copiesAsBytes(const ASTContext &Ctx, QualType T) {
-  if (T.isTriviallyCopyableType(Ctx))
-    return true;
-  while (const ArrayType *AT = Ctx.getAsArrayType(T))
-    T = AT->getElementType();
-  const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || RD->isPolymorphic() || RD->isUnion() ||
-      RD->getNumVBases() || !RD->hasTrivialDestructor())
-    return false;
-  for (const CXXConstructorDecl *C : RD->ctors())
-    if (C->isDefaultConstructor() && C->isUserProvided())
-      return false;
-  for (const CXXBaseSpecifier &B : RD->bases())
-    if (!copiesAsBytes(Ctx, B.getType()))
-      return false;
-  for (const FieldDecl *F : RD->fields()) {
-    QualType FT = Ctx.getBaseElementType(F->getType());
-    if (F->isBitField() || !(FT->isArithmeticType() || FT->isEnumeralType() ||
-                             (FT->isRecordType() && copiesAsBytes(Ctx, FT))))
-      return false;
-  }
-  return true;
-}
-
 } // namespace soaview

@@ -157,16 +157,6 @@ firstOrdinaryDeclaration(const clang::FunctionDecl *FD);
 const clang::CXXRecordDecl *classWithDestructor(const clang::ASTContext &Ctx,
                                                 clang::QualType T);
 
-/// Whether views may carry a T as bytes (memcpy) though it is not trivially
-/// copyable (Peano4's tarch::la::Vector, whose copy constructor copies its
-/// array in a loop): a class with a trivial destructor, no virtual
-/// functions or bases, no user-provided default constructor, and only
-/// numbers, enumerations and such classes (and arrays of them) as fields.
-/// Its value is its bytes; whatever its copy operations do runs where the
-/// program itself copies (a copy of the view copies as a copy of the element
-/// does), never in the gathers and scatters.
-bool copiesAsBytes(const clang::ASTContext &Ctx, clang::QualType T);
-
 /// A small one-dimensional array of arithmetic values (`double x[3]`) is
 /// stored one buffer per component (`double *x[3]` in the soa), so that loops
 /// reading `p->x[0]` load consecutive slots, as hand-written SoA does. Returns

@@ -4,15 +4,13 @@
 // constructor, a trivial destructor): views carry them with memcpy, and
 // the class's own copies run only where the program copies (getters
 // returning by value, `auto c = p->x`). Read and written whole, through
-// const-reference getters, setters and operators, with a copy counter that
-// shows no extra copy.
+// const-reference getters, setters and operators. (A copy that also counts
+// is refused: test/Sema/value-classes.cpp.)
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --views 3 --out %t \
 // RUN:   --run "1 40" --run "5 3" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
 #include <vector>
-
-static long copies = 0;
 
 namespace la {
 template <int N> class Vector {
@@ -25,12 +23,10 @@ public:
       v[i] = a;
   }
   Vector(const Vector &o) {
-    ++copies;
     for (int i = 0; i < N; i++)
       v[i] = o.v[i];
   }
   Vector &operator=(const Vector &o) {
-    ++copies;
     for (int i = 0; i < N; i++)
       v[i] = o.v[i];
     return *this;
@@ -77,7 +73,6 @@ int main(int argc, char **argv) {
   std::vector<Particle *> some;
   for (Particle &p : ps)
     some.push_back(&p);
-  long before = copies;
   double dt = 0.01;
   [[clang::soa_conversion("always")]]
   for (Particle *p : some) // drift: x += dt v
@@ -94,7 +89,6 @@ int main(int argc, char **argv) {
   [[clang::soa_conversion("always")]]
   for (const Particle *p : some)
     sum += p->getX()(0) * p->getV()(2) + p->getX()(1);
-  corpus::print("copies", copies - before);
   corpus::print("sum", sum);
   for (const Particle &p : ps)
     corpus::print("x v", p.getX()(2) + p.getV()(1));
