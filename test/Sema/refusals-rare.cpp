@@ -109,29 +109,30 @@ void bothSweeps(std::vector<Q2> &qs) {
 }
 
 // A class that is not trivially copyable is carried as bytes only when its
-// value is its bytes (test/Exec/constructs/byte-copied-fields.cpp): not
-// with a user-provided default constructor, nor with a pointer field.
+// value is its bytes (docs/semantics.md, "Classes carried as bytes"): a
+// default constructor with constant initialisers keeps it so, a pointer
+// field does not.
 struct Counted {
   double v;
   Counted() : v(1) {}
   Counted(const Counted &o) : v(o.v) {}
 };
 struct Pointing {
-  double *at;
+  double *at; // expected-note {{'Pointing::at' is a double *, neither a number nor a class of numbers: views carry a class with memcpy only when}}
   Pointing() = default;
   Pointing(const Pointing &o) : at(o.at) {}
 };
 struct R2 {
-  Counted c; // expected-note {{views copy fields with memcpy}}
-  Pointing p; // expected-note {{views copy fields with memcpy}}
+  Counted c;
+  Pointing p;
   double w;
 };
 double weigh(const Counted &c) { return c.v; }
 double aim(const Pointing &p) { return *p.at; }
 void notBytes(std::vector<R2> &rs) {
   [[clang::soa_conversion]]
-  for (auto &r : rs) // expected-note {{in the loop annotated here}}
-    r.w = weigh(r.c); // expected-error {{field 'c' is used as a whole but is not trivially copyable}}
+  for (auto &r : rs)
+    r.w = weigh(r.c);
   [[clang::soa_conversion]]
   for (auto &r : rs) // expected-note {{in the loop annotated here}}
     r.w += aim(r.p); // expected-error {{field 'p' is used as a whole but is not trivially copyable}}
