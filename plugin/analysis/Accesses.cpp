@@ -20,12 +20,15 @@ namespace analysis {
 bool Analyzer::visible(const FunctionDecl *FD, SourceLocation Use,
                        StringRef What) {
   const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def) {
+  // std::move, std::forward, std::addressof, ...: builtins without a body,
+  // declared in a system header like any other library function.
+  bool Library = FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation());
+  if ((!FD->hasBody(Def) || !Def) && !Library) {
     refuse(Use, {diag::err_callee_invisible, {FD->getQualifiedNameAsString()}},
            FD->getLocation(), Msg(diag::note_callee_invisible));
     return false;
   }
-  if (SM.isInSystemHeader(Def->getLocation())) {
+  if (Library || SM.isInSystemHeader(Def->getLocation())) {
     refuse(Use, {diag::err_callee_system, {FD->getQualifiedNameAsString()}},
            FD->getLocation(), Msg(diag::note_callee_system, {What.str()}));
     return false;

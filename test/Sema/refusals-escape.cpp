@@ -3,13 +3,14 @@
 // RUN: %soaview_verify %offload_syntax %s
 
 #include <cstdarg>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 struct P {
   double x, y, arr[2];
-  std::string name; // expected-note {{views copy fields with memcpy}}
+  std::string name; // expected-note {{'P::name' is a library class that is not trivially copyable}}
 };
 
 struct Solver {
@@ -104,6 +105,19 @@ void systemCallee(std::vector<P *> &v, P &other) {
     p->x = 1;
     std::swap(*p, other); // expected-error {{the element is passed to 'std::swap' from a system header}} expected-note@* {{a function receiving the element must be user code}}
   }
+}
+
+// Library functions that are builtins (no body at all) are named as any
+// other function from a system header.
+void builtinCallees(std::vector<P *> &v, std::vector<P *> &kept) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    kept.push_back(std::addressof(*p)); // expected-error {{the element is passed to 'std::addressof' from a system header}} expected-note@* {{a function receiving the element must be user code}}
+}
+void builtinMove(std::vector<P *> &v, std::vector<P *> &kept) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    kept.push_back(std::move(p)); // expected-error {{the element is passed to 'std::move' from a system header}} expected-note@* {{a function receiving the element must be user code}}
 }
 
 void localCopy(std::vector<P *> &v, double &s) {
