@@ -2,7 +2,8 @@
 //
 // Loaded with -fplugin=soaview.so (soaview-clang++ does this). Arguments:
 //   -fplugin-arg-soaview-remarks      one remark per converted loop
-//   -fplugin-arg-soaview-dump=FILE    write the rewritten source ('-': stdout)
+//   -fplugin-arg-soaview-dump=FILE    write the rewritten source ('-': stdout),
+//                                     creating FILE's directory
 //   -fplugin-arg-soaview-convert=always|profitable
 //                                     convert every annotated loop, or only
 //                                     those that can pay (default)
@@ -28,6 +29,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -155,15 +157,8 @@ protected:
           SM.setMainFileID(
               SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
       }
-    if (!Opts.DumpPath.empty()) {
-      std::error_code EC;
-      llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);
-      if (!EC)
-        OS << dumpText(*R);
-      else
-        reportNow(CI.getDiagnostics(), {},
-                  {diag::err_plugin_dump_file, {Opts.DumpPath, EC.message()}});
-    }
+    if (!Opts.DumpPath.empty())
+      writeDump(CI.getDiagnostics(), *R);
     if (!Compile)
       R->Buffers.clear(); // diagnostics point into the source as written
     // The real compile parses generated code: its errors are soaview's.
@@ -174,6 +169,22 @@ protected:
   }
 
 private:
+  /// dump=FILE: the rewritten text, FILE's directory created if need be.
+  void writeDump(DiagnosticsEngine &D, const PassResult &R) {
+    StringRef Dir = llvm::sys::path::parent_path(Opts.DumpPath);
+    std::error_code EC;
+    if (Opts.DumpPath != "-" && !Dir.empty())
+      EC = llvm::sys::fs::create_directories(Dir);
+    if (!EC) {
+      llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);
+      if (!EC)
+        OS << dumpText(R);
+    }
+    if (EC)
+      reportNow(D, {},
+                {diag::err_plugin_dump_file, {Opts.DumpPath, EC.message()}});
+  }
+
   Options Opts;
 };
 
