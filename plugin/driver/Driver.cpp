@@ -63,6 +63,10 @@ public:
   }
 
   void attributeProblems();
+  /// Generated code is C++17 (std::void_t, if constexpr, inline
+  /// variables): an earlier standard gets one error, at the first annotated
+  /// loop, and nothing is rewritten.
+  void refuseStandard(const LoopInstance &First);
   /// View regions: what they reach (those loops always convert) and what
   /// they refuse; emitted by finish().
   void regions();
@@ -149,6 +153,17 @@ void FirstPass::attributeProblems() {
     if (P.Note)
       Diags.note(D, P.Loc, *P.Note);
   }
+}
+
+void FirstPass::refuseStandard(const LoopInstance &First) {
+  const LangOptions &LO = Ctx.getLangOpts();
+  const char *Standard = LO.CPlusPlus14   ? "C++14"
+                         : LO.CPlusPlus11 ? "C++11"
+                         : LO.CPlusPlus   ? "C++98"
+                                          : "C";
+  StoredDiag &D =
+      Diags.report(First.A->ForLoc, {diag::err_needs_cxx17, {Standard}});
+  Diags.note(D, First.A->ForLoc, diag::note_needs_cxx17);
 }
 
 /// One nest, or a sweep over cells whose body holds a nest.
@@ -572,8 +587,10 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
   FirstPass Pass(Ctx, C, Opts, R);
   Pass.attributeProblems();
-  Pass.regions();
   std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);
+  if (!Nests.empty() && !Ctx.getLangOpts().CPlusPlus17)
+    return Pass.refuseStandard(Nests.front().front());
+  Pass.regions();
   if (Opts.AnnotateAll)
     Pass.convertEveryLoop(Nests);
   else
