@@ -21,6 +21,7 @@
 // Tests: test/Rewrite/translate.cpp.
 //===----------------------------------------------------------------------===//
 #include "driver/Action.h"
+#include "driver/Arguments.h"
 #include "frontend/Annotations.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -29,6 +30,7 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -43,12 +45,62 @@ namespace {
 
 int usage() {
   llvm::errs()
-      << "usage: soaview-translate FILE [-o OUT] [--remarks] [--no-warn=FLAG] "
-         "[--convert=always|profitable] [--backend=openmp|cuda] "
-         "[--depfile DEP] [--output-dir DIR] [--device-heap=on|off] "
-         "[--annotate=all|written] -- <compile flags>\n"
-         "       soaview-translate --report FILE -- <compile flags>\n";
+      << "usage: soaview-translate FILE [-o OUT] [options] -- <compile flags>\n"
+         "       soaview-translate --report FILE -- <compile flags>\n"
+         "soaview-translate --help lists the options\n";
   return 2;
+}
+
+/// soaview's version and the LLVM it is built against.
+std::string version(StringRef Tool) {
+  return std::string("soaview " SOAVIEW_VERSION " (") + Tool.str() +
+         "), built with LLVM " LLVM_VERSION_STRING "\n";
+}
+
+/// Where the documentation is: <prefix>/share/doc/soaview next to an
+/// installed bin/soaview-translate, else the source tree's docs/.
+std::string docsDir(const char *Argv0);
+
+int help(const char *Argv0) {
+  llvm::outs()
+      << version("soaview-translate")
+      << "Writes the source that soaview's plugin compiles, for compilers "
+         "that cannot load\nthe plugin; compile it with $(soaview-config "
+         "--cxxflags) and link $(soaview-config\n--ldflags).\n\n"
+         "usage: soaview-translate FILE [-o OUT] [options] -- <compile "
+         "flags>\n"
+         "       soaview-translate --report FILE -- <compile flags>\n\n"
+         "Options:\n"
+      << soaview::helpLine("-o OUT", "write the translation to OUT ('-': "
+                                     "standard output, the default), "
+                                     "creating its directory")
+      << soaview::helpLine("--output-dir DIR",
+                           "write the main file and every rewritten header "
+                           "below DIR, mirroring the include tree")
+      << soaview::helpLine("--depfile DEP", "write the files the output "
+                                            "depends on to DEP (Make syntax)")
+      << soaview::helpLine("--report", "print one row per annotated loop: "
+                                       "fields, bytes, hoisting, offloading")
+      << soaview::helpLine("--help-plugin", "print the plugin's arguments "
+                                            "and the environment variables")
+      << soaview::helpLine("--help, --version", "print this, or the version")
+      << "\nSettings (the plugin's -fplugin-arg-soaview-NAME):\n"
+      << soaview::settingsHelp("--", /*Translate=*/true) << "\nEnvironment:\n"
+      << soaview::environmentHelp() << "\nDocumentation: " << docsDir(Argv0)
+      << "/options.md, getting-started.md\n";
+  return 0;
+}
+
+/// soaview-clang++ --help shows these.
+int helpPlugin(const char *Argv0) {
+  llvm::outs() << "Plugin arguments:\n"
+               << soaview::settingsHelp("-fplugin-arg-soaview-",
+                                        /*Translate=*/false)
+               << "\nEnvironment:\n"
+               << soaview::environmentHelp()
+               << "\nDocumentation: " << docsDir(Argv0)
+               << "/options.md, getting-started.md\n";
+  return 0;
 }
 
 class Factory : public tooling::FrontendActionFactory {
@@ -68,50 +120,56 @@ struct Args {
   std::string File, Out = "-", DepFile, OutDir;
   soaview::Options Opts;
   std::vector<std::string> Flags;
-  bool Report = false, Help = false;
+  bool Report = false;
+  enum { Translate, Help, HelpPlugin, Version } Action = Translate;
 };
 
-bool parseArgs(int argc, const char **argv, Args &A) {
+/// soaview-translate's own flags (those not shared with the plugin).
+bool ownFlag(int argc, const char **argv, int &I, Args &A) {
+  StringRef S(argv[I]);
+  bool HasNext = I + 1 < argc;
+  if (S == "-o" && HasNext)
+    A.Out = argv[++I];
+  else if (S == "--output-dir" && HasNext)
+    A.OutDir = argv[++I];
+  else if (S.consume_front("--output-dir=") && !S.empty())
+    A.OutDir = S.str();
+  else if (S == "--depfile" && HasNext)
+    A.DepFile = argv[++I];
+  else if (S == "--report")
+    A.Report = true;
+  else if (S == "-h" || S == "--help")
+    A.Action = Args::Help;
+  else if (S == "--help-plugin")
+    A.Action = Args::HelpPlugin;
+  else if (S == "--version")
+    A.Action = Args::Version;
+  else if (!S.starts_with("-") && A.File.empty())
+    A.File = S.str();
+  else
+    return false;
+  return true;
+}
+
+/// Parses the command line into A: 0, or the exit status after reporting
+/// what is wrong.
+int parseArgs(int argc, const char **argv, Args &A) {
   A.Opts.ReportInFirstPass = true;
-  A.Opts.Profitability = soaview::profitabilityFromEnvironment();
-  bool SawDashes = false;
-  for (int I = 1; I < argc; ++I) {
-    StringRef S(argv[I]);
-    if (SawDashes)
-      A.Flags.push_back(S.str());
-    else if (S == "--")
-      SawDashes = true;
-    else if (S == "-o" && I + 1 < argc)
-      A.Out = argv[++I];
-    else if (S == "--report")
-      A.Report = true;
-    else if (S == "--remarks")
-      A.Opts.Remarks = true;
-    else if (S == "--convert=always" || S == "--convert=profitable")
-      A.Opts.Profitability = S == "--convert=profitable";
-    else if (S == "--output-dir" && I + 1 < argc)
-      A.OutDir = argv[++I];
-    else if (S.consume_front("--output-dir=") && !S.empty())
-      A.OutDir = S.str();
-    else if (S == "--depfile" && I + 1 < argc)
-      A.DepFile = argv[++I];
-    else if (S == "--backend=cuda" || S == "--backend=openmp")
-      A.Opts.Offload = S == "--backend=cuda" ? soaview::BackendKind::Cuda
-                                             : soaview::BackendKind::OpenMP;
-    else if (S == "--annotate=all" || S == "--annotate=written")
-      A.Opts.AnnotateAll = S == "--annotate=all";
-    else if (S == "--device-heap=on" || S == "--device-heap=off")
-      A.Opts.DeviceHeap = S == "--device-heap=on";
-    else if (S.consume_front("--no-warn="))
-      A.Opts.SilencedWarnings.push_back(S.str());
-    else if (S == "-h" || S == "--help")
-      A.Help = true;
-    else if (!S.starts_with("-") && A.File.empty())
-      A.File = S.str();
-    else
-      return false;
+  std::optional<soaview::Msg> Err = soaview::applyEnvironment(A.Opts);
+  for (int I = 1; I < argc && !Err; ++I) {
+    if (StringRef(argv[I]) == "--") {
+      A.Flags.assign(argv + I + 1, argv + argc);
+      break;
+    }
+    if (!soaview::applyTranslateFlag(argv[I], A.Opts, Err) &&
+        !ownFlag(argc, argv, I, A))
+      return usage();
   }
-  return A.Help || !A.File.empty();
+  if (Err) {
+    llvm::errs() << "soaview-translate: error: " << Err->text() << "\n";
+    return 2;
+  }
+  return A.Action != Args::Translate || !A.File.empty() ? 0 : usage();
 }
 
 /// [Radtke2025]'s Table 1, per converted loop (and template instantiation).
@@ -291,13 +349,31 @@ std::string runtimeInclude(const char *Argv0) {
   return SOAVIEW_RUNTIME_INCLUDE;
 }
 
+namespace {
+std::string docsDir(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runtimeInclude));
+  llvm::SmallString<256> Docs(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Docs, "share", "doc", "soaview");
+  if (!Exe.empty() && llvm::sys::fs::exists(Docs + "/options.md"))
+    return std::string(Docs);
+  return SOAVIEW_DOCS_DIR;
+}
+
+} // namespace
+
 int main(int argc, const char **argv) {
   soaview::registerAttributes();
   Args A;
-  if (!parseArgs(argc, argv, A))
-    return usage();
-  if (A.Help) {
-    usage();
+  if (int Status = parseArgs(argc, argv, A))
+    return Status;
+  if (A.Action == Args::Help)
+    return help(argv[0]);
+  if (A.Action == Args::HelpPlugin)
+    return helpPlugin(argv[0]);
+  if (A.Action == Args::Version) {
+    llvm::outs() << version("soaview-translate");
     return 0;
   }
   A.Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);

@@ -31,7 +31,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
-#include <cstdlib>
 #include <set>
 
 using namespace clang;
@@ -57,7 +56,7 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(C), Opts(Opts),
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
         Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
-                 Opts.DeviceHeap, Opts.Profitability},
+                 Opts.DeviceHeap, Opts.profitability()},
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {
     Em.breakViewAt(Opts.BreakViewLine);
   }
@@ -215,7 +214,7 @@ void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
 /// what that finds is not reported. A swept nest is offloaded as one.
 void FirstPass::convertNest(const std::vector<LoopInstance> &N,
                             std::optional<SweepForm> Sweep) {
-  const bool Pays = Sweep || !Opts.Profitability ||
+  const bool Pays = Sweep || !Opts.profitability() ||
                     conversionPays(*N.front().A, N.size(), Planning.CanOffload);
   if (!Pays && inRegion(N))
     Em.emitRegionSync(N.front().Loop, *N.front().A);
@@ -577,14 +576,11 @@ void FirstPass::finish() {
 
 } // namespace
 
-bool profitabilityFromEnvironment() {
-  const char *E = std::getenv("SOAVIEW_CONVERT");
-  return !(E && StringRef(E) == "always");
-}
-
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R) {
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
+  if (Opts.Convert == ConvertMode::Never)
+    return; // soaview is off: the source as written, attributes accepted
   FirstPass Pass(Ctx, C, Opts, R);
   Pass.attributeProblems();
   std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);

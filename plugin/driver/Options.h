@@ -25,16 +25,22 @@ namespace soaview {
 /// is compiled by nvcc; soaview-translate --backend=cuda).
 enum class BackendKind { OpenMP, Cuda };
 
+/// Which annotated loops convert: those the profitability rule says can pay
+/// (the default), every one (convert=always, SOAVIEW_CONVERT=always), or
+/// none (convert=never: soaview is off and the file compiles as written).
+enum class ConvertMode { Profitable, Always, Never };
+
 struct Options {
   bool Remarks = false;
   std::string DumpPath; ///< "-" for stdout
   /// Report diagnostics from the first pass itself (soaview-translate), not
   /// by replay in a later compile (the plugin).
   bool ReportInFirstPass = false;
+  /// -fplugin-arg-soaview-convert=, else SOAVIEW_CONVERT (Arguments.h).
+  ConvertMode Convert = ConvertMode::Profitable;
   /// Apply the profitability rule (leave loops that visit each element
-  /// once unconverted); off with -fplugin-arg-soaview-convert=always or
-  /// SOAVIEW_CONVERT=always.
-  bool Profitability = true;
+  /// once unconverted).
+  bool profitability() const { return Convert == ConvertMode::Profitable; }
   BackendKind Offload = BackendKind::OpenMP;
   /// Route allocation in offloaded code to soaview's device heap
   /// (-fplugin-arg-soaview-device-heap=off leaves it as written).
@@ -97,10 +103,6 @@ private:
   /// The copies of rewritten files as written, made on first use.
   mutable std::map<std::string, clang::FileID> WrittenCopies;
 };
-
-/// SOAVIEW_CONVERT=always in the environment turns the profitability rule
-/// off (the test suite does this); plugin arguments override it.
-bool profitabilityFromEnvironment();
 
 } // namespace soaview
 

@@ -1,25 +1,16 @@
 //===- SoaviewPlugin.cpp - the clang plugin entry point -------------------===//
 //
-// Loaded with -fplugin=soaview.so (soaview-clang++ does this). Arguments:
-//   -fplugin-arg-soaview-remarks      one remark per converted loop
-//   -fplugin-arg-soaview-dump=FILE    write the rewritten source ('-': stdout),
-//                                     creating FILE's directory
-//   -fplugin-arg-soaview-convert=always|profitable
-//                                     convert every annotated loop, or only
-//                                     those that can pay (default)
-//   -fplugin-arg-soaview-backend=cuda  with dump=FILE.cu: write offloaded
-//                                     loops as CUDA kernels into the dump
-//                                     (for nvcc); this compile then goes on
-//                                     with the source as written
-//   -fplugin-arg-soaview-device-heap=off  leave allocation in offloaded code
-//                                     as written (the device runtime's own
-//                                     malloc and new), not routed to
-//                                     soaview's device heap
+// Loaded with -fplugin=soaview.so (soaview-clang++ does this). Its
+// arguments (-fplugin-arg-soaview-remarks, dump=FILE, convert=, backend=,
+// device-heap=, annotate=, no-warn=) and SOAVIEW_CONVERT are parsed by
+// driver/Arguments.cpp, whose table also writes the tools' --help;
+// docs/options.md describes them.
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
 #include "diag/GeneratedCodeGuard.h"
 #include "driver/Action.h"
+#include "driver/Arguments.h"
 #include "frontend/Annotations.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -79,55 +70,16 @@ class SoaviewAction : public PluginASTAction {
 protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
-    Opts.Profitability = profitabilityFromEnvironment();
     enableCoverage(CI.getDiagnosticOpts().VerifyDiagnostics);
-    DiagnosticsEngine &D = CI.getDiagnostics();
-    for (const std::string &A : Args) {
-      StringRef S(A);
-      if (S == "remarks")
-        Opts.Remarks = true;
-      else if (S.consume_front("dump="))
-        Opts.DumpPath = S.str();
-      else if (S == "convert=always")
-        Opts.Profitability = false;
-      else if (S == "convert=profitable")
-        Opts.Profitability = true;
-      else if (S == "backend=cuda")
-        Opts.Offload = BackendKind::Cuda;
-      else if (S == "backend=openmp")
-        Opts.Offload = BackendKind::OpenMP;
-      else if (S == "device-heap=off")
-        Opts.DeviceHeap = false;
-      else if (S == "device-heap=on")
-        Opts.DeviceHeap = true;
-      else if (S == "annotate=all")
-        Opts.AnnotateAll = true;
-      else if (S == "annotate=written")
-        Opts.AnnotateAll = false;
-      else if (S == "debug-break-generated-code")
-        Opts.BreakGeneratedCode = true;
-      else if (S.consume_front("debug-break-view=")) {
-        if (S.getAsInteger(10, Opts.BreakViewLine)) {
-          reportNow(D, {}, {diag::err_plugin_argument, {A}});
-          return false;
-        }
-      } else if (S.consume_front("no-warn=")) {
-        if (!isWarningFlag(S)) {
-          reportNow(D, {},
-                    {diag::err_plugin_no_warn_flag, {S.str(), warningFlags()}});
-          return false;
-        }
-        Opts.SilencedWarnings.push_back(S.str());
-      } else {
-        reportNow(D, {}, {diag::err_plugin_argument, {A}});
-        return false;
-      }
-    }
-    if (Opts.Offload == BackendKind::Cuda && Opts.DumpPath.empty()) {
-      reportNow(D, {}, diag::err_plugin_cuda_dump);
-      return false;
-    }
-    return true;
+    std::optional<Msg> Err = applyEnvironment(Opts);
+    for (const std::string &A : Args)
+      if (!Err)
+        Err = applyArgument(A, Opts);
+    if (!Err && Opts.Offload == BackendKind::Cuda && Opts.DumpPath.empty())
+      Err = Msg(diag::err_plugin_cuda_dump);
+    if (Err)
+      reportNow(CI.getDiagnostics(), {}, *Err);
+    return !Err;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -138,9 +90,11 @@ protected:
     if (InFirstPass || CI.getFrontendOpts().Inputs.empty() ||
         !CI.getFrontendOpts().Inputs[0].isFile())
       return std::make_unique<ASTConsumer>();
-    InFirstPass = true;
-    runNestedFirstPass(CI, Opts, *R);
-    InFirstPass = false;
+    if (Opts.Convert != ConvertMode::Never) { // never: the source as written
+      InFirstPass = true;
+      runNestedFirstPass(CI, Opts, *R);
+      InFirstPass = false;
+    }
 
     SourceManager &SM = CI.getSourceManager();
     FileManager &FM = CI.getFileManager();

@@ -7,6 +7,9 @@
 // RUN: %clangxx -O1 -isystem %S/../../runtime/include %t.cpp -o %t.exe -L%soaview_libdir -lsoaview_rt -Wl,-rpath,%soaview_libdir
 // RUN: %t.exe | FileCheck %s --check-prefix=EXE
 // RUN: not %soaview-translate %S/../Sema/refusals.cpp -o %t.bad -- -std=c++17 2>&1 | FileCheck %s --check-prefix=BAD
+// An unknown value of a setting or of SOAVIEW_CONVERT lists the values.
+// RUN: not %soaview-translate --convert=alwyas %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: env SOAVIEW_CONVERT=alwyas not %soaview-translate %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=ENV
 #include <cstdio>
 #include <vector>
 struct P { double x, y; };
@@ -21,3 +24,5 @@ int main() {
 // CHECK: struct P_12_3_spec
 // EXE: 3
 // BAD: refusals.cpp:{{[0-9]+}}:{{[0-9]+}}: error: soaview: cannot convert loop
+// VALUE: soaview-translate: error: unknown value 'alwyas' of plugin argument 'convert'; expected 'profitable', 'always' or 'never'
+// ENV: soaview-translate: error: unknown value 'alwyas' of environment variable SOAVIEW_CONVERT; expected 'profitable', 'always' or 'never'
