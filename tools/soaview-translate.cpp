@@ -376,6 +376,12 @@ int main(int argc, const char **argv) {
     llvm::outs() << version("soaview-translate");
     return 0;
   }
+  llvm::sys::fs::file_status Input;
+  if (std::error_code EC = llvm::sys::fs::status(A.File, Input)) {
+    llvm::errs() << "soaview-translate: error: cannot read '" << A.File
+                 << "': " << EC.message() << "\n";
+    return 1;
+  }
   A.Flags.push_back("-resource-dir=" SOAVIEW_RESOURCE_DIR);
   A.Flags.push_back("-isystem" + runtimeInclude(argv[0]));
   A.Flags.push_back("-Wno-unknown-attributes");

@@ -7,6 +7,8 @@
 // RUN: %clangxx -O1 -isystem %S/../../runtime/include %t.cpp -o %t.exe -L%soaview_libdir -lsoaview_rt -Wl,-rpath,%soaview_libdir
 // RUN: %t.exe | FileCheck %s --check-prefix=EXE
 // RUN: not %soaview-translate %S/../Sema/refusals.cpp -o %t.bad -- -std=c++17 2>&1 | FileCheck %s --check-prefix=BAD
+// A missing input is one error, naming the file.
+// RUN: not %soaview-translate %t.missing.cpp -o %t.out -- -std=c++17 2>&1 | FileCheck %s --check-prefix=MISSING --implicit-check-not=error
 // An unknown value of a setting or of SOAVIEW_CONVERT lists the values.
 // RUN: not %soaview-translate --convert=alwyas %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: env SOAVIEW_CONVERT=alwyas not %soaview-translate %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=ENV
@@ -24,5 +26,6 @@ int main() {
 // CHECK: struct P_12_3_spec
 // EXE: 3
 // BAD: refusals.cpp:{{[0-9]+}}:{{[0-9]+}}: error: soaview: cannot convert loop
+// MISSING: soaview-translate: error: cannot read '{{.*}}translate.cpp.tmp.missing.cpp': No such file or directory
 // VALUE: soaview-translate: error: unknown value 'alwyas' of plugin argument 'convert'; expected 'profitable', 'always' or 'never'
 // ENV: soaview-translate: error: unknown value 'alwyas' of environment variable SOAVIEW_CONVERT; expected 'profitable', 'always' or 'never'
