@@ -21,7 +21,7 @@ struct P {
 
 void pairs(std::vector<ns::P *> &loc, std::vector<ns::P *> &act) {
   [[clang::soa_conversion]]
-  for (ns::P *pi : loc) { // expected-error {{soaview: internal error: the code generated for this loop over 'ns::P' does not compile; this is a soaview bug}} expected-note {{the compiler reports 'use of undeclared identifier 'soaview_broken_generated_code'' in code soaview generated before generated-code-guard.cpp:24:3}} expected-note {{please report it with this source file}}
+  for (ns::P *pi : loc) { // expected-error {{soaview: internal error: the code generated for this loop over 'ns::P' does not compile; this is a soaview bug}} expected-note {{the compiler reports 'use of undeclared identifier 'soaview_broken_generated_code'' in code soaview generated before generated-code-guard.cpp:24:3}} expected-note {{please report it with this source file (-fplugin-arg-soaview-dump=FILE writes the generated code); remove the loop's soa_conversion attributes to build it as written, or build the file with -fplugin-arg-soaview-convert=never}}
     [[clang::soa_conversion_hoist(1)]]
     for (const ns::P *pj : act) // expected-error {{the code generated for this loop over 'ns::P' does not compile}} expected-note {{the compiler reports}} expected-note {{please report it}}
       pi->rho += pj->m * (pi->x - pj->x);
