@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Build a program with plain clang++-19 and with soaview-clang++, run both on
-the same arguments, and require byte-identical output.
+"""Build a program with plain clang++ and with soaview-clang++, run both on
+the same arguments, and require byte-identical output: is it correct, and
+is it faster (--time)?
 
-  soaview-compare.py --plain CXX --soaview SOAVIEWXX [--flags "-O2"]
-                     [--soaview-flags=FLAGS] [--views N] [--run "ARGS"]...
-                     [--time] SOURCE
+  soaview-compare [--plain CXX] [--soaview SOAVIEWXX] [--flags "-O2"]
+                  [--soaview-flags=FLAGS] [--views N] [--run "ARGS"]...
+                  [--time] [--repeat N] SOURCE
+
+Installed as soaview-compare beside soaview-clang++; --soaview defaults to
+that soaview-clang++ and --plain to the clang++ it wraps
+(soaview-config --clang).
 
 --soaview-flags are given to the soaview build only (plugin arguments such
 as -fplugin-arg-soaview-annotate=all).
@@ -41,10 +46,24 @@ def run(exe, args):
     return r.stdout, dt
 
 
+def sibling(name):
+    """A tool installed beside this script (bin/ of a build or install tree)."""
+    return os.path.join(os.path.dirname(os.path.realpath(__file__)), name)
+
+
+def default_plain():
+    """The clang++ that soaview-clang++ wraps."""
+    r = subprocess.run([sibling("soaview-config"), "--clang"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0 or not r.stdout.strip():
+        sys.exit("soaview-compare: give --plain CXX (soaview-config --clang failed)")
+    return r.stdout.strip()
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plain", required=True)
-    ap.add_argument("--soaview", required=True)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--plain", help="the plain compiler (default: the clang++ soaview wraps)")
+    ap.add_argument("--soaview", help="default: the soaview-clang++ beside this script")
     ap.add_argument("--flags", default="-O2")
     ap.add_argument("--soaview-flags", default="")
     ap.add_argument("--views", type=int)
@@ -55,6 +74,8 @@ def main():
     ap.add_argument("--out", default=None, help="directory for binaries")
     ap.add_argument("source")
     a = ap.parse_args()
+    a.plain = a.plain or default_plain()
+    a.soaview = a.soaview or sibling("soaview-clang++")
     out = a.out or tempfile.mkdtemp(prefix="soaview-compare-")
     os.makedirs(out, exist_ok=True)
     stem = os.path.splitext(os.path.basename(a.source))[0]
