@@ -84,6 +84,11 @@ bool conversionPays(const LoopAnnotation &A, size_t NestSize, bool CanOffload);
 /// The remark (with a fix-it) for a loop the rule leaves as written.
 void remarkUnconverted(clang::ASTContext &Ctx, const LoopAnnotation &A,
                        DiagStore &Diags);
+/// The warning for a loop the rule leaves as written that could not be
+/// converted either (Trial holds why): legality is reported before cost,
+/// and no fix-it leads into an error.
+void warnNeverConverts(const LoopAnnotation &A, const DiagStore &Trial,
+                       DiagStore &Diags);
 
 } // namespace soaview
 

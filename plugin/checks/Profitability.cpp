@@ -37,4 +37,14 @@ void remarkUnconverted(ASTContext &Ctx, const LoopAnnotation &A,
   }
 }
 
+void warnNeverConverts(const LoopAnnotation &A, const DiagStore &Trial,
+                       DiagStore &Diags) {
+  const StoredDiag *Why = Trial.firstReason();
+  StringRef Reason(Why->Message);
+  Reason.consume_front("soaview: ");
+  StoredDiag &D = Diags.report(A.ForLoc, diag::warn_never_converts);
+  Diags.note(D, Why->Loc, {diag::note_never_converts_why, {Reason.str()}});
+  Diags.note(D, A.ForLoc, diag::note_never_converts);
+}
+
 } // namespace soaview

@@ -220,9 +220,11 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
     Em.emitRegionSync(N.front().Loop, *N.front().A);
   DiagStore Unreported(SM);
   DiagStore &D = Pays ? Diags : Unreported;
-  if (!Pays && Opts.Remarks && Host)
-    remarkUnconverted(Ctx, *N.front().A, Diags);
   std::optional<NestPlan> Nest = planChecked(N, std::move(Sweep), D);
+  if (!Pays && Host && Unreported.hasErrors())
+    warnNeverConverts(*N.front().A, Unreported, Diags);
+  else if (!Pays && Opts.Remarks && Host)
+    remarkUnconverted(Ctx, *N.front().A, Diags);
   if (!Nest)
     return;
   if (!Pays)
