@@ -545,7 +545,9 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
     if (Nest.Gate)
       Where += "; runs when its ranges give at least " +
                std::to_string(rt::MinPairsPerElement) +
-               " pairs per element gathered (" + rt::PaysOff +
+               " pairs per element gathered, a square nest from " +
+               std::to_string(2 * rt::MinPairsPerElement) + " x " +
+               std::to_string(2 * rt::MinPairsPerElement) + " (" + rt::PaysOff +
                ", checked when the nest starts) and its first calls measured "
                "it faster (" +
                rt::Gate + "), as written otherwise";

@@ -26,7 +26,8 @@ Gates &gates() {
   return *g;
 }
 
-/// SOAVIEW_STATS=1: each gate that measured, at exit.
+/// SOAVIEW_STATS=1: every gate's calls, and the choice of each that
+/// measured, at exit.
 struct GatePrinter {
   ~GatePrinter() {
     if (!rt::stats_wanted())
@@ -37,6 +38,7 @@ struct GatePrinter {
       print(*x);
   }
   static void print(const gate &x) {
+    printCalls(x);
     const int c = x.choice();
     if (c < 0)
       return; // not all trials ran
@@ -45,6 +47,27 @@ struct GatePrinter {
                  "%.3f, as written %.3f: runs %s\n",
                  x.where(), gate::kTrials, x.best(0) / 1e3, x.best(1) / 1e3,
                  c ? "converted" : "as written");
+  }
+  static void printCalls(const gate &x) {
+    const auto n = static_cast<unsigned long long>(x.runs(0) + x.runs(1));
+    std::fprintf(stderr,
+                 "soaview: %s: gated nest, %llu call(s): %llu converted, %llu "
+                 "as written (%llu below the size rule: %zu pairs per element "
+                 "gathered, a square nest from %zu x %zu)%s\n",
+                 x.where(), n, static_cast<unsigned long long>(x.runs(0)),
+                 static_cast<unsigned long long>(x.runs(1)),
+                 static_cast<unsigned long long>(x.small_calls()),
+                 min_pairs_per_element, 2 * min_pairs_per_element,
+                 2 * min_pairs_per_element, measuredNote(x));
+  }
+  static const char *measuredNote(const gate &x) {
+    if (!measuring)
+      return "; not measured (SOAVIEW_TRIALS=0)";
+    if (x.choice() >= 0)
+      return "";
+    return x.runs(0) + x.runs(1) > x.small_calls()
+               ? "; still measuring"
+               : "; not measured: no call passed the size rule";
   }
 } printer;
 

@@ -160,7 +160,7 @@ struct Box {
 };
 void use(Box &b) { b.sum(); }
 #else
-// REMARK: size-gate.cpp:[[@LINE+4]]:3: remark: soaview: view of 'P' in {f} out {f} (gather 8 B, scatter 8 B per element); runs when its ranges give at least 48 pairs per element gathered (::soaview::pays_off, checked when the nest starts) and its first calls measured it faster (::soaview::gate), as written otherwise
+// REMARK: size-gate.cpp:[[@LINE+4]]:3: remark: soaview: view of 'P' in {f} out {f} (gather 8 B, scatter 8 B per element); runs when its ranges give at least 48 pairs per element gathered, a square nest from 96 x 96 (::soaview::pays_off, checked when the nest starts) and its first calls measured it faster (::soaview::gate), as written otherwise
 // REMARK: size-gate.cpp:[[@LINE+5]]:5: remark: soaview: view of 'P' in {m} out {} (gather 8 B, scatter 0 B per element); built 1 loop level(s) out; runs when its ranges give at least 48 pairs per element gathered
 void remarks(Cell &c) {
   [[clang::soa_conversion]]

@@ -22,8 +22,9 @@
 // Thread safety: a gate is shared by every thread that runs its nest; its
 // state is atomics, and a call that starts while the trials are not all
 // recorded runs converted without timing. SOAVIEW_TRIALS=0 turns the
-// measuring off (the size rule alone decides); SOAVIEW_STATS=1 prints each
-// gate's times and choice at exit.
+// measuring off (the size rule alone decides); SOAVIEW_STATS=1 prints, at
+// exit, every gate's calls (converted, as written, below the size rule) and
+// the measured times and choice.
 // Tests: test/Unit/gate_test.cpp, test/Exec/constructs/size-gate.cpp.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_GATE_H
@@ -50,6 +51,19 @@ public:
   bool choose(int &slot) noexcept;
   /// A timed call of `slot` took `ns` for `pairs` pairs.
   void record(int slot, std::uint64_t ns, double pairs) noexcept;
+  /// A call ran `converted` or as written; `small`: below the size rule.
+  void count(bool converted, bool small) noexcept {
+    runs_[converted ? 0 : 1].fetch_add(1, std::memory_order_relaxed);
+    if (small)
+      small_.fetch_add(1, std::memory_order_relaxed);
+  }
+  /// Calls run converted (0) and as written (1); those below the size rule.
+  std::uint64_t runs(int version) const noexcept {
+    return runs_[version].load(std::memory_order_relaxed);
+  }
+  std::uint64_t small_calls() const noexcept {
+    return small_.load(std::memory_order_relaxed);
+  }
   /// -1 while measuring, 0 as written, 1 converted.
   int choice() const noexcept {
     return choice_.load(std::memory_order_acquire);
@@ -64,6 +78,7 @@ private:
   std::atomic<unsigned> claimed_{0}, recorded_{0};
   std::atomic<std::uint64_t> best_[2] = {~std::uint64_t(0), ~std::uint64_t(0)};
   std::atomic<int> choice_{-1};
+  std::atomic<std::uint64_t> runs_[2] = {0, 0}, small_{0};
 };
 
 /// One run of a gated nest: decides the version, and times it while the
@@ -74,7 +89,9 @@ public:
   trial(gate &g, std::size_t outer, std::size_t inner) noexcept
       : gate_(g), pairs_(double(outer) * double(inner)) {
     // An empty nest passes the rule (0 >= 0) and has no pairs to time.
-    converted_ = pays_off(outer, inner) && (pairs_ == 0 || g.choose(slot_));
+    const bool pays = pays_off(outer, inner);
+    converted_ = pays && (pairs_ == 0 || g.choose(slot_));
+    g.count(converted_, !pays);
     if (slot_ >= 0)
       start_ = rt::now_ns();
   }

@@ -13,7 +13,7 @@
 // CHECK: all runs identical
 // The size rule alone (SOAVIEW_TRIALS=0: no measuring).
 // RUN: env SOAVIEW_TRIALS=0 SOAVIEW_STATS=1 %t/size-gate.soaview 2 95 96 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITTEN
-// WRITTEN-NOT: size-gate.cpp:
+// WRITTEN-NOT: size-gate.cpp:{{[0-9]+}}:{{[0-9]+}} host
 // RUN: env SOAVIEW_TRIALS=0 SOAVIEW_STATS=1 %t/size-gate.soaview 3 96 96 2>&1 >/dev/null | FileCheck %s --check-prefix=CONVERTED --implicit-check-not="ns per pair"
 // CONVERTED-DAG: size-gate.cpp:[[@LINE+27]]:3 host 2{{ }}
 // CONVERTED-DAG: size-gate.cpp:[[@LINE+28]]:5 host 2{{ }}
@@ -94,3 +94,10 @@ int main(int argc, char **argv) {
     corpus::print("f1", p.f[1]);
   }
 }
+
+// Every gated nest is listed with its calls, also when none ran converted
+// (density at column 3, the sweep's force at column 5).
+// WRITTEN-DAG: size-gate.cpp:{{[0-9]+}}:3: gated nest, 2 call(s): 0 converted, 2 as written (2 below the size rule: 48 pairs per element gathered, a square nest from 96 x 96); not measured (SOAVIEW_TRIALS=0)
+// WRITTEN-DAG: size-gate.cpp:{{[0-9]+}}:5: gated nest, 1 call(s): 0 converted, 1 as written (1 below the size rule
+// NINE-DAG: size-gate.cpp:{{[0-9]+}}:3: gated nest, 9 call(s): {{3|6}} converted, {{3|6}} as written (0 below the size rule
+// NINE-DAG: size-gate.cpp:{{[0-9]+}}:5: gated nest, 1 call(s): 1 converted, 0 as written (0 below the size rule: 48 pairs per element gathered, a square nest from 96 x 96); still measuring
