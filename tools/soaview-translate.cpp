@@ -172,6 +172,19 @@ int parseArgs(int argc, const char **argv, Args &A) {
   return A.Action != Args::Translate || !A.File.empty() ? 0 : usage();
 }
 
+/// The report's last column: whether, or when, the loop runs converted.
+std::string convertedColumn(const soaview::ReportRow &Row) {
+  if (!Row.Converted)
+    return "no (visits each element once)";
+  if (!Row.GatePairs)
+    return "yes";
+  const std::string K = std::to_string(Row.GatePairs),
+                    N = std::to_string(2 * Row.GatePairs);
+  return "when its ranges give " + K +
+         " pairs per element gathered (a square nest from " + N + " x " + N +
+         ")";
+}
+
 /// [Radtke2025]'s Table 1, per converted loop (and template instantiation).
 void printReport(const soaview::PassResult &R) {
   const char *H[] = {"loop",      "element", "|in|",    "gather B", "|out|",
@@ -184,8 +197,7 @@ void printReport(const soaview::PassResult &R) {
         "%-32s %-14s %6u %9llu %6u %9llu %6u %8s  %s\n", Row.Where.c_str(),
         Row.Element.c_str(), Row.InFields, (unsigned long long)Row.GatherBytes,
         Row.OutFields, (unsigned long long)Row.ScatterBytes, Row.Hoist,
-        Row.Offload ? "yes" : "no",
-        Row.Converted ? "yes" : "no (visits each element once)");
+        Row.Offload ? "yes" : "no", convertedColumn(Row).c_str());
 }
 
 /// The main file as the compile saw it (the command line's when the parse

@@ -452,6 +452,7 @@ void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
     Row.Hoist = P.HoistLevels;
     Row.Offload = P.Annotation->has(AttrKind::Offload);
     Row.Converted = Converted;
+    Row.GatePairs = Nest.Gate ? rt::MinPairsPerElement : 0;
     Result.Report.push_back(Row);
   }
 }

@@ -69,6 +69,9 @@ struct ReportRow {
   bool Offload = false;
   /// False when the profitability rule left the loop as written.
   bool Converted = true;
+  /// Converted behind the size gate: at least GatePairs pairs per element
+  /// gathered (a square nest from 2 * GatePairs per range).
+  unsigned GatePairs = 0;
 };
 
 /// A loop whose rewrite the real compile parses: where it is in the user's

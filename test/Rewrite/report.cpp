@@ -7,6 +7,10 @@
 // RUN: env -u SOAVIEW_CONVERT %soaview-translate --report %examples/small/particles.cpp -- -std=c++17 | FileCheck %s --check-prefix=RULE
 // RULE: loop element |in| gather B |out| scatter B hoist offload converted
 // RULE: particles.cpp:{{[0-9]+:[0-9]+}} Particle {{.*}} no (visits each element once)
+// A pair nest under the rule runs converted behind the size gate: the
+// report says from which sizes.
+// RUN: env -u SOAVIEW_CONVERT %soaview-translate --report %examples/small/pairs.cpp -- -std=c++17 | FileCheck %s --check-prefix=GATED
+// GATED: pairs.cpp:47:3 Particle 4 40 2 16 0 no when its ranges give 48 pairs per element gathered (a square nest from 96 x 96)
 // The report and the remarks count bytes the same way (plan/Model.cpp,
 // viewSize): a field that is only written is gathered too (it may be written
 // in part), and a loop over copies scatters nothing.
