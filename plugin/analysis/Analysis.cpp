@@ -41,7 +41,8 @@ bool Collector::VisitCXXThisExpr(CXXThisExpr *E) {
 }
 
 bool Collector::VisitExpr(Expr *E) {
-  if (ExtraRoots.count(E) && !Unevaluated)
+  // (an extra root that is a DeclRefExpr, `it` of `it->`, is a root already)
+  if (ExtraRoots.count(E) && !Unevaluated && !isa<DeclRefExpr>(E))
     Roots.push_back(E);
   return true;
 }
@@ -155,6 +156,9 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
 std::optional<std::pair<Binding, Kind>>
 Analyzer::evalElement(const Expr *E, const Env &Scope) {
   E = E->IgnoreParens();
+  // `buf[i]`, `*it`, `it->`
+  if (auto It = ExtraRootViews.find(E); It != ExtraRootViews.end())
+    return std::make_pair(Binding{It->second.first, {}}, It->second.second);
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
     switch (IC->getCastKind()) {
     case CK_NoOp:
@@ -183,13 +187,6 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
     auto It = Scope.Vars.find(DRE->getDecl());
     if (It != Scope.Vars.end())
       Found = It->second;
-  }
-  const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-  if ((OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) ||
-      isa<ArraySubscriptExpr>(E)) {
-    auto It = ExtraRootViews.find(E);
-    if (It != ExtraRootViews.end())
-      return std::make_pair(Binding{It->second, {}}, Kind::Lvalue);
   }
   if (Found && !Found->first.Path.empty())
     return std::nullopt; // a sub-object, not the element
@@ -551,7 +548,7 @@ void Analyzer::analyseRoots(const Collector &C, Env &E, ParentMap &PM) {
       return;
     auto Extra = C.ExtraRoots.find(R);
     if (Extra != C.ExtraRoots.end()) {
-      element(R, Kind::Lvalue, Binding{Extra->second, {}}, E, PM);
+      element(R, Extra->second.second, Binding{Extra->second.first, {}}, E, PM);
       continue;
     }
     if (isa<CXXThisExpr>(R)) {
@@ -648,9 +645,10 @@ bool Analyzer::run() {
     if (F.Kind == LoopFormKind::Range)
       Top.Vars[F.elementVar()] = {B, F.VarIsPointer ? Kind::Pointer
                                                     : Kind::Lvalue};
-    else
-      for (const Expr *U : F.TargetUses)
-        ExtraRootViews[U] = (int)I;
+    for (const Expr *U : F.TargetUses)
+      ExtraRootViews[U] = {(int)I, Kind::Lvalue};
+    for (const Expr *U : F.PointerUses)
+      ExtraRootViews[U] = {(int)I, Kind::Pointer};
   }
   analyse(In.Root ? In.Root : In.Loops[0].Form.Body, Top);
   while (!Queue.empty() && !Failed) {

@@ -75,7 +75,8 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   using Base = clang::RecursiveASTVisitor<Collector>;
 
 public:
-  llvm::DenseMap<const clang::Expr *, int> ExtraRoots; ///< `buf[i]` -> view
+  /// `buf[i]`, `*it`, `it->` -> view and how they denote its element.
+  llvm::DenseMap<const clang::Expr *, std::pair<int, Kind>> ExtraRoots;
   /// DeclRefExpr, CXXThisExpr, extra roots.
   std::vector<const clang::Expr *> Roots;
   std::vector<const clang::MemberExpr *> Members;
@@ -275,9 +276,10 @@ private:
   static constexpr unsigned MaxReferenceDepth = 4;
   bool Failed = false;
 
-  llvm::DenseSet<const clang::Expr *> Handled;             ///< view accesses
-  llvm::DenseSet<const clang::CallExpr *> BoundCalls;      ///< given an element
-  llvm::DenseMap<const clang::Expr *, int> ExtraRootViews; ///< `buf[i]`
+  llvm::DenseSet<const clang::Expr *> Handled;        ///< view accesses
+  llvm::DenseSet<const clang::CallExpr *> BoundCalls; ///< given an element
+  /// `buf[i]`, `*it`, `it->`: view and kind.
+  llvm::DenseMap<const clang::Expr *, std::pair<int, Kind>> ExtraRootViews;
   std::set<const clang::ParmVarDecl *> LambdaParams;
   /// Closure classes of lambdas written in analysed code.
   std::set<const clang::CXXRecordDecl *> WrittenClosures;

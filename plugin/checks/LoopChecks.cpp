@@ -95,18 +95,45 @@ static const ValueDecl *rangeRoot(const Expr *E) {
   return nullptr;
 }
 
+/// The variables an iterator loop's begin and end read (`c` of `c.begin()`,
+/// `n` of `parts + n`): evaluated once before the converted loop.
+static std::vector<const ValueDecl *> iteratorBoundVars(const LoopForm &F) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::vector<const ValueDecl *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl()) &&
+          !llvm::is_contained(Found, E->getDecl()))
+        Found.push_back(E->getDecl());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (isa<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts()) &&
+          !llvm::is_contained(Found, E->getMemberDecl()))
+        Found.push_back(E->getMemberDecl());
+      return true;
+    }
+  } R;
+  R.TraverseStmt(const_cast<Expr *>(F.Begin));
+  R.TraverseStmt(const_cast<Expr *>(F.End));
+  return R.Found;
+}
+
 bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
                              DiagStore &Diags) {
-  if (F.Kind != LoopFormKind::Range)
-    return true;
-  const ValueDecl *Root = rangeRoot(F.RangeInit);
-  if (!Root)
-    return true;
-  llvm::SmallPtrSet<const ValueDecl *, 2> Vars;
-  Vars.insert(Root);
-  const Expr *W = findWrite(F.Body, Vars);
+  std::vector<const ValueDecl *> Roots;
+  if (F.Kind == LoopFormKind::Iterator)
+    Roots = iteratorBoundVars(F);
+  else if (F.Kind == LoopFormKind::Range)
+    if (const ValueDecl *Root = rangeRoot(F.RangeInit))
+      Roots.push_back(Root);
+  llvm::SmallPtrSet<const ValueDecl *, 2> Vars(Roots.begin(), Roots.end());
+  const Expr *W = Vars.empty() ? nullptr : findWrite(F.Body, Vars);
   if (!W)
     return true;
+  const ValueDecl *Root = Roots.front();
+  if (const DeclRefExpr *Written = findVarUse(
+          W, [&](const VarDecl *V) { return llvm::is_contained(Roots, V); }))
+    Root = Written->getDecl();
   StoredDiag &D =
       Diags.report(W->getExprLoc(), {diag::err_loop_container_modified,
                                      {Root->getName().str()}});
@@ -122,8 +149,10 @@ bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
   std::vector<const Expr *> Inputs;
   if (F.Kind == LoopFormKind::Range)
     Inputs.push_back(F.RangeInit);
+  else if (F.Kind == LoopFormKind::Iterator)
+    Inputs = {F.Begin, F.End};
   else
-    Inputs = {F.Lo, F.Hi};
+    Inputs = {F.Lo, F.Hi, F.Subscript};
   llvm::SmallPtrSet<const ValueDecl *, 8> Vars;
   struct Refs : RecursiveASTVisitor<Refs> {
     llvm::SmallPtrSetImpl<const ValueDecl *> &S;

@@ -6,7 +6,9 @@
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -31,7 +33,7 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
     return Emit.Names.qualifiedView(P) + "_spec";
   const LoopForm &F = P.Form;
   std::string Element =
-      F.Kind == LoopFormKind::Range
+      F.Kind != LoopFormKind::Index
           ? fill("${ElementOf}<decltype(${P}range)>",
                  {{"ElementOf", rt::ElementOf}, {"P", Emit.Names.prefix(P)}})
           : fill("${TargetElement}<decltype(${Target})>",
@@ -72,47 +74,110 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
            (P.Offload ? Emit.Target.offloadedComment() : "") +
            (P.DeviceInner ? "; on the device in the offloaded loop" : ""));
   W.in();
-  std::string Site =
-      fill("static ${Site} ${P}site(\"${Where}\");",
-           {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}});
-  if (F.Kind == LoopFormKind::Range) {
-    const auto *RF = cast<CXXForRangeStmt>(F.Loop);
-    std::string Range = Emit.Source.exprText(RF->getRangeInit());
-    // A loop over structured bindings gathers from the binding that stands
-    // for the element, picked from the range as written (its "whole").
-    std::string Held = Prefix + (F.ElementBinding ? "whole" : "range");
-    if (P.NondependentRange) {
-      // Passed through a lambda of the template, the range's type depends
-      // on it: the spec's selector is looked up when it instantiates.
-      W.line(fill("auto &&${P}held = ${Range};",
-                  {{"P", Prefix}, {"Range", Range}}));
-      W.line(fill("auto &${Held} = [](auto &r) -> auto & { return r; }"
-                  "(${P}held);",
-                  {{"Held", Held}, {"P", Prefix}}));
-    } else {
-      W.line(fill("auto &&${Held} = ${Range};",
-                  {{"Held", Held}, {"Range", Range}}));
-    }
-    if (F.ElementBinding)
-      W.line(pickedRange(F, Prefix));
-    W.line(Site);
-    W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
-                {{"Frame", Frame}, {"P", Prefix}}));
+  if (F.Kind == LoopFormKind::Index)
+    return indexPrologue(W, P, Frame);
+  rangePrologue(W, P);
+  W.line(fill("static ${Site} ${P}site(\"${Where}\");",
+              {{"Site", rt::Site}, {"P", Prefix}, {"Where", Where}}));
+  W.line(fill("${Frame} ${P}frame(${P}site, ${P}range);",
+              {{"Frame", Frame}, {"P", Prefix}}));
+}
+
+/// The range a range or iterator loop's frame gathers from, `sv_range`:
+/// the range as written, or an iterator loop's [begin, end).
+void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  if (F.Kind == LoopFormKind::Iterator) {
+    W.line(fill("auto ${P}range = ${Iterators}(${Begin}, ${End});",
+                {{"P", Prefix},
+                 {"Iterators", rt::Iterators},
+                 {"Begin", Emit.Source.exprText(F.Begin)},
+                 {"End", Emit.Source.exprText(F.End)}}));
     return;
   }
+  const auto *RF = cast<CXXForRangeStmt>(F.Loop);
+  std::string Range = Emit.Source.exprText(RF->getRangeInit());
+  // A loop over structured bindings gathers from the binding that stands
+  // for the element, picked from the range as written (its "whole").
+  std::string Held = Prefix + (F.ElementBinding ? "whole" : "range");
+  if (P.NondependentRange) {
+    // Passed through a lambda of the template, the range's type depends
+    // on it: the spec's selector is looked up when it instantiates.
+    W.line(
+        fill("auto &&${P}held = ${Range};", {{"P", Prefix}, {"Range", Range}}));
+    W.line(fill("auto &${Held} = [](auto &r) -> auto & { return r; }"
+                "(${P}held);",
+                {{"Held", Held}, {"P", Prefix}}));
+  } else {
+    W.line(
+        fill("auto &&${Held} = ${Range};", {{"Held", Held}, {"Range", Range}}));
+  }
+  if (F.ElementBinding)
+    W.line(pickedRange(F, Prefix));
+}
+
+/// An index loop's first index, trip count (counted as its condition
+/// compares: soaview::index_trips) and the span of the target it visits.
+void LoopEmitter::indexPrologue(CodeWriter &W, const LoopPlan &P,
+                                const std::string &Frame) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  static const char *const Bounds[] = {"below", "up_to", "until"};
   W.line(fill(
       "const ${Index} ${P}lo = ${Lo};",
       {{"Index", Emit.Types.name(F.IndexVar->getType().getUnqualifiedType())},
        {"P", Prefix},
        {"Lo", Emit.Source.exprText(F.Lo)}}));
-  W.line(Site);
-  W.line(
-      fill("${Frame} ${P}frame(${P}site, ${Span}(${Target}, ${P}lo, ${Hi}));",
-           {{"Frame", Frame},
-            {"P", Prefix},
-            {"Span", rt::IndexSpanOf},
-            {"Target", F.TargetName},
-            {"Hi", Emit.Source.exprText(F.Hi)}}));
+  W.line(fill("static ${Site} ${P}site(\"${Where}\");",
+              {{"Site", rt::Site},
+               {"P", Prefix},
+               {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
+  W.line(fill("const std::size_t ${P}n = ${Trips}<${Bound}::${Kind}>(${P}site, "
+              "${P}lo, ${Hi});",
+              {{"P", Prefix},
+               {"Trips", rt::IndexTrips},
+               {"Bound", rt::Bound},
+               {"Kind", Bounds[(int)F.Bound]},
+               {"Hi", Emit.Source.exprText(F.Hi)}}));
+  W.line(fill("${Frame} ${P}frame(${P}site, ${SpanAt}(${Target}, ${P}n, "
+              "${First}));",
+              {{"Frame", Frame},
+               {"P", Prefix},
+               {"SpanAt", rt::IndexSpanAt},
+               {"Target", F.TargetName},
+               {"First", firstSubscript(F, Prefix)}}));
+}
+
+/// The subscript of the first iteration's element: the target's subscript
+/// (`i - first`) with the index replaced by its first value, evaluated only
+/// when the loop runs (as the loop evaluates it).
+std::string LoopEmitter::firstSubscript(const LoopForm &F,
+                                        const std::string &Prefix) const {
+  struct Find : RecursiveASTVisitor<Find> {
+    const VarDecl *V;
+    const DeclRefExpr *Found = nullptr;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == V && !Found)
+        Found = E;
+      return true;
+    }
+  } Index;
+  Index.V = F.IndexVar;
+  Index.TraverseStmt(const_cast<Expr *>(F.Subscript));
+  if (!Index.Found || strip(F.Subscript) == Index.Found)
+    return Prefix + "lo";
+  SourceLocation At = Emit.SM.getFileLoc(Index.Found->getLocation());
+  CharSourceRange Name = CharSourceRange::getCharRange(
+      At, At.getLocWithOffset((int)F.IndexVar->getName().size()));
+  CharSourceRange Whole = CharSourceRange::getCharRange(
+      Emit.SM.getFileLoc(F.Subscript->getBeginLoc()),
+      Lexer::getLocForEndOfToken(Emit.SM.getFileLoc(F.Subscript->getEndLoc()),
+                                 0, Emit.SM, Emit.Lang));
+  return fill(
+      "${P}n ? (${Text}) : 0",
+      {{"P", Prefix},
+       {"Text", Emit.Source.withEdits(Whole, {{Name, Prefix + "lo"}})}});
 }
 
 namespace {
@@ -166,6 +231,21 @@ std::string LoopEmitter::otherBindings(const LoopForm &F,
                {"P", Prefix}});
 }
 
+/// An iterator loop's `it` in the body: a pointer to the view, so that
+/// `*it` and `it->` are the view (over pointers, a pointer to a pointer to
+/// it: `(*it)->x`). The body uses `it` no other way (forms/IteratorForm.cpp).
+std::string LoopEmitter::iteratorDecls(const LoopForm &F,
+                                       const std::string &Prefix) const {
+  std::string Const = F.VarIsConst ? "const " : "";
+  std::string It = F.Iterator->getName().str();
+  if (!F.VarIsPointer)
+    return fill(" [[maybe_unused]] ${Const}auto *${It} = &${P}view;",
+                {{"Const", Const}, {"It", It}, {"P", Prefix}});
+  return fill(" ${Const}auto *${P}element = &${P}view; [[maybe_unused]] "
+              "auto *${It} = &${P}element;",
+              {{"Const", Const}, {"It", It}, {"P", Prefix}});
+}
+
 std::string LoopEmitter::elementDecls(const LoopPlan &P,
                                       const std::string &ViewInit) const {
   const LoopForm &F = P.Form;
@@ -173,6 +253,8 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
   std::string View =
       fill(" auto ${Ref}${P}view = ${Init};",
            {{"Ref", P.Packed ? "&" : ""}, {"P", Prefix}, {"Init", ViewInit}});
+  if (F.Kind == LoopFormKind::Iterator)
+    return View + iteratorDecls(F, Prefix);
   if (F.Kind == LoopFormKind::Range)
     return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
                        {{"Const", F.VarIsConst ? "const " : ""},
@@ -264,7 +346,7 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
     T.BodyDecls =
         elementDecls(P, fill("${P}frame.at(${P}at.i)", {{"P", Prefix}})) +
         otherBindings(F, Prefix);
-  } else if (F.Kind == LoopFormKind::Range) {
+  } else if (F.Kind != LoopFormKind::Index) {
     T.Header =
         fill("(std::size_t ${P}i = 0; ${P}i < ${P}frame.size(); ++${P}i)",
              {{"P", Prefix}});

@@ -40,6 +40,7 @@ public:
   std::string elementDecls(const LoopPlan &P,
                            const std::string &ViewInit) const;
   std::string pickedRange(const LoopForm &F, const std::string &Prefix) const;
+  std::string iteratorDecls(const LoopForm &F, const std::string &Prefix) const;
   std::string otherBindings(const LoopForm &F, const std::string &Prefix) const;
   /// The declarations Decls at the top of the loop's body (braces added
   /// around a body that is not a compound statement).
@@ -62,6 +63,11 @@ private:
   LoopText loopText(const NestPlan &Nest, const LoopPlan &P) const;
   void prologue(CodeWriter &W, const LoopPlan &P,
                 const std::string &Frame) const;
+  void rangePrologue(CodeWriter &W, const LoopPlan &P) const;
+  void indexPrologue(CodeWriter &W, const LoopPlan &P,
+                     const std::string &Frame) const;
+  std::string firstSubscript(const LoopForm &F,
+                             const std::string &Prefix) const;
   LoopText deviceLoop(const NestPlan &Nest, const LoopPlan &P,
                       const std::string &Spec) const;
   LoopText hostLoop(const LoopPlan &P, bool EachSlot) const;

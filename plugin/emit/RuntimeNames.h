@@ -43,8 +43,11 @@ inline constexpr const char *ElementOf = "::soaview::element_of_t";
 inline constexpr const char *Pick = "::soaview::pick";
 inline constexpr const char *Cursor = "::soaview::cursor";
 inline constexpr const char *TargetElement = "::soaview::target_element_t";
-inline constexpr const char *IndexSpanOf = "::soaview::index_span_of";
 inline constexpr const char *IndexShadow = "::soaview::index_shadow";
+inline constexpr const char *IndexTrips = "::soaview::index_trips";
+inline constexpr const char *IndexSpanAt = "::soaview::index_span_at";
+inline constexpr const char *Bound = "::soaview::bound";
+inline constexpr const char *Iterators = "::soaview::iterators";
 // omp.h and cuda.h: the device frames, in their backend's namespace.
 inline constexpr const char *OmpNamespace = "::soaview::omp::";
 inline constexpr const char *CudaNamespace = "::soaview::cuda::";

@@ -22,7 +22,11 @@ namespace soaview {
 
 struct LoopAnnotation;
 
-enum class LoopFormKind { Range, Index };
+enum class LoopFormKind { Range, Index, Iterator };
+
+/// How an index loop's condition bounds its index: `i < n`, `i <= n`,
+/// `i != n` (soaview::bound in soaview/frame.h).
+enum class IndexBound { Below, UpTo, Until };
 
 /// The recognised shape of an annotated loop.
 struct LoopForm {
@@ -49,9 +53,24 @@ struct LoopForm {
   const clang::VarDecl *IndexVar = nullptr;
   const clang::Expr *Lo = nullptr;
   const clang::Expr *Hi = nullptr;
+  IndexBound Bound = IndexBound::Below;
+  /// The subscript of every use of the target (`i`, `i - first`): affine in
+  /// the index, i + c with c loop-invariant.
+  const clang::Expr *Subscript = nullptr;
   const clang::NamedDecl *Target = nullptr;
   std::string TargetName;
-  std::vector<const clang::Expr *> TargetUses; ///< the `buf[i]` expressions
+  /// The expressions that are the element: `buf[i]`, or an iterator loop's
+  /// `*it` over structs.
+  std::vector<const clang::Expr *> TargetUses;
+  /// The expressions that point at the element: an iterator loop's `it` of
+  /// `it->` (or the `operator->` call), or `*it` over pointers.
+  std::vector<const clang::Expr *> PointerUses;
+
+  // Iterator form: `for (auto it = Begin; it != End; ++it)`; RangeInit is
+  // the container Begin starts (`c` of `c.begin()`), or Begin itself.
+  const clang::VarDecl *Iterator = nullptr;
+  const clang::Expr *Begin = nullptr;
+  const clang::Expr *End = nullptr;
   /// The target names (`bodies` of `bodies[i]`) of uses inside another
   /// annotated loop over the same target, whose own `bodies` shadows ours:
   /// they are renamed to an alias of this loop's shadow.

@@ -1,13 +1,16 @@
 //===- LoopForms.cpp - recognise the loop shapes soaview converts ---------===//
 //
 // Range-for over anything with begin/end whose elements are structs or
-// pointers to structs; index loops `for (i = lo; i < n; ++i)` over T*, T[N]
-// or std::vector<T> named by soa_conversion_target. Anything else is refused
-// with the expected form. Tests: test/Sema/loop-forms.cpp.
+// pointers to structs; iterator loops (forms/IteratorForm.cpp); index loops
+// `for (i = lo; i < n; ++i)` (also `<=`, `!=`) over T*, T[N] or
+// std::vector<T> named by soa_conversion_target, indexed `name[i + c]`.
+// Anything else is refused with the form found and the form expected.
+// Tests: test/Sema/loop-forms.cpp, test/Sema/iterator-loops.cpp.
 //===----------------------------------------------------------------------===//
 #include "forms/LoopForms.h"
 
 #include "diag/Diagnostics.h"
+#include "forms/IteratorForm.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
 
@@ -156,6 +159,8 @@ static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
 
 namespace {
 
+bool steppedVarIsIndex(const ForStmt *FS);
+
 /// Recognition of one loop: each step fills part of the form or reports
 /// why the loop has no form soaview converts.
 class Recogniser {
@@ -171,7 +176,7 @@ public:
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
       OK = range(RF);
     else if (const auto *FS = dyn_cast<ForStmt>(Loop))
-      OK = index(FS);
+      OK = steppedVarIsIndex(FS) ? index(FS) : iterator(FS);
     else
       OK = expectIndexForm(Loop->getBeginLoc(), Loop->getBeginLoc(),
                            "not a for loop");
@@ -190,14 +195,23 @@ private:
     F.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
     F.Element = recordOf(F.ElementType);
   }
+  bool iterator(const ForStmt *FS);
   bool index(const ForStmt *FS);
   bool indexHeader(const ForStmt *FS);
+  bool indexCondition(const ForStmt *FS);
   bool indexInit(const ForStmt *FS);
   bool indexIncrement(const ForStmt *FS);
   bool indexInvariant(const ForStmt *FS);
   bool targetDecl(const ForStmt *FS, const std::vector<const Expr *> &Uses);
   bool targetElement();
   bool targetUses(const ForStmt *FS, const std::vector<const Expr *> &Uses);
+  bool sameElement(const Expr *Use, const Expr *Subscript);
+  std::optional<std::vector<std::pair<bool, const Expr *>>>
+  offsetTerms(const Expr *Subscript);
+  bool invariantTerm(const Expr *T);
+  std::string text(const Stmt *S) const {
+    return writtenText(Ctx, S->getSourceRange());
+  }
 
   bool fail(SourceLocation L, Msg Error, SourceLocation NoteL,
             std::optional<Msg> Note) {
@@ -312,13 +326,46 @@ bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
   return true;
 }
 
+/// Whether the variable the loop's init sets is an integer (or there is
+/// none: the index form says what is missing); else the loop steps an
+/// iterator.
+bool steppedVarIsIndex(const ForStmt *FS) {
+  const VarDecl *V = nullptr;
+  const Stmt *Init = FS->getInit();
+  if (const auto *E = dyn_cast_or_null<Expr>(Init))
+    Init = E->IgnoreImplicit();
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    if (DS->isSingleDecl())
+      V = dyn_cast<VarDecl>(DS->getSingleDecl());
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
+    if (BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
+        V = dyn_cast<VarDecl>(DRE->getDecl());
+  } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Init)) {
+    if (OC->getOperator() == OO_Equal)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
+        V = dyn_cast<VarDecl>(DRE->getDecl());
+  }
+  return !V || V->getType()->isIntegerType() || V->getType()->isDependentType();
+}
+
+bool Recogniser::iterator(const ForStmt *FS) {
+  if (Target)
+    return fail(Target->Range.getBegin(),
+                {diag::err_form_iterator,
+                 {"soa_conversion_target names the array of an index "
+                  "loop, and this loop steps an iterator"}},
+                FS->getForLoc(), Msg(diag::note_form_iterator_expected));
+  return recogniseIterator(Ctx, FS, F, Diags);
+}
+
 bool Recogniser::index(const ForStmt *FS) {
   F.Kind = LoopFormKind::Index;
   F.Body = FS->getBody();
   if (!Target)
     return expectIndexForm(FS->getForLoc(), FS->getForLoc(),
                            "an index loop needs soa_conversion_target");
-  if (!indexHeader(FS) || !indexInvariant(FS))
+  if (!indexHeader(FS))
     return false;
   // Target: every use must be exactly `name[i]`.
   F.TargetName = Target->Target;
@@ -329,26 +376,47 @@ bool Recogniser::index(const ForStmt *FS) {
                 {diag::err_form_target_unknown, {F.TargetName}},
                 FS->getForLoc(), Msg(diag::note_form_target_unknown));
   return targetDecl(FS, Uses.Uses) && targetElement() &&
-         targetUses(FS, Uses.Uses);
+         targetUses(FS, Uses.Uses) && indexInvariant(FS);
 }
 
 /// `for (i = lo; i < n; ++i)`: init, condition, increment, pure bounds.
 bool Recogniser::indexHeader(const ForStmt *FS) {
   if (!indexInit(FS))
     return false;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(strip(FS->getCond()));
-  if (!Cond || Cond->getOpcode() != BO_LT ||
-      !refersTo(Cond->getLHS(), F.IndexVar))
-    return expectIndexForm(
-        FS->getCond() ? FS->getCond()->getBeginLoc() : FS->getForLoc(),
-        FS->getForLoc(), "the condition must be 'index < bound'");
-  F.Hi = Cond->getRHS();
-  if (!indexIncrement(FS))
+  if (!indexCondition(FS) || !indexIncrement(FS))
     return false;
   if (!pureBound(F.Lo, Ctx) || !pureBound(F.Hi, Ctx))
     return expectIndexForm(F.Hi->getBeginLoc(), FS->getForLoc(),
                            "the loop bounds must not have side effects");
   return true;
+}
+
+/// `i < n`, `i <= n` or `i != n`: the iterations lo, lo + 1, ... while the
+/// condition holds, counted before the loop (soaview::index_trips).
+bool Recogniser::indexCondition(const ForStmt *FS) {
+  const Expr *Cond = FS->getCond();
+  const auto *B = dyn_cast_or_null<BinaryOperator>(strip(Cond));
+  if (B && refersTo(B->getLHS(), F.IndexVar) &&
+      !refersTo(B->getRHS(), F.IndexVar)) {
+    F.Hi = B->getRHS();
+    switch (B->getOpcode()) {
+    case BO_LT:
+      F.Bound = IndexBound::Below;
+      return true;
+    case BO_LE:
+      F.Bound = IndexBound::UpTo;
+      return true;
+    case BO_NE:
+      F.Bound = IndexBound::Until;
+      return true;
+    default:
+      break;
+    }
+  }
+  return expectIndexForm(Cond ? Cond->getBeginLoc() : FS->getForLoc(),
+                         FS->getForLoc(),
+                         Cond ? "the loop's condition is '" + text(Cond) + "'"
+                              : "the loop has no condition");
 }
 
 /// Init: `int i = lo` or `i = lo`.
@@ -391,8 +459,8 @@ bool Recogniser::indexIncrement(const ForStmt *FS) {
   if (!IncOK)
     return expectIndexForm(Inc ? Inc->getBeginLoc() : FS->getForLoc(),
                            FS->getForLoc(),
-                           "the increment must be '++index', 'index++' or "
-                           "'index += 1'");
+                           Inc ? "the loop's increment is '" + text(Inc) + "'"
+                               : "the loop has no increment");
   return true;
 }
 
@@ -410,6 +478,7 @@ bool Recogniser::indexInvariant(const ForStmt *FS) {
     }
   } BoundVars(Invariant);
   BoundVars.TraverseStmt(const_cast<Expr *>(F.Hi));
+  BoundVars.TraverseStmt(const_cast<Expr *>(F.Subscript)); // its offset
   if (const Expr *Written = findWrite(F.Body, Invariant))
     return fail(Written->getExprLoc(), Msg(diag::err_form_index_modified),
                 FS->getForLoc(), Msg(diag::note_form_index_modified));
@@ -462,8 +531,84 @@ bool Recogniser::targetElement() {
   return true;
 }
 
-/// Every use is `name[i]` (or `name[j]` of another annotated loop over the
-/// same target: the N-body nest).
+/// The terms c of a subscript `i + c` (`i`, `i - first`, `(i - 1) + k`,
+/// `k + i`), each with whether it is subtracted; nullopt when the subscript
+/// is not the index plus loop-invariant terms.
+std::optional<std::vector<std::pair<bool, const Expr *>>>
+Recogniser::offsetTerms(const Expr *E) {
+  E = strip(E);
+  if (refersTo(E, F.IndexVar))
+    return std::vector<std::pair<bool, const Expr *>>{};
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
+    return std::nullopt;
+  bool Sub = B->getOpcode() == BO_Sub;
+  if (auto T = offsetTerms(B->getLHS()); T && invariantTerm(B->getRHS())) {
+    T->push_back({Sub, strip(B->getRHS())});
+    return T;
+  }
+  if (!Sub)
+    if (auto T = offsetTerms(B->getRHS()); T && invariantTerm(B->getLHS())) {
+      T->push_back({false, strip(B->getLHS())});
+      return T;
+    }
+  return std::nullopt;
+}
+
+/// A term of the offset, evaluated once before the loop: free of the index
+/// and of side effects, and of variables declared in the loop (that it
+/// does not change in the body is checked with the bound: indexInvariant).
+bool Recogniser::invariantTerm(const Expr *T) {
+  if (!pureBound(T, Ctx))
+    return false;
+  struct Vars : RecursiveASTVisitor<Vars> {
+    const VarDecl *Index;
+    const Stmt *Loop;
+    const SourceManager &SM;
+    bool OK = true;
+    Vars(const VarDecl *I, const Stmt *L, const SourceManager &SM)
+        : Index(I), Loop(L), SM(SM) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (V && (V == Index || (V->isLocalVarDecl() &&
+                               !SM.isBeforeInTranslationUnit(
+                                   V->getLocation(), Loop->getBeginLoc()))))
+        OK = false;
+      return true;
+    }
+  } V(F.IndexVar, F.Loop, Ctx.getSourceManager());
+  V.TraverseStmt(const_cast<Expr *>(T));
+  return V.OK;
+}
+
+/// Whether two subscripts of the target name the same element: the same
+/// terms in the same order, equal constants or the same expressions.
+bool Recogniser::sameElement(const Expr *Use, const Expr *Subscript) {
+  auto A = offsetTerms(Use), B = offsetTerms(Subscript);
+  if (!A || !B || A->size() != B->size())
+    return false;
+  for (size_t I = 0; I < A->size(); ++I) {
+    auto [SubA, TA] = (*A)[I];
+    auto [SubB, TB] = (*B)[I];
+    Expr::EvalResult RA, RB;
+    if (SubA != SubB)
+      return false;
+    if (TA->EvaluateAsInt(RA, Ctx) && TB->EvaluateAsInt(RB, Ctx)) {
+      if (llvm::APSInt::compareValues(RA.Val.getInt(), RB.Val.getInt()))
+        return false;
+      continue;
+    }
+    llvm::FoldingSetNodeID IA, IB;
+    TA->Profile(IA, Ctx, /*Canonical=*/true);
+    TB->Profile(IB, Ctx, /*Canonical=*/true);
+    if (IA != IB)
+      return false;
+  }
+  return true;
+}
+
+/// Every use is `name[i + c]` with one c (or `name[j]` of another annotated
+/// loop over the same target: the N-body nest).
 bool Recogniser::targetUses(const ForStmt *FS,
                             const std::vector<const Expr *> &Uses) {
   ParentMap PM(const_cast<Stmt *>(F.Body));
@@ -481,11 +626,19 @@ bool Recogniser::targetUses(const ForStmt *FS,
     if (Index && !refersTo(Index, F.IndexVar) &&
         otherLoopsIndex(Ctx, Index, F.IndexVar, F.TargetName, All))
       continue;
-    if (!Index || !refersTo(Index, F.IndexVar))
+    if (!Index || !offsetTerms(Index))
+      return fail(
+          U->getExprLoc(),
+          {diag::err_form_target_other_use,
+           {F.TargetName, text(P ? P : U), F.IndexVar->getName().str()}},
+          FS->getForLoc(), Msg(diag::note_form_target_other_use));
+    if (F.Subscript && !sameElement(Index, F.Subscript))
       return fail(U->getExprLoc(),
-                  {diag::err_form_target_other_use,
-                   {F.TargetName, F.IndexVar->getName().str()}},
+                  {diag::err_form_target_two_elements,
+                   {F.TargetName, text(F.TargetUses.front()), text(P)}},
                   FS->getForLoc(), Msg(diag::note_form_target_other_use));
+    if (!F.Subscript)
+      F.Subscript = Index;
     F.TargetUses.push_back(cast<Expr>(P));
     if (insideOtherTargetLoop(Ctx, U, F.Loop, F.TargetName, All))
       F.ShadowedUses.push_back(cast<DeclRefExpr>(strip(U)));

@@ -426,7 +426,7 @@ void Reacher::body() {
   std::vector<const Expr *> Replaced;
   for (size_t Inner : P.DeviceInners) {
     const LoopForm &F = Nest.Loops[Inner].Form;
-    for (const Expr *E : {F.RangeInit, F.Lo, F.Hi})
+    for (const Expr *E : {F.RangeInit, F.Lo, F.Hi, F.Begin, F.End})
       if (E)
         Replaced.push_back(E);
   }

@@ -30,6 +30,24 @@ std::string qualifiedName(const ASTContext &Ctx, QualType T) {
   return TypeName::getFullyQualifiedName(T, Ctx, qualifiedPolicy(Ctx));
 }
 
+std::string writtenText(const ASTContext &Ctx, SourceRange R) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Chars = CharSourceRange::getTokenRange(
+      SM.getFileLoc(R.getBegin()), SM.getFileLoc(R.getEnd()));
+  std::string Text;
+  for (char C : Lexer::getSourceText(Chars, SM, Ctx.getLangOpts())) {
+    bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r';
+    if (!Space)
+      Text += C;
+    else if (!Text.empty() && Text.back() != ' ')
+      Text += ' ';
+  }
+  constexpr size_t Longest = 60;
+  if (Text.size() > Longest)
+    Text = Text.substr(0, Longest - 3) + "...";
+  return Text;
+}
+
 /// C is a specialization of the class template whose pattern is Pattern.
 static bool specializes(const CXXRecordDecl *C, const CXXRecordDecl *Pattern) {
   const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C);

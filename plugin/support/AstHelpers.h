@@ -61,6 +61,10 @@ enum : unsigned {
 const clang::Stmt *parentThrough(clang::ParentMap &PM, const clang::Expr *&E,
                                  unsigned Skip);
 
+/// The text of R as written, on one line, shortened past 60 characters:
+/// diagnostics quote the form they found with it (`i += 2`).
+std::string writtenText(const clang::ASTContext &Ctx, clang::SourceRange R);
+
 /// E without parentheses and implicit casts (null stays null).
 const clang::Expr *strip(const clang::Expr *E);
 /// True when E names D (through parentheses and implicit casts).

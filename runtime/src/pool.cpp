@@ -204,6 +204,16 @@ struct StatsPrinter {
 
 } // namespace
 
+namespace rt {
+void index_past_bound(const site &s) noexcept {
+  std::fprintf(stderr,
+               "soaview: the index loop at %s starts past its bound: as "
+               "written it would run until its index wraps around\n",
+               s.where());
+  std::abort();
+}
+} // namespace rt
+
 site::site(const char *where) noexcept : where_(where) {
   id_ = next_site_id.fetch_add(1, std::memory_order_relaxed);
   Registry &r = registry();

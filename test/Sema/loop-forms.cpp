@@ -5,15 +5,15 @@
 #include <vector>
 struct P { double x, y; };
 
-void whileLike(P *buf, int n) {
+void downwards(P *buf, int n) {
   [[clang::soa_conversion_target("buf")]]
-  for (int i = 0; i <= n; ++i) // expected-error {{unsupported loop form: the condition must be 'index < bound'}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
-    buf[i].x = 0;
+  for (int i = n; i > 0; --i) // expected-error {{unsupported loop form: the loop's condition is 'i > 0'}} expected-note {{expected 'for (i = lo; i < n; ++i)' (or 'i <= n', 'i != n'; 'i++', 'i += 1')}}
+    buf[i - 1].x = 0;
 }
 
 void decrement(P *buf, int n) {
   [[clang::soa_conversion_target("buf")]]
-  for (int i = 0; i < n; i += 2) // expected-error {{the increment must be '++index', 'index++' or 'index += 1'}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+  for (int i = 0; i < n; i += 2) // expected-error {{unsupported loop form: the loop's increment is 'i += 2'}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
     buf[i].x = 0;
 }
 
@@ -48,7 +48,29 @@ void boundModified(P *buf, int n) {
 void otherIndex(P *buf, int n) {
   [[clang::soa_conversion_target("buf")]]
   for (int i = 0; i < n - 1; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
-    buf[i].x = buf[i + 1].x; // expected-error {{target 'buf' is used other than as 'buf[i]'}}
+    buf[i].x = buf[i + 1].x; // expected-error {{target 'buf' is indexed as 'buf[i]' and as 'buf[i + 1]': two elements in one iteration}}
+}
+
+void notAffine(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 0; i < n; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
+    buf[2 * i].x = 0; // expected-error {{target 'buf' is used as 'buf[2 * i]', not as 'buf[i]' or 'buf[i + c]' with c loop-invariant}}
+}
+
+void offsetInBody(P *buf, int n) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = 1; i <= n; ++i) { // expected-note {{a view holds exactly the element of the current iteration}}
+    int k = 1;
+    buf[i - k].x = 0; // expected-error {{target 'buf' is used as 'buf[i - k]', not as 'buf[i]' or 'buf[i + c]'}}
+  }
+}
+
+void offsetModified(P *buf, int first, int last) {
+  [[clang::soa_conversion_target("buf")]]
+  for (int i = first; i <= last; i++) { // expected-note {{a converted index loop must run exactly}}
+    buf[i - first].x = 0;
+    first++; // expected-error {{the loop index or bound is modified in the loop body}}
+  }
 }
 
 void notArray(P &one, int n) {

@@ -182,6 +182,19 @@ template <class T> struct index_span {
   std::size_t size() const noexcept { return count; }
 };
 
+/// The range [first, last) of an iterator loop, `for (auto it = first;
+/// it != last; ++it)`: frames gather from it as from any range (it has no
+/// size(), so range_size counts it).
+template <class B, class E> struct iterator_range {
+  B first;
+  E last;
+  B begin() const { return first; }
+  E end() const { return last; }
+};
+template <class B, class E> iterator_range<B, E> iterators(B first, E last) {
+  return {first, last};
+}
+
 /// Count of iterations of `for (i = lo; i < hi; ++i)`, compared in the
 /// types the loop itself compares.
 template <class I, class H> std::size_t trip_count(I lo, H hi) noexcept {
@@ -203,12 +216,37 @@ template <class T>
 using target_element_t = std::remove_cv_t<
     std::remove_reference_t<decltype(*data_of(std::declval<T &>()))>>;
 
-/// The elements target[lo, hi) of `for (i = lo; i < hi; ++i)`.
-template <class T, class I, class H>
-auto index_span_of(T &target, I lo, H hi) noexcept {
+/// How an index loop's condition bounds its index: `i < hi`, `i <= hi`,
+/// `i != hi` (docs/attributes.md, "Loop forms").
+enum class bound { below, up_to, until };
+
+namespace rt {
+/// Stops the program: an `i != hi` loop that starts past hi runs, as
+/// written, until its index wraps around.
+[[noreturn]] void index_past_bound(const site &s) noexcept;
+} // namespace rt
+
+/// Count of iterations of `for (i = lo; i OP hi; ++i)` with OP as B says,
+/// compared in the types the loop itself compares.
+template <bound B, class I, class H>
+std::size_t index_trips(const site &s, I lo, H hi) noexcept {
+  if constexpr (B == bound::up_to)
+    return lo <= hi ? static_cast<std::size_t>(hi - lo) + 1 : 0;
+  else if constexpr (B == bound::until) {
+    if (lo < hi || lo == hi)
+      return trip_count(lo, hi);
+    rt::index_past_bound(s);
+  } else
+    return trip_count(lo, hi);
+}
+
+/// The n elements target[first, first + n) of an index loop whose element
+/// is target[i + c]: first is lo + c (generated code evaluates it only
+/// when n > 0, as the loop itself does).
+template <class T, class F>
+auto index_span_at(T &target, std::size_t n, F first) noexcept {
   using E = std::remove_reference_t<decltype(*data_of(target))>;
-  std::size_t n = trip_count(lo, hi);
-  return index_span<E>{n ? data_of(target) + lo : nullptr, n};
+  return index_span<E>{n ? data_of(target) + first : nullptr, n};
 }
 
 /// The index-loop target shadow: `buf[i]` in the loop body yields the view of

@@ -1,0 +1,307 @@
+//===- IteratorForm.cpp - recognise iterator loops ------------------------===//
+//
+// An iterator loop visits the elements of [begin, end) in order, as a
+// range-for over that range does: it converts as one, with `it` in the body
+// a pointer to the view. That holds when the header is exactly `auto it =
+// begin; it != end; ++it` (or `it++`) and the body uses `it` only as `*it`
+// or `it->`: the element, never the iterator itself. Anything else is
+// refused with the form found (err_form_iterator).
+//===----------------------------------------------------------------------===//
+#include "forms/IteratorForm.h"
+
+#include "diag/Diagnostics.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace soaview {
+
+namespace {
+
+/// `begin`, `end` and their const and reverse forms.
+bool isBeginOrEnd(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  return N == "begin" || N == "end" || N == "cbegin" || N == "cend" ||
+         N == "rbegin" || N == "rend" || N == "crbegin" || N == "crend";
+}
+
+/// An iterator bound soaview evaluates once, before the loop: no side
+/// effects; calls only to begin/end (members or free), const members and
+/// constexpr functions (`std::next`).
+bool pureIteratorBound(const Expr *E) {
+  struct Check : RecursiveASTVisitor<Check> {
+    bool OK = true;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (!FD ||
+          !(isBeginOrEnd(FD) || FD->isConstexpr() || (MD && MD->isConst())))
+        OK = false;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      OK &= !U->isIncrementDecrementOp();
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      OK &= !B->isAssignmentOp();
+      return true;
+    }
+  } C;
+  C.TraverseStmt(const_cast<Expr *>(E));
+  return C.OK;
+}
+
+/// The container a begin expression starts (`c` of `c.begin()`,
+/// `std::begin(c)`), or the expression itself (`parts + 1`).
+const Expr *containerOf(const Expr *Begin) {
+  const Expr *E = Begin->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs())
+    E = CE->getArg(0)->IgnoreImplicit();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (isBeginOrEnd(MC->getMethodDecl()))
+      return MC->getImplicitObjectArgument();
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    if (isBeginOrEnd(C->getDirectCallee()) && C->getNumArgs() == 1)
+      return C->getArg(0);
+  return Begin;
+}
+
+/// The operator*() of an iterator class, the non-const one for a
+/// non-const iterator when there is one.
+const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It) {
+  const CXXRecordDecl *RD = It->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  const CXXMethodDecl *Found = nullptr;
+  for (const NamedDecl *ND :
+       RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Star))) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl());
+    if (!MD || MD->getNumParams() != 0)
+      continue;
+    if (!Found || MD->isConst() == It.isConstQualified())
+      Found = MD;
+  }
+  return Found;
+}
+
+class IteratorRecogniser {
+public:
+  IteratorRecogniser(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
+                     DiagStore &Diags)
+      : Ctx(Ctx), FS(FS), F(F), Diags(Diags) {}
+
+  bool run() {
+    F.Kind = LoopFormKind::Iterator;
+    F.Body = FS->getBody();
+    return init() && condition() && increment() && element() && uses();
+  }
+
+private:
+  bool init();
+  bool condition();
+  bool increment();
+  bool element();
+  bool uses();
+  bool use(const DeclRefExpr *DRE, ParentMap &PM);
+
+  bool fail(SourceLocation L, const std::string &What) {
+    StoredDiag &D = Diags.report(L, {diag::err_form_iterator, {What}});
+    Diags.note(D, FS->getForLoc(), diag::note_form_iterator_expected);
+    return false;
+  }
+  std::string text(const Stmt *S) const {
+    return writtenText(Ctx, S->getSourceRange());
+  }
+  std::string name() const { return F.Iterator->getName().str(); }
+
+  ASTContext &Ctx;
+  const ForStmt *FS;
+  LoopForm &F;
+  DiagStore &Diags;
+};
+
+/// `auto it = begin`: one iterator, declared in the header (its value
+/// after the loop is the end, which the converted loop does not leave in
+/// an iterator declared before it).
+bool IteratorRecogniser::init() {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  if (!V || !V->getInit()) {
+    const Stmt *Init = FS->getInit();
+    return fail(Init ? Init->getBeginLoc() : FS->getForLoc(),
+                Init ? "the loop's init is '" + text(Init) +
+                           "'; it must declare the one iterator"
+                     : "the loop declares no iterator");
+  }
+  F.Iterator = V;
+  F.Begin = V->getInit();
+  F.RangeInit = containerOf(F.Begin);
+  if (!pureIteratorBound(F.Begin))
+    return fail(F.Begin->getBeginLoc(), "the loop's begin '" + text(F.Begin) +
+                                            "' may have side effects");
+  return true;
+}
+
+/// `it != end` or `end != it` (also as a C++20 rewritten `==`).
+bool IteratorRecogniser::condition() {
+  const Expr *Cond = FS->getCond();
+  const Expr *L = nullptr, *R = nullptr;
+  bool NotEqual = false;
+  if (const auto *RW = dyn_cast_or_null<CXXRewrittenBinaryOperator>(
+          Cond ? Cond->IgnoreImplicit() : nullptr)) {
+    CXXRewrittenBinaryOperator::DecomposedForm D = RW->getDecomposedForm();
+    NotEqual = D.Opcode == BO_NE, L = D.LHS, R = D.RHS;
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(strip(Cond))) {
+    NotEqual = B->getOpcode() == BO_NE, L = B->getLHS(), R = B->getRHS();
+  } else if (const auto *OC =
+                 dyn_cast_or_null<CXXOperatorCallExpr>(strip(Cond))) {
+    NotEqual = OC->getOperator() == OO_ExclaimEqual && OC->getNumArgs() == 2;
+    if (NotEqual)
+      L = OC->getArg(0), R = OC->getArg(1);
+  }
+  if (NotEqual && refersTo(R, F.Iterator))
+    std::swap(L, R);
+  if (!NotEqual || !refersTo(L, F.Iterator) || refersTo(R, F.Iterator))
+    return fail(Cond ? Cond->getBeginLoc() : FS->getForLoc(),
+                Cond ? "the loop's condition is '" + text(Cond) + "'"
+                     : "the loop has no condition");
+  F.End = R;
+  if (!pureIteratorBound(F.End))
+    return fail(F.End->getBeginLoc(),
+                "the loop's end '" + text(F.End) + "' may have side effects");
+  return true;
+}
+
+/// `++it` or `it++`.
+bool IteratorRecogniser::increment() {
+  const Expr *Inc = FS->getInc();
+  bool OK = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Inc)))
+    OK = U->isIncrementOp() && refersTo(U->getSubExpr(), F.Iterator);
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(strip(Inc)))
+    OK =
+        OC->getOperator() == OO_PlusPlus && refersTo(OC->getArg(0), F.Iterator);
+  if (!OK)
+    return fail(Inc ? Inc->getBeginLoc() : FS->getForLoc(),
+                Inc ? "the loop's increment is '" + text(Inc) + "'"
+                    : "the loop has no increment");
+  return true;
+}
+
+/// The element `*it` designates: a struct, or a pointer to one.
+bool IteratorRecogniser::element() {
+  QualType It = F.Iterator->getType();
+  QualType Deref;
+  if (It->isPointerType())
+    Deref = It->getPointeeType();
+  else if (const CXXMethodDecl *Star = derefOperator(Ctx, It))
+    Deref = Star->getReturnType().getNonReferenceType();
+  QualType Elem = Deref;
+  if (!Deref.isNull() && Deref->isPointerType()) {
+    F.VarIsPointer = true;
+    Elem = Deref->getPointeeType();
+  }
+  const CXXRecordDecl *RD =
+      Elem.isNull() ? nullptr : Elem->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isUnion())
+    return fail(F.Iterator->getLocation(),
+                Deref.isNull() ? "'" + name() + "' has no 'operator*'"
+                               : "'*" + name() + "' has type '" +
+                                     qualifiedName(Ctx, Deref) +
+                                     "', not a struct or a pointer to one");
+  F.VarIsConst = Elem.isConstQualified();
+  F.ElementType = Elem.getUnqualifiedType();
+  F.Element = RD->getDefinition();
+  return true;
+}
+
+/// Every use of the iterator in the body is `*it` or `it->`.
+bool IteratorRecogniser::uses() {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == V)
+        Found.push_back(E);
+      return true;
+    }
+  } Finder;
+  Finder.V = F.Iterator;
+  Finder.TraverseStmt(const_cast<Stmt *>(F.Body));
+  ParentMap PM(const_cast<Stmt *>(F.Body));
+  for (const DeclRefExpr *DRE : Finder.Found)
+    if (!use(DRE, PM))
+      return false;
+  return true;
+}
+
+bool IteratorRecogniser::use(const DeclRefExpr *DRE, ParentMap &PM) {
+  const Expr *Child = DRE;
+  const Stmt *P =
+      parentThrough(PM, Child, Through::Parens | Through::NoOpCasts);
+  const Expr *Root = nullptr;
+  bool Deref = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(P)) {
+    // a pointer iterator: `*it` reads it first
+    if (U->getOpcode() == UO_Deref)
+      Root = U, Deref = true;
+  } else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P)) {
+    const Expr *Read = IC;
+    const Stmt *Q = parentThrough(PM, Read, Through::Parens);
+    if (const auto *Star = dyn_cast_or_null<UnaryOperator>(Q);
+        Star && Star->getOpcode() == UO_Deref)
+      Root = Star, Deref = true;
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(Q);
+        ME && ME->isArrow() && !F.VarIsPointer)
+      Root = DRE; // `it->x` of a pointer iterator: it points at the element
+  } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+    if (OC->getArg(0) == Child && OC->getNumArgs() == 1) {
+      if (OC->getOperator() == OO_Star)
+        Root = OC, Deref = true;
+      if (OC->getOperator() == OO_Arrow && !F.VarIsPointer)
+        Root = OC;
+    }
+  }
+  // The smallest statement around the use that is more than `it`.
+  const Stmt *Shown = DRE;
+  // A pointer element is read, never written or bound to a reference
+  // (that would change the container).
+  if (Root && Deref && F.VarIsPointer) {
+    const Expr *E = Root;
+    const Stmt *Use = parentThrough(PM, E, Through::Parens);
+    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(Use);
+    if (!Read || Read->getCastKind() != CK_LValueToRValue)
+      Shown = Use ? Use : E, Root = nullptr;
+  }
+  if (!Root) {
+    while (Shown->getSourceRange() == DRE->getSourceRange() &&
+           PM.getParent(Shown))
+      Shown = PM.getParent(Shown);
+    return fail(DRE->getLocation(), "the iterator '" + name() +
+                                        "' is used in '" + text(Shown) + "'");
+  }
+  if (Deref && !F.VarIsPointer)
+    F.TargetUses.push_back(Root);
+  else
+    F.PointerUses.push_back(Root);
+  return true;
+}
+
+} // namespace
+
+bool recogniseIterator(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
+                       DiagStore &Diags) {
+  return IteratorRecogniser(Ctx, FS, F, Diags).run();
+}
+
+} // namespace soaview

@@ -1,0 +1,73 @@
+// Iterator loops soaview does not convert: each refusal names the form it
+// found, at the place it found it.
+// RUN: %soaview_verify %s
+
+#include <vector>
+struct P { double x, y; };
+
+void escapes(std::vector<P> &v, std::vector<std::vector<P>::iterator> &out) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it) { // expected-note {{expected 'for (auto it = c.begin(); it != c.end(); ++it)' (or 'it++'), with the element used only as '*it' or 'it->'}}
+    it->x = 1;
+    out.push_back(it); // expected-error {{unsupported iterator loop: the iterator 'it' is used in 'out.push_back(it)'}}
+  }
+}
+
+void nextElement(std::vector<P> &v) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it) // expected-note {{expected 'for (auto it = c.begin()}}
+    it->x = (it + 1)->y; // expected-error {{unsupported iterator loop: the iterator 'it' is used in 'it + 1'}}
+}
+
+void copied(P *a, int n) {
+  [[clang::soa_conversion]]
+  for (P *p = a; p != a + n; ++p) { // expected-note {{expected 'for (auto it = c.begin()}}
+    P *q = p; // expected-error {{unsupported iterator loop: the iterator 'p' is used in 'P *q = p;'}}
+    q->x = 0;
+  }
+}
+
+void condition(std::vector<P> &v) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it < v.end(); ++it) // expected-error {{unsupported iterator loop: the loop's condition is 'it < v.end()'}} expected-note {{expected 'for (auto it = c.begin()}}
+    it->x = 0;
+}
+
+void stepTwo(std::vector<P> &v) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); it += 2) // expected-error {{unsupported iterator loop: the loop's increment is 'it += 2'}} expected-note {{expected 'for (auto it = c.begin()}}
+    it->x = 0;
+}
+
+void declaredBefore(std::vector<P> &v) {
+  std::vector<P>::iterator it;
+  [[clang::soa_conversion]]
+  for (it = v.begin(); it != v.end(); ++it) // expected-error {{unsupported iterator loop: the loop's init is 'it = v.begin()'; it must declare the one iterator}} expected-note {{expected 'for (auto it = c.begin()}}
+    it->x = 0;
+}
+
+void notStructs(std::vector<double> &v) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it) // expected-error {{unsupported iterator loop: '*it' has type 'double', not a struct or a pointer to one}} expected-note {{expected 'for (auto it = c.begin()}}
+    *it = 0;
+}
+
+void pointerWritten(std::vector<P *> &v, P *q) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it) // expected-note {{expected 'for (auto it = c.begin()}}
+    *it = q; // expected-error {{unsupported iterator loop: the iterator 'it' is used in '*it = q'}}
+}
+
+void target(std::vector<P> &v) {
+  [[clang::soa_conversion_target("v")]] // expected-error {{unsupported iterator loop: soa_conversion_target names the array of an index loop, and this loop steps an iterator}}
+  for (auto it = v.begin(); it != v.end(); ++it) // expected-note {{expected 'for (auto it = c.begin()}}
+    it->x = 0;
+}
+
+void grows(std::vector<P> &v) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    it->x = 0;
+    v.push_back(P{}); // expected-error {{cannot convert loop: the iterated container 'v' may be modified in the loop}}
+  }
+}
