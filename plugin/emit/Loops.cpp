@@ -88,16 +88,13 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
 void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
   const LoopForm &F = P.Form;
   std::string Prefix = Emit.Names.prefix(P);
-  if (F.Kind == LoopFormKind::Iterator) {
-    W.line(fill("auto ${P}range = ${Iterators}(${Begin}, ${End});",
-                {{"P", Prefix},
-                 {"Iterators", rt::Iterators},
-                 {"Begin", Emit.Source.exprText(F.Begin)},
-                 {"End", Emit.Source.exprText(F.End)}}));
-    return;
-  }
-  const auto *RF = cast<CXXForRangeStmt>(F.Loop);
-  std::string Range = Emit.Source.exprText(RF->getRangeInit());
+  std::string Range =
+      F.Kind == LoopFormKind::Iterator
+          ? fill("${Iterators}(${Begin}, ${End})",
+                 {{"Iterators", rt::Iterators},
+                  {"Begin", Emit.Source.exprText(F.Begin)},
+                  {"End", Emit.Source.exprText(F.End)}})
+          : Emit.Source.exprText(cast<CXXForRangeStmt>(F.Loop)->getRangeInit());
   // A loop over structured bindings gathers from the binding that stands
   // for the element, picked from the range as written (its "whole").
   std::string Held = Prefix + (F.ElementBinding ? "whole" : "range");

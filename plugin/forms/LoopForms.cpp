@@ -556,8 +556,9 @@ Recogniser::offsetTerms(const Expr *E) {
 }
 
 /// A term of the offset, evaluated once before the loop: free of the index
-/// and of side effects, and of variables declared in the loop (that it
-/// does not change in the body is checked with the bound: indexInvariant).
+/// and of side effects, of members and globals, and of variables declared
+/// in the loop (that it does not change in the body is checked with the
+/// bound: indexInvariant).
 bool Recogniser::invariantTerm(const Expr *T) {
   if (!pureBound(T, Ctx))
     return false;
@@ -574,6 +575,14 @@ bool Recogniser::invariantTerm(const Expr *T) {
                                !SM.isBeforeInTranslationUnit(
                                    V->getLocation(), Loop->getBeginLoc()))))
         OK = false;
+      // Only locals and parameters, whose writes in the body findWrite
+      // sees, or constants: a global or a member could change in a callee.
+      if (V && !V->hasLocalStorage() && !V->getType().isConstQualified())
+        OK = false;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      OK = false;
       return true;
     }
   } V(F.IndexVar, F.Loop, Ctx.getSourceManager());
@@ -664,22 +673,33 @@ static const Stmt *loopAt(const Stmt *Body, SourceLocation For) {
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Body);
       RF && RF->getForLoc() == For)
     return RF;
+  if (const auto *FS = dyn_cast<ForStmt>(Body); FS && FS->getForLoc() == For)
+    return FS;
   for (const Stmt *Child : Body->children())
     if (const Stmt *Found = loopAt(Child, For))
       return Found;
   return nullptr;
 }
 
-/// A range-for in a template whose range's type is known in the pattern.
-static bool nondependentRange(const LoopInstance &I) {
-  const auto *RF = dyn_cast<CXXForRangeStmt>(I.Loop);
+/// A range-for (or an iterator loop) in a template whose range's type (the
+/// iterator's) is known in the pattern.
+static bool nondependentRange(const LoopInstance &I, const LoopForm &F) {
   const FunctionDecl *Pattern = I.Fn->getTemplateInstantiationPattern();
-  if (!RF || !Pattern)
+  if (!Pattern || F.Kind == LoopFormKind::Index)
     return false;
-  const auto *Written = dyn_cast_or_null<CXXForRangeStmt>(
-      loopAt(Pattern->getBody(), RF->getForLoc()));
-  return Written && Written->getRangeInit() &&
-         !Written->getRangeInit()->isTypeDependent();
+  const Stmt *Written = loopAt(Pattern->getBody(),
+                               F.Kind == LoopFormKind::Range
+                                   ? cast<CXXForRangeStmt>(I.Loop)->getForLoc()
+                                   : cast<ForStmt>(I.Loop)->getForLoc());
+  if (const auto *RF = dyn_cast_or_null<CXXForRangeStmt>(Written))
+    return RF->getRangeInit() && !RF->getRangeInit()->isTypeDependent();
+  const auto *FS = dyn_cast_or_null<ForStmt>(Written);
+  const auto *DS = FS ? dyn_cast_or_null<DeclStmt>(FS->getInit()) : nullptr;
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  return V && V->getInit() && !V->getInit()->isTypeDependent() &&
+         !V->getType()->isDependentType();
 }
 
 RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
@@ -693,7 +713,7 @@ RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
   }
   L.InTemplate = I.Fn->getTemplateInstantiationPattern() != nullptr ||
                  I.Fn->isTemplateInstantiation();
-  L.NondependentRange = L.InTemplate && nondependentRange(I);
+  L.NondependentRange = L.InTemplate && nondependentRange(I, L.Form);
   return L;
 }
 

@@ -23,13 +23,13 @@ void pointers(std::list<Data *> &l) {
 }
 
 // CHECK-LABEL: void kernel(
-// CHECK: auto [[P:sv14_3_]]range = ::soaview::iterators(v.begin(), v.end());
+// CHECK: auto &&[[P:sv14_3_]]range = ::soaview::iterators(v.begin(), v.end());
 // CHECK-NEXT: static ::soaview::site [[P]]site("{{.*}}iterator-loop.cpp:14:3");
 // CHECK-NEXT: ::soaview::frame<{{.*}}> [[P]]frame([[P]]site, [[P]]range);
 // CHECK-NEXT: #line 14
 // CHECK-NEXT: for (std::size_t [[P]]i = 0; [[P]]i < [[P]]frame.size(); ++[[P]]i) { auto [[P]]view = [[P]]frame.at([[P]]i); {{\[\[}}maybe_unused{{\]\]}} auto *it = &[[P]]view;
 // CHECK-NEXT: it->a += (*it).b;
 // CHECK-LABEL: void pointers(
-// CHECK: auto [[Q:sv21_3_]]range = ::soaview::iterators(l.cbegin(), l.cend());
+// CHECK: auto &&[[Q:sv21_3_]]range = ::soaview::iterators(l.cbegin(), l.cend());
 // CHECK: for (std::size_t [[Q]]i = 0; [[Q]]i < [[Q]]frame.size(); ++[[Q]]i) { auto [[Q]]view = [[Q]]frame.at([[Q]]i); auto *[[Q]]element = &[[Q]]view; {{\[\[}}maybe_unused{{\]\]}} auto *it = &[[Q]]element;
 // CHECK-NEXT: (*it)->b *= 2;

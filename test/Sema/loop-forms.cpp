@@ -65,6 +65,16 @@ void offsetInBody(P *buf, int n) {
   }
 }
 
+struct Cell {
+  P *parts;
+  int first;
+  void kick(int last) {
+    [[clang::soa_conversion_target("parts")]]
+    for (int i = first; i <= last; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
+      parts[i - first].x = 0; // expected-error {{target 'parts' is used as 'parts[i - first]', not as 'parts[i]' or 'parts[i + c]' with c loop-invariant}}
+  }
+};
+
 void offsetModified(P *buf, int first, int last) {
   [[clang::soa_conversion_target("buf")]]
   for (int i = first; i <= last; i++) { // expected-note {{a converted index loop must run exactly}}

@@ -1,8 +1,9 @@
 // Iterator loops convert as the range [begin, end) they walk: `*it` and
 // `it->` over std::vector<T>, std::vector<T*> (with repeated pointers),
 // std::deque, std::list, const_iterator and cbegin, std::begin/std::end,
-// `it++`, an end written first, a raw pointer and a user-written iterator.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 8 --out %t \
+// `it++`, an end written first, a raw pointer, a user-written iterator, and
+// in templates: a dependent range and one known in the pattern.
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 10 --out %t \
 // RUN:   --run "1 40" --run "2 7" --run "3 1" --run "4 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -92,6 +93,23 @@ void every(const Strided &s) {
     it->x += it->v * (*it).m;
 }
 
+template <class T> void push(std::vector<T> &v, double f) {
+  [[clang::soa_conversion]]
+  for (auto it = v.begin(); it != v.end(); ++it)
+    it->v += f * it->x;
+}
+
+template <class Tag> struct Holder {
+  std::vector<Body> bodies;
+  double sum() {
+    double s = 0;
+    [[clang::soa_conversion]]
+    for (auto it = bodies.cbegin(); it != bodies.cend(); ++it)
+      s += it->m;
+    return s;
+  }
+};
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   int n = corpus::count(argc, argv, 40);
@@ -115,6 +133,9 @@ int main(int argc, char **argv) {
   shift(store);
   scale(store.data(), n);
   every(Strided{store.data(), n / 2});
+  push(store, 0.75);
+  Holder<int> h{store};
+  corpus::print("held", h.sum());
   for (const Body &b : store) {
     corpus::print("x", b.x);
     corpus::print("v", b.v);
