@@ -130,14 +130,15 @@ void LoopEmitter::indexPrologue(CodeWriter &W, const LoopPlan &P,
               {{"Site", rt::Site},
                {"P", Prefix},
                {"Where", Emit.Source.where(P.Annotation->ForLoc)}}));
-  W.line(fill("const std::size_t ${P}n = ${Trips}<${Bound}::${Kind}>(${P}site, "
-              "${P}lo, ${Hi});",
-              {{"P", Prefix},
-               {"Trips", rt::IndexTrips},
-               {"Bound", rt::Bound},
-               {"Kind", Bounds[(int)F.Bound]},
-               {"Hi", Emit.Source.exprText(F.Hi)}}));
-  W.line(fill("${Frame} ${P}frame(${P}site, ${SpanAt}(${Target}, ${P}n, "
+  W.line(fill(
+      "const std::size_t ${P}trips = ${Trips}<${Bound}::${Kind}>(${P}site, "
+      "${P}lo, ${Hi});",
+      {{"P", Prefix},
+       {"Trips", rt::IndexTrips},
+       {"Bound", rt::Bound},
+       {"Kind", Bounds[(int)F.Bound]},
+       {"Hi", Emit.Source.exprText(F.Hi)}}));
+  W.line(fill("${Frame} ${P}frame(${P}site, ${SpanAt}(${Target}, ${P}trips, "
               "${First}));",
               {{"Frame", Frame},
                {"P", Prefix},
@@ -172,7 +173,7 @@ std::string LoopEmitter::firstSubscript(const LoopForm &F,
       Lexer::getLocForEndOfToken(Emit.SM.getFileLoc(F.Subscript->getEndLoc()),
                                  0, Emit.SM, Emit.Lang));
   return fill(
-      "${P}n ? (${Text}) : 0",
+      "${P}trips ? (${Text}) : 0",
       {{"P", Prefix},
        {"Text", Emit.Source.withEdits(Whole, {{Name, Prefix + "lo"}})}});
 }
