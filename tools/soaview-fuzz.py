@@ -67,6 +67,7 @@ class Gen:
         self.in_template = False
         self.in_device = False
         self.host_only = set()
+        self.iterator = False  # the body's element is *it (not it itself)
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -401,6 +402,8 @@ class Gen:
         acc = "->" if arrow else "."
         ref = f"*{var}" if arrow else var
         ptr = var if arrow else f"&{var}"
+        if self.iterator:  # `it` itself is not the element: only *it, it->
+            ptr = f"&{ref}"
         self.in_device = device  # host only: BVec copied whole
         out = []
         for _ in range(r.randint(2, 7)):
@@ -469,7 +472,7 @@ class Gen:
                 out.append(f"acc += {var}{acc}{lhs};")
         if self.catomic and r.random() < 0.5:  # must be refused (check())
             out.insert(r.randint(0, len(out)), f"{var}{acc}at.fetch_add(1);")
-        if r.random() < 0.1:  # a discarded element: `(void)p;`
+        if r.random() < 0.1 and not self.iterator:  # a discarded element: `(void)p;`
             out.insert(r.randint(0, len(out)), f"(void){var};")
         if not device and not self.in_template and r.random() < 0.15:
             out.insert(r.randint(0, len(out)), f"vk.hit({ref});")  # guarded virtual
@@ -513,7 +516,8 @@ class Gen:
         for k in range(nk):
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "stdarray", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
-                              "adlptr", "bindptr", "holder"])
+                              "adlptr", "bindptr", "holder", "itvec", "itptr", "itlist",
+                              "index1", "indexoff"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -548,7 +552,40 @@ class Gen:
                             self.pick(["auto &[key, e] : c", "const auto &[key, e] : c",
                                        "auto [key, e] : c"]), True),
             }
-            if kind == "cptr":  # read-only loop over const element pointers
+            # Iterator loops: (parameter, loop header, element, over pointers).
+            iterators = {
+                "itvec": ("std::vector<S> &c", self.pick([
+                    "auto it = c.begin(); it != c.end(); ++it",
+                    "std::vector<S>::iterator it = std::begin(c); it != std::end(c); it++"]),
+                    "it", True),
+                "itptr": ("std::vector<S *> &c", "auto it = c.begin(); c.end() != it; ++it",
+                          "(*it)", True),
+                "itlist": ("std::list<S *> &c", "auto it = c.cbegin(); it != c.cend(); it++",
+                           "(*it)", True),
+            }
+            if kind in iterators:
+                param, header, elem, arrow = iterators[kind]
+                w(f"double {name}({param}) {{")
+                w("  double acc = 0;")
+                w(f"  {attr}")
+                w(f"  for ({header}) {{")
+                self.iterator = True
+                L.extend("    " + s for s in self.body(elem, arrow, getters, device))
+                self.iterator = False
+            elif kind in ("index1", "indexoff"):
+                # `<=` from 1 (A[i - 1]), or `!=` from an offset (A[i - first])
+                w(f"double {name}(S *buf, int n) {{")
+                w("  double acc = 0;")
+                w("  const int first = 3;")
+                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
+                if kind == "index1":
+                    w("  for (int i = 1; i <= n; i += 1) {")
+                    elem = "buf[i - 1]"
+                else:
+                    w("  for (int i = first; i != n + first; i++) {")
+                    elem = "buf[i - first]"
+                L.extend("    " + s for s in self.body(elem, False, getters, device))
+            elif kind == "cptr":  # read-only loop over const element pointers
                 w(f"double {name}(const std::vector<const S *> &c) {{")
                 w("  double acc = 0;")
                 w(f"  {attr}")
@@ -713,7 +750,9 @@ class Gen:
                    "vindex": "store", "tmpl": "ptrs", "cptr": "cptrs",
                    "sweep": "cloc, cact",
                    "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}",
-                   "bindptr": "kptrs", "holder": "ptrs"}[kind]
+                   "bindptr": "kptrs", "holder": "ptrs", "itvec": "store",
+                   "itptr": "ptrs", "itlist": "lst", "index1": "store.data(), n",
+                   "indexoff": "store.data(), n"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -171,6 +171,7 @@ bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
   if (F.Kind == LoopFormKind::Index && F.Target)
     if (const auto *VD = dyn_cast<VarDecl>(F.Target))
       Vars.insert(VD);
+  Vars.erase(F.IndexVar); // of the subscript `buf[j - c]`: c is the input
   for (const ValueDecl *V : Vars) {
     const auto *VD = cast<VarDecl>(V);
     if (VD->isLocalVarDecl() &&

@@ -14,7 +14,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -110,7 +110,9 @@ private:
   bool increment();
   bool element();
   bool uses();
-  bool use(const DeclRefExpr *DRE, ParentMap &PM);
+  bool use(const DeclRefExpr *DRE);
+  const Stmt *parent(const Stmt *S) const;
+  const Stmt *parentThrough(const Expr *&E, unsigned Skip) const;
 
   bool fail(SourceLocation L, const std::string &What) {
     StoredDiag &D = Diags.report(L, {diag::err_form_iterator, {What}});
@@ -238,17 +240,45 @@ bool IteratorRecogniser::uses() {
   } Finder;
   Finder.V = F.Iterator;
   Finder.TraverseStmt(const_cast<Stmt *>(F.Body));
-  ParentMap PM(const_cast<Stmt *>(F.Body));
   for (const DeclRefExpr *DRE : Finder.Found)
-    if (!use(DRE, PM))
+    if (!use(DRE))
       return false;
   return true;
 }
 
-bool IteratorRecogniser::use(const DeclRefExpr *DRE, ParentMap &PM) {
+/// The statement around S, through declarations and types (`P *q = p`,
+/// `__typeof__(it->x)`), which a ParentMap of the body does not reach.
+const Stmt *IteratorRecogniser::parent(const Stmt *S) const {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const Stmt *P = Parents[0].get<Stmt>())
+      return P;
+    if (Parents[0].get<FunctionDecl>())
+      return nullptr;
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+/// The first parent of E not looked through (Skip: parentheses, no-op
+/// casts); E becomes its child.
+const Stmt *IteratorRecogniser::parentThrough(const Expr *&E,
+                                              unsigned Skip) const {
+  while (true) {
+    const Stmt *P = parent(E);
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+    bool Through =
+        ((Skip & Through::Parens) && isa_and_nonnull<ParenExpr>(P)) ||
+        ((Skip & Through::NoOpCasts) && Cast && Cast->getCastKind() == CK_NoOp);
+    if (!Through)
+      return P;
+    E = cast<Expr>(P);
+  }
+}
+
+bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
   const Expr *Child = DRE;
-  const Stmt *P =
-      parentThrough(PM, Child, Through::Parens | Through::NoOpCasts);
+  const Stmt *P = parentThrough(Child, Through::Parens | Through::NoOpCasts);
   const Expr *Root = nullptr;
   bool Deref = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(P)) {
@@ -257,7 +287,7 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE, ParentMap &PM) {
       Root = U, Deref = true;
   } else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P)) {
     const Expr *Read = IC;
-    const Stmt *Q = parentThrough(PM, Read, Through::Parens);
+    const Stmt *Q = parentThrough(Read, Through::Parens);
     if (const auto *Star = dyn_cast_or_null<UnaryOperator>(Q);
         Star && Star->getOpcode() == UO_Deref)
       Root = Star, Deref = true;
@@ -278,15 +308,14 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE, ParentMap &PM) {
   // (that would change the container).
   if (Root && Deref && F.VarIsPointer) {
     const Expr *E = Root;
-    const Stmt *Use = parentThrough(PM, E, Through::Parens);
+    const Stmt *Use = parentThrough(E, Through::Parens);
     const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(Use);
     if (!Read || Read->getCastKind() != CK_LValueToRValue)
       Shown = Use ? Use : E, Root = nullptr;
   }
   if (!Root) {
-    while (Shown->getSourceRange() == DRE->getSourceRange() &&
-           PM.getParent(Shown))
-      Shown = PM.getParent(Shown);
+    while (Shown->getSourceRange() == DRE->getSourceRange() && parent(Shown))
+      Shown = parent(Shown);
     return fail(DRE->getLocation(), "the iterator '" + name() +
                                         "' is used in '" + text(Shown) + "'");
   }
