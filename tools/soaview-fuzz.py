@@ -17,8 +17,12 @@ __typeof__ statement-expression macros, sizeof/decltype of fields, pair
 templates taking both views through one parameter, pair loops writing a
 field through both views (Newton's third law), const element pointers,
 discarded elements (`(void)p;`), user ranges found by argument-dependent
-lookup (free begin/end only), and scratch allocation in offloaded bodies
-(new/delete, new[]/delete[], malloc/free: routed to soaview's device heap).
+lookup (free begin/end only), scratch allocation in offloaded bodies
+(new/delete, new[]/delete[], malloc/free: routed to soaview's device heap),
+and the loop forms of docs/attributes.md: iterator loops (`*it`, `it->`;
+begin/end, std::begin/std::end, cbegin, `it++`, the end first) and index
+loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
+(`buf[i - first]`).
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
