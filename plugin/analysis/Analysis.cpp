@@ -508,6 +508,18 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
   }
 }
 
+/// `sizeof(*p)`, `alignof(e)`: in the converted loop the operand is the
+/// view, whose size is not the element's; refused (a size of the element's
+/// type, `sizeof(T)`, is the same in both).
+void Analyzer::sizeOfElement(const UnaryExprOrTypeTraitExpr *S, const Env &E) {
+  auto Element = evalElement(S->getArgumentExpr(), E);
+  if (!Element || Element->second != Kind::Lvalue)
+    return;
+  std::string Op = getTraitSpelling(S->getKind());
+  refuse(S->getBeginLoc(), {diag::err_size_of_element, {Op}}, {},
+         Msg(diag::note_size_of_element, {Op}));
+}
+
 /// `sizeof(p->f)`, `decltype(p->a.b)`: the view declares the field (it is
 /// gathered as a read, so the proxy's member has the field's type); the
 /// operand is not evaluated, so it is not an access to check.
@@ -629,6 +641,8 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
   for (const MemberExpr *ME : C.UnevaluatedMembers)
     if (!Inner.count(ME))
       unevaluatedField(ME, E);
+  for (const UnaryExprOrTypeTraitExpr *S : C.Sizes)
+    sizeOfElement(S, E);
   collectForeign(C, PM);
   enqueueCallees(C);
 }

@@ -93,9 +93,14 @@ public:
   /// never its value, so they are neither uses of the element nor foreign
   /// accesses; the view only has to declare those fields.
   std::vector<const clang::MemberExpr *> UnevaluatedMembers;
+  /// `sizeof(e)`, `alignof(e)` of an expression (checked: an element's size
+  /// there would be its view's).
+  std::vector<const clang::UnaryExprOrTypeTraitExpr *> Sizes;
 
   bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *E,
                                         DataRecursionQueue * = nullptr) {
+    if (!E->isArgumentType())
+      Sizes.push_back(E);
     return unevaluated(
         [&] { return Base::TraverseUnaryExprOrTypeTraitExpr(E); });
   }
@@ -206,6 +211,7 @@ private:
   std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
                                                       const Env &Scope);
   void unevaluatedField(const clang::MemberExpr *ME, const Env &E);
+  void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S, const Env &E);
   void bindLambdaParams(const Collector &C, Env &E);
   /// How the value of the lvalue Use is used (FirstUse: Use's location);
   /// RefCall is set when a callee receives a reference or pointer to it

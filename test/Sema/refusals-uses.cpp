@@ -83,3 +83,25 @@ void uses(std::vector<P *> &v, std::vector<D *> &d) {
     p->y = p->x;
   }
 }
+
+// sizeof and alignof of the element itself would measure its view in the
+// converted loop (a silent difference before): refused. Of its type, of a
+// pointer to it and of its fields they are the same in both builds.
+struct Q {
+  double x, y;
+  char name[40];
+};
+void sizes(std::vector<Q *> &v, std::vector<Q> &w, double &s) {
+  [[clang::soa_conversion]]
+  for (Q *q : v) // expected-note {{in the loop annotated here}}
+    s += sizeof(*q) * q->x; // expected-error {{'sizeof' of the element would give the size of its view in the converted loop}} expected-note {{write 'sizeof' of the element's type instead}}
+  [[clang::soa_conversion]]
+  for (Q &q : w) // expected-note {{in the loop annotated here}}
+    q.y = __alignof__(q); // expected-error-re {{'{{.*}}alignof' of the element would give the size of its view}} expected-note-re {{write '{{.*}}alignof' of the element's type instead}}
+  [[clang::soa_conversion_target("w")]]
+  for (unsigned i = 0; i < w.size(); ++i) // expected-note {{in the loop annotated here}}
+    w[i].y = sizeof w[i]; // expected-error {{'sizeof' of the element}} expected-note {{write 'sizeof' of the element's type}}
+  [[clang::soa_conversion]]
+  for (Q *q : v)
+    q->y = sizeof(Q) + sizeof(q) + sizeof(q->name) + sizeof q->x;
+}
