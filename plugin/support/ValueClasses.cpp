@@ -159,6 +159,13 @@ bool copiesFrom(const CXXCtorInitializer *I, const ParmVarDecl *O) {
          isOther(ME->getBase(), O);
 }
 
+/// `{}`: a function body that does nothing (a function-try-block does not
+/// count as empty).
+bool emptyBody(const Stmt *Body) {
+  const auto *CS = dyn_cast<CompoundStmt>(Body);
+  return CS && CS->body_empty();
+}
+
 /// The definition of M, or of its pattern when M is a member of a class
 /// template specialization that the program never called (so never
 /// instantiated); null when neither is visible.
@@ -195,9 +202,8 @@ std::optional<NotBytes> specialMember(const ASTContext &Ctx,
     return because(M, "is not defined where soaview can read it");
   const Stmt *Body = Def->getBody();
   if (isa<CXXDestructorDecl>(M))
-    return cast<CompoundStmt>(Body)->body_empty()
-               ? std::nullopt
-               : because(M, "does more than nothing");
+    return emptyBody(Body) ? std::nullopt
+                           : because(M, "does more than nothing");
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def);
   if (Ctor && Ctor->isDefaultConstructor()) {
     for (const CXXCtorInitializer *I : Ctor->inits())
@@ -205,7 +211,7 @@ std::optional<NotBytes> specialMember(const ASTContext &Ctx,
                                 const_cast<ASTContext &>(Ctx), false))
         return because(M, "initialises a member with a value that is not a "
                           "constant");
-    return cast<CompoundStmt>(Body)->body_empty()
+    return emptyBody(Body)
                ? std::nullopt
                : because(M, "does more than initialise its members");
   }

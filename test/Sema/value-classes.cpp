@@ -53,6 +53,12 @@ struct Logged {
   double v;
   ~Logged() { copies += 2; } // expected-note {{'Logged::~Logged' does more than nothing}}
 };
+struct Guarded {
+  double v;
+  ~Guarded() try { // expected-note {{'Guarded::~Guarded' does more than nothing}}
+  } catch (...) {
+  }
+};
 struct Stale {
   double v, cache;
   Stale() = default;
@@ -77,6 +83,7 @@ struct P {
   Counted c;
   Logged l;
   Stale s;
+  Guarded gd;
   Owning o;
   Named n;
   Shared sh;
@@ -131,4 +138,9 @@ void shared(std::vector<P *> &ps, double &s) {
   [[clang::soa_conversion]]
   for (P *p : ps) // expected-note {{in the loop annotated here}}
     s += *p->sh.w; // expected-error {{field 'w' is used as a whole}}
+}
+void guarded(std::vector<P *> &ps, std::vector<Guarded> &out) {
+  [[clang::soa_conversion]]
+  for (P *p : ps) // expected-note {{in the loop annotated here}}
+    out.push_back(p->gd); // expected-error {{field 'gd' is used as a whole}}
 }
