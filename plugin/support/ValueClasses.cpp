@@ -58,21 +58,20 @@ const Expr *bare(const Expr *E) {
   }
 }
 
+/// E without `*` and what bare() strips: `*this` is `this`, `*o` is `o`.
+const Expr *object(const Expr *E) {
+  E = bare(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    E = bare(U->getSubExpr());
+  return E;
+}
+
 /// `this` (explicit or implicit) on one side, the other object O on the
 /// other: `*this`, `this->` against `o.`, `o->` or `*o`.
-bool isThis(const Expr *E) {
-  E = bare(E);
-  if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_Deref)
-    E = bare(U->getSubExpr());
-  return isa<CXXThisExpr>(E);
-}
+bool isThis(const Expr *E) { return isa<CXXThisExpr>(object(E)); }
 bool isOther(const Expr *E, const ParmVarDecl *O) {
-  E = bare(E);
-  if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_Deref)
-    E = bare(U->getSubExpr());
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *DR = dyn_cast<DeclRefExpr>(object(E));
   return DR && DR->getDecl() == O;
 }
 
@@ -274,7 +273,7 @@ std::optional<AtomicPart> atomicPart(const ASTContext &Ctx, QualType T) {
   if (isStdAtomicClass(RD))
     return AtomicPart{"", typeName(Ctx, T)};
   for (const CXXBaseSpecifier &B : RD->bases())
-    if (std::optional<AtomicPart> In = atomicPart(Ctx, B.getType()))
+    if (atomicPart(Ctx, B.getType()))
       return AtomicPart{"", typeName(Ctx, T)}; // derived from an atomic
   for (const FieldDecl *F : RD->fields())
     if (std::optional<AtomicPart> In = atomicPart(Ctx, F->getType())) {
