@@ -266,6 +266,21 @@ bool CloneEmitter::insertAfter(const FunctionDecl *Decl,
   return true;
 }
 
+/// A function of internal linkage whose calls with elements now go to its
+/// clone may have no call left in the converted program: a constant that
+/// holds its address keeps -Wunused-function quiet about the user's code.
+std::string CloneEmitter::keepOriginal(const FunctionDecl *Def) const {
+  if (isa<CXXMethodDecl>(Def) || Def->isExternallyVisible() ||
+      Def->getDescribedFunctionTemplate() || Def->isTemplateInstantiation())
+    return "";
+  std::string Name = Emit.Names.keep(Def->getLocation());
+  return fill(
+      "[[maybe_unused]] static constexpr ${Declaration} = &${Function};\n",
+      {{"Declaration",
+        Emit.Types.declare(Emit.Ast.getPointerType(Def->getType()), Name)},
+       {"Function", Def->getName()}});
+}
+
 bool CloneEmitter::write(const Request &R) {
   const FunctionDecl *Def = R.Text;
   const FunctionDecl *First = firstOrdinaryDeclaration(Def);
@@ -280,7 +295,7 @@ bool CloneEmitter::write(const Request &R) {
   }
   if (First != Def && !insertAfter(First, Declaration, R.Device))
     return false;
-  return insertAfter(Def, Definition, R.Device);
+  return insertAfter(Def, keepOriginal(Def) + Definition, R.Device);
 }
 
 bool CloneEmitter::finish() {

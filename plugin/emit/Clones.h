@@ -59,6 +59,7 @@ private:
   };
   bool inPlace(const NestPlan &Nest, const CalleeUse &U);
   bool write(const Request &R);
+  std::string keepOriginal(const clang::FunctionDecl *Def) const;
   std::string
   templateParams(const std::vector<std::pair<unsigned, std::string>> &Params,
                  bool Default) const;

@@ -264,8 +264,13 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
                           ? ""
                           : fill(" auto &${P}target = ${Target};",
                                  {{"P", Prefix}, {"Target", F.TargetName}});
+  // The body keeps its text, `buf[i]`, and finds the view through an
+  // object of the target's name: a shadow by design, so -Wshadow is off
+  // for that declaration alone (clang and GCC know the pragma).
   return View +
-         fill(" ${Shadow}<decltype(${P}view)> ${Target}{${P}view};",
+         fill(" _Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic "
+              "ignored \\\"-Wshadow\\\"\") ${Shadow}<decltype(${P}view)> "
+              "${Target}{${P}view}; _Pragma(\"GCC diagnostic pop\")",
               {{"Shadow", rt::IndexShadow},
                {"P", Prefix},
                {"Target", F.TargetName}}) +

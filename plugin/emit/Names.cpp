@@ -115,4 +115,8 @@ std::string GeneratedNames::cloneParameter(unsigned K) const {
   return fresh("soaview_E") + std::to_string(K);
 }
 
+std::string GeneratedNames::keep(SourceLocation At) const {
+  return fresh("soaview_keep_" + siteTag(At));
+}
+
 } // namespace soaview

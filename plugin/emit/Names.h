@@ -76,6 +76,9 @@ public:
   /// The template parameter of a clone that stands for the element type of
   /// its parameter K (`soaview_E2`).
   std::string cloneParameter(unsigned K) const;
+  /// The constant holding the address of a function declared at At, which
+  /// the converted program may no longer call (`soaview_keep_12_13`).
+  std::string keep(clang::SourceLocation At) const;
 
 private:
   std::string elementTag(const RecognisedLoop &L) const;

@@ -193,18 +193,24 @@ void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
 void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
                              std::string &Tags) const {
   const Fields &Own = G.Fields.at(Loop);
-  auto Copies = [&](bool ToSlot) {
-    return [&, ToSlot](CodeWriter &F) {
-      std::vector<std::string> Statements;
-      for (auto &[Path, A] : Own)
-        if (ToSlot || A.Written)
-          copyField(G, Path, ToSlot, Tags, Statements);
-      for (const std::string &S : Statements)
-        F.line(S);
-    };
+  // A copy that moves no field (the scatter of a view that writes none)
+  // leaves its parameters unnamed: -Wunused-parameter.
+  auto Copies = [&](bool ToSlot, StringRef Head, StringRef Params,
+                    StringRef Unnamed) {
+    std::vector<std::string> Statements;
+    for (auto &[Path, A] : Own)
+      if (ToSlot || A.Written)
+        copyField(G, Path, ToSlot, Tags, Statements);
+    W.block(fill("static void ${Head}(${Params})",
+                 {{"Head", Head},
+                  {"Params", Statements.empty() ? Unnamed : Params}}),
+            [&](CodeWriter &F) {
+              for (const std::string &S : Statements)
+                F.line(S);
+            });
   };
-  W.block("static void gather(soa &s, std::size_t i, const element &e)",
-          Copies(true));
+  Copies(true, "gather", "soa &s, std::size_t i, const element &e",
+         "soa &, std::size_t, const element &");
   W.block(
       "template <class F> static void pairs(const soa &h, const soa &d, F &&f)",
       [&](CodeWriter &F) {
@@ -214,8 +220,8 @@ void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
                        {"Type", B.Type},
                        {"Written", B.Written ? "true" : "false"}}));
       });
-  W.block("static void scatter(const soa &s, std::size_t i, element &e)",
-          Copies(false));
+  Copies(false, "scatter", "const soa &s, std::size_t i, element &e",
+         "const soa &, std::size_t, element &");
   W.line(fill("static ${Mark}view at(const soa &s, std::size_t i) { return "
               "view(::soaview::loop_tag<${K}>{}, s, i); }",
               {{"Mark", Emit.Target.deviceMark(G.Device)},
@@ -240,7 +246,7 @@ void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
       [&](CodeWriter &S) {
         S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
         S.line("using view = " + G.Name + ";");
-        S.line(std::string("static constexpr bool writes = ") +
+        S.line(std::string("[[maybe_unused]] static constexpr bool writes = ") +
                (Writes ? "true" : "false") + ";");
         specLayout(S, G, Own);
         if (Nest.Sweep)

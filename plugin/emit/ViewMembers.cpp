@@ -334,16 +334,21 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
       if (!V->isStaticDataMember())
         continue;
       if (V->getType()->isArrayType()) // keeps its type: sizeof, extent
-        Forward("static constexpr const auto &${Name} = ${Class}::${Name};");
+        Forward("[[maybe_unused]] static constexpr const auto &${Name} = "
+                "${Class}::${Name};");
       else if (V->isConstexpr() || (V->getType().isConstQualified() &&
                                     V->isUsableInConstantExpressions(Emit.Ast)))
-        Forward("static constexpr auto ${Name} = ${Class}::${Name};");
+        Forward("[[maybe_unused]] static constexpr auto ${Name} = "
+                "${Class}::${Name};");
       else if (V->getType().isConstQualified()) // `static const T Max;`
-        Forward("static constexpr const auto &${Name} = ${Class}::${Name};");
+        Forward("[[maybe_unused]] static constexpr const auto &${Name} = "
+                "${Class}::${Name};");
       else
-        Forward("static inline auto &${Name} = ${Class}::${Name};");
+        Forward("[[maybe_unused]] static inline auto &${Name} = "
+                "${Class}::${Name};");
     } else if (isa<EnumConstantDecl>(D)) {
-      Forward("static constexpr auto ${Name} = ${Class}::${Name};");
+      Forward("[[maybe_unused]] static constexpr auto ${Name} = "
+              "${Class}::${Name};");
     } else if (const auto *MD = dyn_cast<CXXMethodDecl>(D)) {
       // Viable only for the static overloads: a call matching a non-static
       // member of the same name takes the copied member.
@@ -386,10 +391,11 @@ void ViewEmitter::templateArguments(CodeWriter &W, const RecordDecl *RD) const {
           "using ${Name} = ${Type};",
           {{"Name", Name}, {"Type", Emit.Types.name(Args[I].getAsType())}}));
     else if (Args[I].getKind() == TemplateArgument::Integral)
-      W.line(fill("static constexpr ${Type} ${Name} = ${Value};",
-                  {{"Type", Emit.Types.name(Args[I].getIntegralType())},
-                   {"Name", Name},
-                   {"Value", llvm::toString(Args[I].getAsIntegral(), 10)}}));
+      W.line(
+          fill("[[maybe_unused]] static constexpr ${Type} ${Name} = ${Value};",
+               {{"Type", Emit.Types.name(Args[I].getIntegralType())},
+                {"Name", Name},
+                {"Value", llvm::toString(Args[I].getAsIntegral(), 10)}}));
   }
 }
 

@@ -536,10 +536,11 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
     // argument-dependent lookup on the element type: it lives in the
     // inline `soaview_gen`, outside the unnamed namespace.
     if (P.InTemplate)
-      Select += fill("${Spec}_spec ${Selector}(${Element} *);\n",
-                     {{"Spec", Emit.Names.view(P)},
-                      {"Selector", Emit.Names.selector(P)},
-                      {"Element", Emit.Types.name(P.View.ElementType)}});
+      Select +=
+          fill("[[maybe_unused]] ${Spec}_spec ${Selector}(${Element} *);\n",
+               {{"Spec", Emit.Names.view(P)},
+                {"Selector", Emit.Names.selector(P)},
+                {"Element", Emit.Types.name(P.View.ElementType)}});
   }
   CodeWriter Body;
   Body.line(

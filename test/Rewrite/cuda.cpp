@@ -37,6 +37,7 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK: __host__ __device__ static double weight(double r)
 // CHECK: __host__ __device__ static double weightDecl(double r);
 // CHECK-NEXT: static void kick(P &p, double dt)
+// CHECK-NEXT: {{\[\[}}maybe_unused]] static constexpr void (*soaview_keep_{{[0-9]+}}_13)(P &, double) = &kick;
 // CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
 // CHECK-NEXT: #line
 // CHECK-NEXT: template <class soaview_E0, ::soaview::if_views<::soaview::stands_for<soaview_E0, ::P>> = 0> __host__ __device__ __attribute__((always_inline)) inline static void kick(soaview_E0 &p, double dt) { p.v += weight(dt) * weightDecl(dt); }

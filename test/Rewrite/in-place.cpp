@@ -43,5 +43,5 @@ void newton3(std::vector<P *> &local, std::vector<P *> &active) {
 // CHECK-NEXT:      double *x;
 // CHECK-NEXT:      double *m;
 // CHECK-NEXT:      const void *const *soaview_address;
-// CHECK:         static void scatter(const soa &s, std::size_t i, element &e) {
+// CHECK:         static void scatter(const soa &, std::size_t, element &) {
 // CHECK-NEXT:    }

@@ -20,5 +20,5 @@ void kernel(Data *buf, int size) {
 // CHECK: const int [[P:sv10_3_]]lo = 2;
 // CHECK: const std::size_t [[P]]trips = ::soaview::index_trips<::soaview::bound::below>([[P]]site, [[P]]lo, size);
 // CHECK: [[P]]frame([[P]]site, ::soaview::index_span_at(buf, [[P]]trips, [[P]]lo));
-// CHECK: for (int i = 2; i < size; i++) { auto [[P]]view = [[P]]frame.at(static_cast<std::size_t>(i - [[P]]lo)); ::soaview::index_shadow<decltype([[P]]view)> buf{[[P]]view};
+// CHECK: for (int i = 2; i < size; i++) { auto [[P]]view = [[P]]frame.at(static_cast<std::size_t>(i - [[P]]lo)); _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"") ::soaview::index_shadow<decltype([[P]]view)> buf{[[P]]view}; _Pragma("GCC diagnostic pop")
 // CHECK-NEXT: buf[i].a += buf[i].b;

@@ -14,6 +14,7 @@ void step(std::vector<P> &ps, double dt) {
 }
 // CHECK: #include <soaview/omp.h>
 // CHECK: static void kick(P &p, double dt) { p.v += dt; }
+// CHECK-NEXT: {{\[\[}}maybe_unused]] static constexpr void (*soaview_keep_{{[0-9]+}}_13)(P &, double) = &kick;
 // CHECK-NEXT: // soaview: clone of 'kick' for soaview's views
 // CHECK-NEXT: #pragma omp declare target
 // CHECK-NEXT: #line 7

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Converted code adds no warning: each SOURCE whose plain build is
+warning-free under a set of warning flags is compiled with soaview-clang++,
+the same flags and -Werror, and must compile (test/Exec/warnings.test).
+
+  warning-free.py --plain CXX --soaview SOAVIEWXX --include DIR SOURCE...
+
+Two sets: -Wall -Wextra -Wpedantic, and the same with -Wshadow and
+-Wconversion. A file whose plain build warns under a set is skipped for it
+(printed as `skip`), since its warnings are the user's. Prints one line per
+file and set and `N checked, M skipped, K failed`; the exit status is 1 when
+one failed.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+SETS = {
+    "base": ["-Wall", "-Wextra", "-Wpedantic"],
+    "strict": ["-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wconversion"],
+}
+
+
+def compile(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    return r.returncode, r.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plain", required=True)
+    ap.add_argument("--soaview", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("sources", nargs="+")
+    a = ap.parse_args()
+    checked = skipped = failed = 0
+    for src in a.sources:
+        name = os.path.basename(src)
+        common = ["-std=c++17", "-fsyntax-only", "-isystem", a.include, src]
+        for set_name, flags in SETS.items():
+            rc, out = compile([a.plain, "-Wno-unknown-attributes"] + flags +
+                              common)
+            if rc != 0 or "warning:" in out:
+                print(f"skip {set_name} {name}: the plain build warns")
+                skipped += 1
+                continue
+            rc, out = compile([a.soaview, "-Werror"] + flags + common)
+            checked += 1
+            if rc != 0 or "warning:" in out:
+                print(f"FAIL {set_name} {name}\n{out}")
+                failed += 1
+            else:
+                print(f"ok {set_name} {name}")
+    print(f"{checked} checked, {skipped} skipped, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
