@@ -155,6 +155,7 @@ bool ownFlag(int argc, const char **argv, int &I, Args &A) {
 /// what is wrong.
 int parseArgs(int argc, const char **argv, Args &A) {
   A.Opts.ReportInFirstPass = true;
+  A.Opts.CommentLeftAttributes = true;
   std::optional<soaview::Msg> Err = soaview::applyEnvironment(A.Opts);
   for (int I = 1; I < argc && !Err; ++I) {
     if (StringRef(argv[I]) == "--") {

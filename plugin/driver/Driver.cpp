@@ -96,6 +96,7 @@ private:
   void recordConverted(const NestPlan &Nest);
   bool sameAsOtherInstances(const NestPlan &Nest, DiagStore &D);
   void remarkConverted(const NestPlan &Nest);
+  bool commentLeftAttributes();
 
   ASTContext &Ctx;
   SourceManager &SM;
@@ -556,6 +557,27 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
   }
 }
 
+/// Options::CommentLeftAttributes: the attributes of the loops left as
+/// written become comments, in the main file and in the files rewritten
+/// anyway (a header soaview-translate would otherwise have to write). True
+/// when one was.
+bool FirstPass::commentLeftAttributes() {
+  bool Any = false;
+  for (const auto &[Loc, A] : Annotations.Loops) {
+    if (A.Implicit || A.Written.isInvalid() ||
+        LoopsEmitted.count(A.ForLoc.getRawEncoding()))
+      continue;
+    SourceLocation At = SM.getFileLoc(A.Written.getBegin());
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(At));
+    bool Rewritten = FE && Em.buffers().count(FE->getName().str());
+    if (!SM.isWrittenInMainFile(At) && !Rewritten)
+      continue;
+    if (EditBuffer *Buffer = Em.bufferFor(At))
+      Any |= Em.commentAttribute(A, *Buffer);
+  }
+  return Any;
+}
+
 void FirstPass::finish() {
   for (auto &[At, Site] : GuardsAt)
     Em.emitDispatchGuard(Site);
@@ -564,15 +586,18 @@ void FirstPass::finish() {
       AnyRewrite |= Em.emitRegion(R);
   if (AnyRewrite)
     Em.finish();
+  bool Commented = Opts.CommentLeftAttributes && !Diags.hasErrors() &&
+                   commentLeftAttributes();
   for (auto &[Name, Buffer] : Em.buffers())
     if (Buffer->conflicts())
       Diags.report(SM.getLocForStartOfFile(SM.getMainFileID()),
                    {diag::err_internal_overlapping_edits, {Name}});
-  if (Diags.hasErrors() || !AnyRewrite)
+  if (Diags.hasErrors() || (!AnyRewrite && !Commented))
     return;
   // The runtime headers go first in the main file.
   FileID Main = SM.getMainFileID();
-  if (EditBuffer *MainBuffer = Em.bufferFor(SM.getLocForStartOfFile(Main)))
+  EditBuffer *MainBuffer = Em.bufferFor(SM.getLocForStartOfFile(Main));
+  if (AnyRewrite && MainBuffer)
     MainBuffer->insert(
         0, Em.backend().includes(AnyOffload, AnyHeap, AnyHostSweep));
   Result.Buffers = std::move(Em.buffers());
@@ -584,9 +609,10 @@ void FirstPass::finish() {
 void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
                   const Options &Opts, PassResult &R) {
   R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
-  if (Opts.Convert == ConvertMode::Never)
-    return; // soaview is off: the source as written, attributes accepted
   FirstPass Pass(Ctx, C, Opts, R);
+  if (Opts.Convert == ConvertMode::Never)
+    return Pass.finish(); // soaview is off: the source as written, attributes
+                          // accepted (soaview-translate: as comments)
   Pass.attributeProblems();
   std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);
   if (!Nests.empty() && !Ctx.getLangOpts().CPlusPlus17)

@@ -58,6 +58,11 @@ struct Options {
   /// soa_conversion("always"); a loop that cannot convert keeps its code,
   /// with a remark (frontend/ImplicitAnnotations.h).
   bool AnnotateAll = false;
+  /// soaview-translate: the attributes of annotated loops left as written
+  /// (the profitability rule, convert=never) become comments too, in the
+  /// main file and in the headers soaview rewrites, so that a compiler
+  /// without the plugin meets no unknown attribute.
+  bool CommentLeftAttributes = false;
 };
 
 /// One converted loop, in the shape of [Radtke2025], Table 1.

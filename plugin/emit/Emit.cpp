@@ -111,6 +111,14 @@ bool Emitter::emitRegionSync(const Stmt *Loop, const LoopAnnotation &A) {
   return soaview::emitRegionSync(*Context, Loop, A);
 }
 
+bool Emitter::commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer) {
+  if (Buffer.edited(Context->Source.offset(A.Written.getBegin()),
+                    Context->Source.offset(A.Written.getEnd()) + 1))
+    return false;
+  Loops->commentAttribute(A, Buffer);
+  return true;
+}
+
 std::map<std::string, std::unique_ptr<EditBuffer>> &Emitter::buffers() {
   return Context->Files.buffers();
 }

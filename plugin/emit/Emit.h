@@ -78,6 +78,11 @@ public:
   const Backend &backend() const { return *Target; }
 
   EditBuffer *bufferFor(clang::SourceLocation L);
+  /// Turns the attributes of a loop left as written into a comment of the
+  /// same length, as in a converted loop (soaview-translate's output is for
+  /// compilers that do not know them). False when the attributes' text was
+  /// edited already (a converted loop, a sweep's nest).
+  bool commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer);
   /// Test hook (Options::BreakViewLine).
   void breakViewAt(unsigned Line);
 

@@ -19,6 +19,12 @@ bool EditBuffer::replace(unsigned Begin, unsigned End, std::string R,
   return true;
 }
 
+bool EditBuffer::edited(unsigned Begin, unsigned End) const {
+  return std::any_of(Edits.begin(), Edits.end(), [&](const Edit &E) {
+    return Begin < E.End && E.Begin < End;
+  });
+}
+
 std::pair<unsigned, unsigned> EditBuffer::lineCol(unsigned Offset) const {
   unsigned Line = 1, LineStart = 0;
   for (unsigned I = 0; I < Offset && I < Text.size(); ++I)

@@ -33,6 +33,8 @@ public:
   }
 
   bool empty() const { return Edits.empty(); }
+  /// An edit overlaps [Begin, End).
+  bool edited(unsigned Begin, unsigned End) const;
   /// Edits refused because they overlapped an earlier one (a soaview bug).
   unsigned conflicts() const { return Conflicts; }
   /// The rewritten text (computed once, after all edits were added).

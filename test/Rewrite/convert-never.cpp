@@ -11,9 +11,11 @@
 // Converted, the code differs (the comparison above is not vacuous).
 // RUN: %soaviewxx -std=c++17 -O1 -S %s -o %t.converted.s
 // RUN: not diff -q %t.plain.s %t.converted.s
-// soaview-translate --convert=never writes the file unchanged.
+// soaview-translate --convert=never writes the file unchanged but for the
+// attributes, which become comments of the same length (for compilers
+// without the plugin).
 // RUN: %soaview-translate --convert=never %s -o %t.cpp -- -std=c++17
-// RUN: diff %s %t.cpp
+// RUN: sed -e 's|\[\[clang::soa_conversion\]\]|/*clang::soa_conversion*/|' %s | diff - %t.cpp
 #include <vector>
 struct P { double x, y, z[8]; };
 double f(std::vector<P> &v) {
