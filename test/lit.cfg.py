@@ -33,6 +33,10 @@ if config.sanitize:
     config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
     config.available_features.add("sanitizer")
 
+# A compiler cache, for the CMake package's launcher test.
+if shutil.which("ccache"):
+    config.available_features.add("ccache")
+
 # OpenMP offloading to the host (no GPU needed): Debian's libomptarget has the
 # host plugin built in. GPU tests are gated on a visible NVIDIA GPU.
 llvm_lib = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

@@ -25,6 +25,42 @@ function(soaview_translate_dependency var)
   endif()
 endfunction()
 
+# The runtime's headers: the code soaview generates includes them.
+function(soaview_runtime_headers var)
+  get_target_property(dirs soaview::runtime INTERFACE_INCLUDE_DIRECTORIES)
+  set(headers)
+  foreach(dir IN LISTS dirs)
+    string(REGEX REPLACE "^\\$<BUILD_INTERFACE:(.*)>$" "\\1" dir "${dir}")
+    if(IS_ABSOLUTE "${dir}" AND EXISTS "${dir}/soaview")
+      file(GLOB found "${dir}/soaview/*.h")
+      list(APPEND headers ${found})
+    endif()
+  endforeach()
+  list(SORT headers)
+  set(${var} ${headers} PARENT_SCOPE)
+endfunction()
+
+# The target's compiler launcher (CMAKE_CXX_COMPILER_LAUNCHER) stays. ccache
+# hashes the plugin named by -fplugin=, but not the runtime headers that the
+# generated code includes, which the source it hashes does not name: they
+# are given to it as extra files to hash (CCACHE_EXTRAFILES), so that a new
+# runtime recompiles. Other launchers run as they are (docs/install.md).
+function(soaview_keep_launcher target)
+  get_target_property(launcher ${target} CXX_COMPILER_LAUNCHER)
+  if(NOT launcher)
+    return()
+  endif()
+  list(GET launcher 0 program)
+  get_filename_component(name "${program}" NAME)
+  if(NOT name MATCHES "^ccache")
+    return()
+  endif()
+  soaview_runtime_headers(headers)
+  list(JOIN headers ":" extra)
+  set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
+    "${CMAKE_COMMAND};-E;env;CCACHE_EXTRAFILES=${extra};${launcher}")
+endfunction()
+
 function(soaview_convert target)
   # A plugin loads only into the Clang it was built against.
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR
@@ -51,8 +87,7 @@ function(soaview_convert target)
   # property would reach every target that compiles the same file).
   target_compile_options(${target} PRIVATE
     "SHELL:-Xclang -fdepfile-entry=${SOAVIEW_PLUGIN}")
-  # A compiler cache does not see the plugin change: compile directly.
-  set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER "")
+  soaview_keep_launcher(${target})
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "OBJECT_LIBRARY")
     target_include_directories(${target} SYSTEM PRIVATE
