@@ -22,7 +22,7 @@ bool Analyzer::visible(const FunctionDecl *FD, SourceLocation Use,
   const FunctionDecl *Def = nullptr;
   // std::move, std::forward, std::addressof, ...: builtins without a body,
   // declared in a system header like any other library function.
-  bool Library = FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation());
+  bool Library = isLibraryFunction(SM, FD);
   if ((!FD->hasBody(Def) || !Def) && !Library) {
     refuse(Use, {diag::err_callee_invisible, {FD->getQualifiedNameAsString()}},
            FD->getLocation(), Msg(diag::note_callee_invisible));

@@ -471,6 +471,10 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
   }
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
     return stepCast(IC, W);
+  if (isa<MaterializeTemporaryExpr>(P) && W.K == Kind::Pointer) {
+    W.Cur = cast<Expr>(P); // `&p` bound to a reference parameter
+    return true;
+  }
   if (const auto *U = dyn_cast<UnaryOperator>(P))
     return stepUnary(U, W);
   if (const auto *ME = dyn_cast<MemberExpr>(P)) {
@@ -518,6 +522,18 @@ void Analyzer::sizeOfElement(const UnaryExprOrTypeTraitExpr *S, const Env &E) {
   std::string Op = getTraitSpelling(S->getKind());
   refuse(S->getBeginLoc(), {diag::err_size_of_element, {Op}}, {},
          Msg(diag::note_size_of_element, {Op}));
+}
+
+/// `decltype(*p)`, `decltype(p)`, `__typeof__(q)` of an element, its
+/// pointer or a reference to it: in the converted loop the operand is the
+/// view, whose type is not the element's; refused (`decltype(p->f)` of a
+/// field is the same in both).
+void Analyzer::typeOfElement(const Expr *Operand, const char *Spelling,
+                             const Env &E) {
+  if (!evalElement(Operand, E))
+    return;
+  refuse(Operand->getBeginLoc(), {diag::err_type_of_element, {Spelling}}, {},
+         Msg(diag::note_type_of_element, {Spelling}));
 }
 
 /// `sizeof(p->f)`, `decltype(p->a.b)`: the view declares the field (it is
@@ -643,6 +659,8 @@ void Analyzer::analyse(const Stmt *Body, Env &E) {
       unevaluatedField(ME, E);
   for (const UnaryExprOrTypeTraitExpr *S : C.Sizes)
     sizeOfElement(S, E);
+  for (const auto &[Operand, Spelling] : C.TypeOperands)
+    typeOfElement(Operand, Spelling, E);
   collectForeign(C, PM);
   enqueueCallees(C);
 }

@@ -96,6 +96,9 @@ public:
   /// `sizeof(e)`, `alignof(e)` of an expression (checked: an element's size
   /// there would be its view's).
   std::vector<const clang::UnaryExprOrTypeTraitExpr *> Sizes;
+  /// `decltype(e)`, `__typeof__(e)`: the operand and the spelling (checked:
+  /// an element's type there would be its view's).
+  std::vector<std::pair<const clang::Expr *, const char *>> TypeOperands;
 
   bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *E,
                                         DataRecursionQueue * = nullptr) {
@@ -116,24 +119,28 @@ public:
   }
   bool TraverseDecltypeTypeLoc(
       clang::DecltypeTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    typeOperand(TL.getUnderlyingExpr(), "decltype");
     return unevaluated([&] {
       return Base::TraverseDecltypeTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
     });
   }
   bool TraverseTypeOfExprTypeLoc(
       clang::TypeOfExprTypeLoc TL SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    typeOperand(TL.getUnderlyingExpr(), "__typeof__");
     return unevaluated([&] {
       return Base::TraverseTypeOfExprTypeLoc(TL SOAVIEW_TRAVERSE_TYPE_ARG);
     });
   }
   bool
   TraverseDecltypeType(clang::DecltypeType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    typeOperand(T->getUnderlyingExpr(), "decltype");
     return unevaluated([&] {
       return Base::TraverseDecltypeType(T SOAVIEW_TRAVERSE_TYPE_ARG);
     });
   }
   bool
   TraverseTypeOfExprType(clang::TypeOfExprType *T SOAVIEW_TRAVERSE_TYPE_PARAM) {
+    typeOperand(T->getUnderlyingExpr(), "__typeof__");
     return unevaluated([&] {
       return Base::TraverseTypeOfExprType(T SOAVIEW_TRAVERSE_TYPE_ARG);
     });
@@ -148,6 +155,11 @@ public:
   bool VisitLambdaExpr(clang::LambdaExpr *E);
 
 private:
+  void typeOperand(const clang::Expr *E, const char *Spelling) {
+    if (E && llvm::none_of(TypeOperands,
+                           [&](const auto &O) { return O.first == E; }))
+      TypeOperands.push_back({E, Spelling});
+  }
   template <class F> bool unevaluated(F Fn) {
     ++Unevaluated;
     bool Result = Fn();
@@ -211,6 +223,8 @@ private:
   std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
                                                       const Env &Scope);
   void unevaluatedField(const clang::MemberExpr *ME, const Env &E);
+  void typeOfElement(const clang::Expr *Operand, const char *Spelling,
+                     const Env &E);
   void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S, const Env &E);
   void bindLambdaParams(const Collector &C, Env &E);
   /// How the value of the lvalue Use is used (FirstUse: Use's location);
@@ -252,6 +266,9 @@ private:
   bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
   bool carriedAsBytes(const clang::FieldDecl *FD, const clang::MemberExpr *ME,
                       diag::Id Error);
+  bool keepsAddress(const clang::FunctionDecl *FD,
+                    const clang::ParmVarDecl *Param,
+                    const clang::Expr *Arg) const;
   bool visible(const clang::FunctionDecl *FD, clang::SourceLocation Use,
                llvm::StringRef What);
   void enqueue(const clang::FunctionDecl *FD, Env E);

@@ -64,11 +64,13 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   } // a generic lambda written elsewhere: followed like a function template
   if (MD && MD->isVirtual() && !devirtualized(C, MD) && !guardDispatch(C, MD)) {
     const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
+    Msg Note(copiesAsWritten(Nest) ? diag::note_use_virtual_method
+                                   : diag::note_use_virtual_copy);
+    if (MD->isPureVirtual())
+      Note = Msg(diag::note_use_virtual_pure, {MD->getQualifiedNameAsString()});
     refuse(Arg->getExprLoc(),
            {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
-           MD->getLocation(),
-           Msg(copiesAsWritten(Nest) ? diag::note_use_virtual_method
-                                     : diag::note_use_virtual_copy));
+           MD->getLocation(), Note);
     return CallOutcome{};
   }
   return std::nullopt;
@@ -116,8 +118,9 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
   const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
   const FunctionDecl *Fn = In.Loops[0].Form.Function;
-  if (!MC || !Ctx.getLangOpts().RTTI || !copiesAsWritten(Nest))
-    return false;
+  if (!MC || !Ctx.getLangOpts().RTTI || !copiesAsWritten(Nest) ||
+      MD->isPureVirtual())
+    return false; // no object is exactly of a class with a pure virtual
   const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   if (const auto *ME = dyn_cast<MemberExpr>(Object))
     return guardMember(C, MD, ME);
@@ -139,7 +142,7 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   QualType T = V->getType().getNonReferenceType();
   const CXXRecordDecl *Static =
       Pointer ? T->getPointeeCXXRecordDecl() : T->getAsCXXRecordDecl();
-  if (!Static || !Static->hasDefinition() ||
+  if (!Static || !Static->hasDefinition() || Static->isAbstract() ||
       MD->getCorrespondingMethodInClass(Static) != MD)
     return false;
   if (Pointer) { // the pointer must stay as it is for the whole nest
@@ -212,7 +215,7 @@ bool Analyzer::guardMember(const CallExpr *C, const CXXMethodDecl *MD,
     return false;
   const CXXRecordDecl *Static =
       F->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (!Static || !Static->hasDefinition() ||
+  if (!Static || !Static->hasDefinition() || Static->isAbstract() ||
       MD->getCorrespondingMethodInClass(Static) != MD)
     return false;
   return addGuard({F, false, Static, MD, C->getExprLoc()});
@@ -315,6 +318,19 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
   return Clone;
 }
 
+/// Whether the library member function FD keeps the element pointer Arg:
+/// it takes it through a reference to a pointer (`push_back(const T &)`,
+/// `emplace_back(Args &&...)`, `insert`), the way containers store values
+/// (a free function such as std::move or std::swap is not said to keep it).
+bool Analyzer::keepsAddress(const FunctionDecl *FD, const ParmVarDecl *Param,
+                            const Expr *Arg) const {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  QualType T = Param->getType();
+  return MD && MD->isInstance() && isLibraryFunction(SM, FD) &&
+         Arg->getType()->isPointerType() && T->isReferenceType() &&
+         T.getNonReferenceType()->isPointerType();
+}
+
 /// A free function or function template receiving the element as argument
 /// ArgIdx: binds all element arguments at once, records the callee (once
 /// per binding of its parameters) and analyses its body with them.
@@ -324,6 +340,13 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   unsigned Shift =
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   unsigned ParamIdx = ArgIdx - Shift;
+  if (ParamIdx < FD->getNumParams() &&
+      keepsAddress(FD, FD->getParamDecl(ParamIdx), Arg)) {
+    refuse(Arg->getExprLoc(),
+           {diag::err_use_address_escapes, {FD->getQualifiedNameAsString()}},
+           {}, Msg(diag::note_use_address_escapes));
+    return false;
+  }
   if (ParamIdx < FD->getNumParams() && // variadic calls are refused below
       !visible(FD, C->getExprLoc(), "a function receiving the element"))
     return false;

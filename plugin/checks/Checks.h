@@ -53,6 +53,11 @@ bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
 /// written).
 bool checkUsesFields(clang::ASTContext &Ctx, const NestPlan &Nest,
                      DiagStore &Diags);
+/// A check of the dynamic type (Nest.Guards) that a class of this
+/// translation unit derived from the checked one fails: warns, naming the
+/// class, since for its objects the nest runs as written.
+void warnGuardsDerived(clang::ASTContext &Ctx, const NestPlan &Nest,
+                       DiagStore &Diags);
 /// The generated code has a place: views go before the function holding
 /// the loop (outside system headers, after the element's definition) and
 /// clones rewrite their parameters' types.

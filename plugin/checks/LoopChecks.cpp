@@ -209,6 +209,42 @@ bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
 }
 
 namespace {
+/// The first class defined in the translation unit that derives from Base.
+class DerivedClass : public RecursiveASTVisitor<DerivedClass> {
+public:
+  explicit DerivedClass(const CXXRecordDecl *Base) : Base(Base) {}
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (RD->hasDefinition() && RD->isThisDeclarationADefinition() &&
+        RD->isDerivedFrom(Base))
+      Found = RD;
+    return !Found;
+  }
+  const CXXRecordDecl *Found = nullptr;
+
+private:
+  const CXXRecordDecl *Base;
+};
+} // namespace
+
+void warnGuardsDerived(ASTContext &Ctx, const NestPlan &Nest,
+                       DiagStore &Diags) {
+  for (const DispatchGuard &G : Nest.Guards) {
+    DerivedClass Search(G.Class);
+    Search.TraverseDecl(Ctx.getTranslationUnitDecl());
+    if (!Search.Found)
+      continue;
+    std::string Derived = Search.Found->getQualifiedNameAsString();
+    StoredDiag &D =
+        Diags.report(G.Call, {diag::warn_guard_derived,
+                              {G.Object->getName().str(),
+                               G.Class->getQualifiedNameAsString(), Derived,
+                               G.Method->getQualifiedNameAsString()}});
+    Diags.note(D, Search.Found->getLocation(),
+               {diag::note_guard_derived, {Derived}});
+  }
+}
+
+namespace {
 /// Whether every declaration of the callee that its clone copies names the
 /// element in the type of each parameter that receives one.
 bool cloneable(ASTContext &Ctx, const NestPlan &Nest, const CalleeUse &U,

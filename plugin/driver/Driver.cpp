@@ -411,7 +411,10 @@ bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
     for (const LoopPlan &P : Nest.Loops)
       if (P.Offload)
         OK &= checkCudaOffload(Ctx, P, D);
-  return OK && checkUsesFields(Ctx, Nest, D) && checkPlacement(Ctx, Nest, D);
+  if (!OK || !checkUsesFields(Ctx, Nest, D) || !checkPlacement(Ctx, Nest, D))
+    return false;
+  warnGuardsDerived(Ctx, Nest, D);
+  return true;
 }
 
 void FirstPass::emit(const NestPlan &Nest) {

@@ -110,6 +110,10 @@ bool refersTo(const Expr *E, const ValueDecl *D) {
   return DRE && DRE->getDecl() == D;
 }
 
+bool isLibraryFunction(const SourceManager &SM, const FunctionDecl *FD) {
+  return FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation());
+}
+
 bool contains(const SourceManager &SM, const Stmt *Outer, const Stmt *Inner) {
   return Outer != Inner &&
          !SM.isBeforeInTranslationUnit(Inner->getBeginLoc(),

@@ -69,6 +69,10 @@ std::string writtenText(const clang::ASTContext &Ctx, clang::SourceRange R);
 const clang::Expr *strip(const clang::Expr *E);
 /// True when E names D (through parentheses and implicit casts).
 bool refersTo(const clang::Expr *E, const clang::ValueDecl *D);
+/// True when FD is a library function: declared in a system header, or a
+/// builtin without a body (std::move, std::addressof, ...).
+bool isLibraryFunction(const clang::SourceManager &SM,
+                       const clang::FunctionDecl *FD);
 /// True when Inner lies inside Outer's source range (and is not Outer).
 bool contains(const clang::SourceManager &SM, const clang::Stmt *Outer,
               const clang::Stmt *Inner);

@@ -46,7 +46,12 @@ def main():
                 print(f"skip {set_name} {name}: the plain build warns")
                 skipped += 1
                 continue
-            rc, out = compile([a.soaview, "-Werror"] + flags + common)
+            # soaview's own warnings are about the user's code, not about
+            # the code it generates: the virtual-functor programs call a base
+            # class that they derive from on purpose (dynamic-type).
+            rc, out = compile([a.soaview, "-Werror",
+                               "-fplugin-arg-soaview-no-warn=dynamic-type"] +
+                              flags + common)
             checked += 1
             if rc != 0 or "warning:" in out:
                 print(f"FAIL {set_name} {name}\n{out}")

@@ -1,6 +1,6 @@
 // More refusals: escapes, calls soaview cannot follow, OpenMP, and fields
 // that cannot live in a view.
-// RUN: %soaview_verify %offload_syntax %s
+// RUN: %soaview_verify %offload_syntax -ferror-limit=0 %s
 
 #include <cstdarg>
 #include <memory>
@@ -118,6 +118,24 @@ void builtinMove(std::vector<P *> &v, std::vector<P *> &kept) {
   [[clang::soa_conversion]]
   for (auto *p : v) // expected-note {{in the loop annotated here}}
     kept.push_back(std::move(p)); // expected-error {{the element is passed to 'std::move' from a system header}} expected-note@* {{a function receiving the element must be user code}}
+}
+
+// The element's address kept by a container (issue #51, item 13), named as
+// an escape rather than as a call into a system header.
+std::vector<P *> touched;
+void addressKept(std::vector<P> &v) {
+  [[clang::soa_conversion]]
+  for (P &p : v) { // expected-note {{in the loop annotated here}}
+    p.x += 1;
+    touched.push_back(&p); // expected-error {{cannot convert loop: the element's address escapes the loop: it is handed to 'std::vector<P *>::push_back', which keeps it}} expected-note {{keep an index, or collect the addresses in a loop that soaview leaves as written}}
+  }
+}
+void pointerKept(std::vector<P *> &v, std::vector<P *> &kept) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    p->x += 1;
+    kept.emplace_back(p); // expected-error {{the element's address escapes the loop: it is handed to 'std::vector<P *>::emplace_back', which keeps it}} expected-note {{keep an index}}
+  }
 }
 
 void localCopy(std::vector<P *> &v, double &s) {

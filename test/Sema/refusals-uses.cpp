@@ -105,3 +105,33 @@ void sizes(std::vector<Q *> &v, std::vector<Q> &w, double &s) {
   for (Q *q : v)
     q->y = sizeof(Q) + sizeof(q) + sizeof(q->name) + sizeof q->x;
 }
+
+// decltype and __typeof__ of the element, its pointer or a reference to it
+// would name its view's type in the converted loop (a static_assert on it
+// failed inside generated code, a size of it differed silently): refused.
+// Of a field they are the same in both builds.
+void types(std::vector<Q *> &v, std::vector<Q> &w) {
+  [[clang::soa_conversion]]
+  for (Q *q : v) { // expected-note {{in the loop annotated here}}
+    using T = decltype(*q); // expected-error {{'decltype' of the element would give the type of its view in the converted loop}} expected-note {{name the element's type instead (the same in both builds); 'decltype' of a field is the same too}}
+    q->y = sizeof(T);
+  }
+  [[clang::soa_conversion]]
+  for (Q &q : w) // expected-note {{in the loop annotated here}}
+    q.y = sizeof(__typeof__(q)); // expected-error {{'__typeof__' of the element would give the type of its view}} expected-note {{name the element's type instead}}
+  [[clang::soa_conversion]]
+  for (Q *q : v) { // expected-note {{in the loop annotated here}}
+    Q &r = *q;
+    static_assert(sizeof(decltype(r)) > 0, ""); // expected-error {{'decltype' of the element would give the type of its view}} expected-note {{name the element's type instead}}
+    r.x += 1;
+  }
+  [[clang::soa_conversion]]
+  for (Q *q : v) // expected-note {{in the loop annotated here}}
+    q->y += sizeof(decltype(q)); // expected-error {{'decltype' of the element}} expected-note {{name the element's type}}
+  [[clang::soa_conversion]]
+  for (Q *q : v) {
+    decltype(q->x) d = q->x;
+    __typeof__(q->name[0]) c = q->name[0];
+    q->y = d + c;
+  }
+}

@@ -107,7 +107,7 @@ void lambdaEscape(std::vector<P *> &v, std::vector<double (*)()> &out) {
   std::vector<P *> keep;
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}
-    keep.push_back(p); // expected-error {{the element is passed to 'std::vector<P *>::push_back' from a system header}} expected-note@* {{a function receiving the element must be user code that soaview can rewrite}}
+    keep.push_back(p); // expected-error {{the element's address escapes the loop: it is handed to 'std::vector<P *>::push_back', which keeps it}} expected-note {{keep an index, or collect the addresses in a loop that soaview leaves as written}}
   }
 }
 
