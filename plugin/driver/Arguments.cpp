@@ -63,8 +63,9 @@ const Setting Settings[] = {
      "convert",
      true, false},
     {Id::NoWarn, "no-warn", "FLAG",
-     "do not report soaview's warning FLAG (empty-view, region-empty)", true,
-     false},
+     "do not report soaview's warning FLAG (empty-view, region-empty, "
+     "never-converts, nothing-offloaded)",
+     true, false},
     {Id::BreakGeneratedCode, "debug-break-generated-code", "", "", false, true},
     {Id::BreakView, "debug-break-view", "LINE", "", false, true},
 };
