@@ -64,7 +64,7 @@ const Setting Settings[] = {
      true, false},
     {Id::NoWarn, "no-warn", "FLAG",
      "do not report soaview's warning FLAG (empty-view, region-empty, "
-     "never-converts, dynamic-type)",
+     "never-converts, nothing-offloaded, dynamic-type)",
      true, false},
     {Id::BreakGeneratedCode, "debug-break-generated-code", "", "", false, true},
     {Id::BreakView, "debug-break-view", "LINE", "", false, true},

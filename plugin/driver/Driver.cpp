@@ -74,6 +74,10 @@ public:
   /// annotate=all: every nest that can convert converts; the others keep
   /// their code, with a remark.
   void convertEveryLoop(const std::vector<std::vector<LoopInstance>> &Nests);
+  /// The CUDA backend converted no offloaded loop (and nothing was
+  /// refused): a warning at the top of the file, since the .cu it writes
+  /// would otherwise pass for a GPU build.
+  void warnNothingOffloaded();
   void finish();
 
 private:
@@ -581,6 +585,15 @@ bool FirstPass::commentLeftAttributes() {
   return Any;
 }
 
+void FirstPass::warnNothingOffloaded() {
+  if (Planning.Backend != BackendKind::Cuda || AnyOffload || !Host ||
+      Diags.hasErrors())
+    return;
+  SourceLocation Top = SM.getLocForStartOfFile(SM.getMainFileID());
+  StoredDiag &D = Diags.report(Top, diag::warn_cuda_nothing_offloaded);
+  Diags.note(D, Top, diag::note_cuda_nothing_offloaded);
+}
+
 void FirstPass::finish() {
   for (auto &[At, Site] : GuardsAt)
     Em.emitDispatchGuard(Site);
@@ -626,6 +639,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   else
     for (const std::vector<LoopInstance> &Nest : Nests)
       Pass.convert(Nest);
+  Pass.warnNothingOffloaded();
   Pass.finish();
 }
 

@@ -12,7 +12,7 @@
 #if defined(BOGUS)
 // expected-error@*:* {{unknown plugin argument 'bogus'; expected 'remarks', 'dump=FILE', 'convert=profitable|always|never', 'backend=openmp|cuda', 'device-heap=on|off', 'annotate=written|all' or 'no-warn=FLAG'}}
 #elif defined(NOWARN)
-// expected-error@*:* {{unknown warning flag 'nonsense' in 'no-warn=nonsense'; soaview's warnings: empty-view}}
+// expected-error@*:* {{unknown warning flag 'nonsense' in 'no-warn=nonsense'; soaview's warnings: nothing-offloaded, empty-view, never-converts, region-empty, dynamic-type}}
 #elif defined(CUDA)
 // expected-error@*:* {{'backend=cuda' writes CUDA source for nvcc; give it a file with -fplugin-arg-soaview-dump=FILE.cu}}
 #elif defined(VALUE)

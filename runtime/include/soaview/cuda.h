@@ -22,8 +22,13 @@
 // the thread that built a frame destroys it. Errors follow the runtime's one
 // policy: a message naming the loop site on stderr, then an exception
 // (std::bad_alloc when memory runs out, soaview::cuda::error for any other
-// CUDA failure). Covered by test/Unit/cuda_pool_test.cu (run on the GPU node
-// by tools/gpu/run-gpu.sh) and the translated programs of test/Offload.
+// CUDA failure). One exception to it: a process that sees no CUDA device
+// (no GPU, no driver) stops at its first offloaded loop with one line,
+// "soaview: no CUDA device (<CUDA error>): ...", after flushing stdout, and
+// exit status 1 (no abort; atexit handlers do not run, other threads may be
+// mid-loop). Covered by test/Unit/cuda_pool_test.cu (run on the GPU node by
+// tools/gpu/run-gpu.sh) and the translated programs of test/Offload
+// (cuda-no-device.test: the exit without a GPU).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_CUDA_H
 #define SOAVIEW_CUDA_H
@@ -33,9 +38,14 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace soaview::cuda {
@@ -77,13 +87,45 @@ private:
   bool switched_ = false;
 };
 
+/// The process sees no CUDA device: one line on stderr after what the
+/// program printed, then exit status 1 (docs/cuda.md, "Without a GPU").
+/// The first thread to get here ends the process; others wait for it.
+[[noreturn]] inline void no_device(cudaError_t e) noexcept {
+  static std::atomic<bool> ending{false};
+  if (ending.exchange(true))
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  std::cout.flush(); // also when unsynchronised with stdio
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "soaview: no CUDA device (%s: %s): this program's offloaded "
+               "loops run only on a GPU; run it where one is visible, or "
+               "build it without the CUDA backend\n",
+               cudaGetErrorName(e), cudaGetErrorString(e));
+  std::_Exit(EXIT_FAILURE); // threads may be mid-loop: no destructors
+}
+
+/// cudaSuccess when the process sees at least one CUDA device, else why not
+/// (probed once).
+inline cudaError_t device_probe() noexcept {
+  static const cudaError_t status = [] {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    return e == cudaSuccess && n < 1 ? cudaErrorNoDevice : e;
+  }();
+  return status;
+}
+
 /// The calling thread's current device, where its offloaded loops run.
 /// At the thread's first use, SOAVIEW_DEVICE (when set) becomes it if the
-/// thread is still on device 0, where every thread starts.
+/// thread is still on device 0, where every thread starts; without a device
+/// the process ends there (no_device).
 inline int current_device() noexcept {
   static thread_local bool applied = false;
   if (!applied) {
     applied = true;
+    if (cudaError_t e = device_probe(); e != cudaSuccess)
+      no_device(e);
     int n = 0;
     if (int d = 0; cudaGetDevice(&d) == cudaSuccess && d == 0 &&
                    cudaGetDeviceCount(&n) == cudaSuccess)
