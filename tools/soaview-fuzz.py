@@ -11,7 +11,8 @@ functions, methods, getters/setters and templates, nested pair loops with
 hoisting, offloaded loops run through OpenMP host offloading), builds each with plain clang++-19 and with soaview-clang++, runs
 both and compares their output. The constructs of real particle codes are in
 the grammar too: anonymous unions and structs, private members of class and
-alias type behind getters and setters (a friend helper reads them), nested
+alias type behind getters, setters and non-const accessors `T &mut_f()`
+(read or written through; a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
 templates taking both views through one parameter, pair loops writing a
@@ -291,6 +292,8 @@ class Gen:
             w("  void set_pv(Real x) { pv = x; }")
             w("  double get_pw0() const { return pw.v[0]; }")
             w("  void set_pw0(double x) { pw.v[0] = x; }")
+            w("  Real &mut_pv() { return pv; }")
+            w("  double &mut_pw0() { return pw.v[0]; }")
         # methods: getters, setters, an updater
         sc = self.scalars()
         getters = []
@@ -301,6 +304,8 @@ class Gen:
             w(f"  {kind} get_{path}() const {{ return {path}; }}")
             w(f"  const {kind} &ref_{path}() const {{ return {path}; }}")
             w(f"  void set_{path}({kind} v) {{ {path} = v; }}")
+            # a non-const accessor: read or written where it is called
+            w(f"  {kind} &mut_{path}() {{ return {path}; }}")
             getters.append((path, kind))
         if self.private:
             getters += [("pv", "double"), ("pw0", "double")]
@@ -436,7 +441,10 @@ class Gen:
                     out.append(f"{var}{acc}step(0.5);")
             elif k < 0.9 and getters:
                 path, kind = self.pick(getters)
-                out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
+                if len(out) % 2:  # through the non-const accessor (no draw)
+                    out.append(f"{var}{acc}mut_{path}() = ({kind})({var}{acc}mut_{path}() / 2);")
+                else:
+                    out.append(f"{var}{acc}set_{path}(({kind})({var}{acc}get_{path}() / 2));")
             elif k < 0.93 and not device:
                 out.append(f"if ({self.cond(var, arrow)} && {self.cond(var, arrow)}) return acc;")
             elif k < 0.93 and device:  # scratch from the device heap (routed)
@@ -459,7 +467,9 @@ class Gen:
                     out.append(f"acc += ({self.cond(var, arrow)} ? {var}{acc}{a} : {var}{acc}{b});")
                 elif getters:
                     path, _ = self.pick(getters)
-                    out.append(f"acc += {var}{acc}ref_{path}();")
+                    # a const getter, or a non-const accessor only read
+                    get = "mut" if len(out) % 2 else "ref"
+                    out.append(f"acc += {var}{acc}{get}_{path}();")
                 else:
                     out.append(f"(void){var}{acc}{a};")
             elif k < 0.96:

@@ -132,7 +132,8 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
                     ParentMap &PM) {
   std::string Atomic = atomicUseOf(Ctx, Use, PM);
   const CallExpr *RefCall = nullptr;
-  LeafAccess Found = classifyUse(Use, PM, &RefCall);
+  bool Returned = false;
+  LeafAccess Found = classifyUse(Use, PM, &RefCall, &Returned);
   if (Atomic.empty() && RefCall)
     Atomic = atomicOperationIn(RefCall->getDirectCallee());
   if (!Atomic.empty()) {
@@ -165,6 +166,44 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
   Found.RefSensitive = Use->getType().isConstQualified() && passedOn(Use, PM);
   ViewModel &V = view(B);
   (Whole ? V.Wholes[B.Path] : V.Leaves[B.Path]).join(Found);
+  if (Returned)
+    ReturnedLeaves.push_back({*CurrentKey, B, Whole});
+}
+
+void Analyzer::resultUse(const AnalysisKey &Callee, const CallExpr *C,
+                         ParentMap &PM) {
+  QualType T = Callee.FD->getReturnType();
+  if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified())
+    return; // nothing written through the result of this call
+  bool Returned = false;
+  LeafAccess A = classifyUse(C, PM, nullptr, &Returned);
+  ResultUse &U = ResultUses[Callee];
+  U.Written |= A.Written;
+  if (Returned)
+    U.Into.insert(*CurrentKey);
+}
+
+bool Analyzer::resultWritten(const AnalysisKey &K,
+                             std::set<AnalysisKey> &Visited) const {
+  auto It = ResultUses.find(K);
+  if (It == ResultUses.end() || It->second.Written)
+    return true; // no call seen: counted as written, as always safe
+  if (!Visited.insert(K).second)
+    return false; // a recursion: decided by the other callers
+  for (const AnalysisKey &Caller : It->second.Into)
+    if (resultWritten(Caller, Visited))
+      return true;
+  return false;
+}
+
+void Analyzer::writesThroughResults() {
+  for (const ReturnedLeaf &R : ReturnedLeaves) {
+    std::set<AnalysisKey> Visited;
+    if (!resultWritten(R.From, Visited))
+      continue;
+    ViewModel &V = view(R.B);
+    (R.Whole ? V.Wholes : V.Leaves)[R.B.Path].Written = true;
+  }
 }
 
 namespace {
@@ -351,6 +390,40 @@ LeafAccess Analyzer::classifyArgument(const CallExpr *CE, const Expr *Arg,
 
 namespace {
 
+/// Whether a call of MD on an object only names part of it, so that what
+/// the call's result is used for is what is done to the object: a
+/// non-virtual member returning a non-const lvalue reference whose body is
+/// a single `return E;` with no side effects (`T &operator[](int i) {
+/// return v[i]; }`), or std::array's operator[], at, front and back. Any
+/// other non-const member counts as writing its object.
+bool isAccessor(const CXXMethodDecl *MD, const ASTContext &Ctx,
+                const SourceManager &SM) {
+  if (!MD || MD->isStatic() || MD->isVirtual() || MD->isConst())
+    return false;
+  QualType T = MD->getReturnType();
+  if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified())
+    return false;
+  if (SM.isInSystemHeader(MD->getLocation())) {
+    const CXXRecordDecl *RD = MD->getParent();
+    if (!RD->isInStdNamespace() || !RD->getIdentifier() ||
+        RD->getName() != "array")
+      return false;
+    if (MD->isOverloadedOperator())
+      return MD->getOverloadedOperator() == OO_Subscript;
+    return MD->getIdentifier() &&
+           llvm::is_contained({"at", "front", "back"}, MD->getName());
+  }
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return false;
+  const auto *R = dyn_cast<ReturnStmt>(Body->body_front());
+  const Expr *E = R ? R->getRetValue() : nullptr;
+  return E && !E->HasSideEffects(Ctx);
+}
+
 /// The parent of lvalue Cur when it is the same lvalue again (the walk goes
 /// on from it), decided by value category: parentheses, casts that keep the
 /// object, either arm of a conditional that is an lvalue, the right operand
@@ -436,7 +509,7 @@ const FunctionDecl *returningFunction(const ReturnStmt *R, ParentMap &PM,
 /// through the reference's uses. Anything not recognised counts as both,
 /// which is always safe (gathered and scattered).
 LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
-                                 const CallExpr **RefCall) {
+                                 const CallExpr **RefCall, bool *Returned) {
   LeafAccess A;
   A.FirstUse = Use->getExprLoc();
   auto Both = [&] { A.Read = A.Written = true; };
@@ -475,6 +548,14 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
     }
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
+        // `p->v.at(k)`: an accessor's result is used in place of the object.
+        const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
+            PM.getParent(const_cast<MemberExpr *>(ME)));
+        if (MC && MC->getCallee()->IgnoreParens() == ME &&
+            isAccessor(MD, Ctx, SM)) {
+          Cur = MC;
+          continue;
+        }
         A.Read = true;
         A.Written = !MD->isConst();
         return A;
@@ -493,6 +574,14 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
       return A;
     }
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      // `p->v[k]` of an accessor operator: as `p->v.at(k)` above.
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+          OC && OC->getNumArgs() > 0 && OC->getArg(0) == Cur &&
+          isAccessor(dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()),
+                     Ctx, SM)) {
+        Cur = CE;
+        continue;
+      }
       LeafAccess ByCall = classifyArgument(CE, Cur, RefCall);
       A.Read = ByCall.Read;
       A.Written = ByCall.Written;
@@ -505,17 +594,24 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
     if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       const VarDecl *V = initialised(DS, Cur);
       if (V && V->getType()->isReferenceType())
-        return referenceUses(V, DS, PM, A, RefCall);
+        return referenceUses(V, DS, PM, A, RefCall, Returned);
       A.Read = true;
       return A;
     }
     if (const auto *R = dyn_cast<ReturnStmt>(P)) {
-      // Returned by reference: read only through a reference to const.
+      // Returned by reference: read only through a reference to const;
+      // through a non-const one, written where a caller writes through
+      // the result (resultUse), when the callers are followed.
       const FunctionDecl *Fn = returningFunction(R, PM, CurrentFunction);
-      QualType Returned = Fn ? Fn->getReturnType() : QualType();
+      QualType Type = Fn ? Fn->getReturnType() : QualType();
       A.Read = true;
-      A.Written = Returned.isNull() || !Returned->isReferenceType() ||
-                  !Returned.getNonReferenceType().isConstQualified();
+      A.Written = Type.isNull() || !Type->isReferenceType() ||
+                  !Type.getNonReferenceType().isConstQualified();
+      if (A.Written && Returned && CurrentKey && Fn == CurrentFunction &&
+          Type->isLValueReferenceType()) {
+        A.Written = false;
+        *Returned = true;
+      }
       return A;
     }
     if (!isa<Expr>(P))
@@ -529,7 +625,7 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
 /// in each of its uses (a reference to const only reads).
 LeafAccess Analyzer::referenceUses(const VarDecl *V, const DeclStmt *DS,
                                    ParentMap &PM, LeafAccess A,
-                                   const CallExpr **RefCall) {
+                                   const CallExpr **RefCall, bool *Returned) {
   A.Read = true;
   if (V->getType().getNonReferenceType().isConstQualified())
     return A;
@@ -541,7 +637,7 @@ LeafAccess Analyzer::referenceUses(const VarDecl *V, const DeclStmt *DS,
   }
   for (const DeclRefExpr *Ref :
        findVarUses(Scope, [&](const VarDecl *W) { return W == V; })) {
-    LeafAccess Through = classifyUse(Ref, PM, RefCall);
+    LeafAccess Through = classifyUse(Ref, PM, RefCall, Returned);
     A.Read |= Through.Read;
     A.Written |= Through.Written;
   }

@@ -123,7 +123,7 @@ void Analyzer::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
 /// A member function reached with `this` bound to the element (or one of
 /// its sub-objects): copied into the proxy and analysed.
 void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
-                      SourceLocation Use) {
+                      SourceLocation Use, const CallExpr *Call, ParentMap &PM) {
   std::string Name = MD->getQualifiedNameAsString();
   if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
       !MD->getParent()->hasAttr<FinalAttr>())
@@ -148,6 +148,10 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
   Env E;
   E.HasThis = true;
   E.This = B;
+  // A method returning the element again (`*this`) is walked on instead.
+  QualType Pointee = MD->getReturnType()->getPointeeType();
+  if (Pointee.isNull() || !isRecordOf(Pointee->getAsRecordDecl(), B.View))
+    resultUse(keyOf(MDef, E), Call, PM);
   enqueue(MDef, E);
 }
 
@@ -352,7 +356,7 @@ bool Analyzer::stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
     return false;
   }
   BoundCalls.insert(MC);
-  method(MD, W.B, ME->getMemberLoc());
+  method(MD, W.B, ME->getMemberLoc(), MC, PM);
   QualType Returned = MD->getReturnType();
   if (!(Returned->isReferenceType() || Returned->isPointerType()) ||
       !isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), W.B.View))
@@ -487,7 +491,7 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return false; // static data member or enumerator named through the element
   }
   if (const auto *C = dyn_cast<CallExpr>(P)) {
-    CallOutcome R = call(C, W.Cur, W.K, W.B, E);
+    CallOutcome R = call(C, W.Cur, W.K, W.B, E, PM);
     if (!R.Continues)
       return false;
     W.Cur = R.Continues->E;
@@ -640,8 +644,10 @@ void Analyzer::enqueueCallees(const Collector &C) {
   }
 }
 
-void Analyzer::analyse(const Stmt *Body, Env &E) {
+void Analyzer::analyse(const Stmt *Body, Env &E,
+                       std::optional<AnalysisKey> Key) {
   CurrentFunction = E.Fn;
+  CurrentKey = std::move(Key);
   Collector C;
   C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));
@@ -687,10 +693,11 @@ bool Analyzer::run() {
     Work W = std::move(Queue.front());
     Queue.pop_front();
     if (const Stmt *Body = W.FD->getBody())
-      analyse(Body, W.E);
+      analyse(Body, W.E, keyOf(W.FD, W.E));
   }
   if (Failed)
     return false;
+  writesThroughResults();
   for (LoopAnalysis &L : Out.Loops)
     L.View.normalise();
   return true;

@@ -201,7 +201,8 @@ private:
     Env E;
   };
 
-  void analyse(const clang::Stmt *Body, Env &E);
+  void analyse(const clang::Stmt *Body, Env &E,
+               std::optional<AnalysisKey> Key = std::nullopt);
   void analyseRoots(const Collector &C, Env &E, clang::ParentMap &PM);
   void collectForeign(const Collector &C, clang::ParentMap &PM);
   void enqueueCallees(const Collector &C);
@@ -229,22 +230,37 @@ private:
   void bindLambdaParams(const Collector &C, Env &E);
   /// How the value of the lvalue Use is used (FirstUse: Use's location);
   /// RefCall is set when a callee receives a reference or pointer to it
-  /// that it could keep.
+  /// that it could keep. With Returned, an lvalue returned by non-const
+  /// reference from the function being analysed (under CurrentKey) sets
+  /// *Returned instead of counting as a write: its callers decide.
   LeafAccess classifyUse(const clang::Expr *Use, clang::ParentMap &PM,
-                         const clang::CallExpr **RefCall = nullptr);
+                         const clang::CallExpr **RefCall = nullptr,
+                         bool *Returned = nullptr);
   LeafAccess classifyArgument(const clang::CallExpr *CE, const clang::Expr *Arg,
                               const clang::CallExpr **RefCall);
   LeafAccess referenceUses(const clang::VarDecl *V, const clang::DeclStmt *DS,
                            clang::ParentMap &PM, LeafAccess A,
-                           const clang::CallExpr **RefCall);
+                           const clang::CallExpr **RefCall, bool *Returned);
+  /// A call C of the analysis Callee, which may return a non-const
+  /// reference to part of an element: records how C's result is used.
+  void resultUse(const AnalysisKey &Callee, const clang::CallExpr *C,
+                 clang::ParentMap &PM);
+  /// Whether some call of the analysis K writes through its result (also
+  /// where a caller returns it on by reference, and where no call was seen).
+  bool resultWritten(const AnalysisKey &K,
+                     std::set<AnalysisKey> &Visited) const;
+  /// Marks written the returned leaves whose callers write through them.
+  void writesThroughResults();
   CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
-                   const Binding &B, Env &E);
+                   const Binding &B, Env &E, clang::ParentMap &PM);
   std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
                                            const clang::Expr *Arg,
                                            unsigned ArgIdx, Kind K,
-                                           const Binding &B);
+                                           const Binding &B,
+                                           clang::ParentMap &PM);
   bool followCallee(const clang::CallExpr *C, const clang::Expr *Arg,
-                    unsigned ArgIdx, const Binding &B, const Env &E);
+                    unsigned ArgIdx, const Binding &B, const Env &E,
+                    clang::ParentMap &PM);
   bool elementParam(const clang::CallExpr *C, const clang::Expr *Arg,
                     unsigned ParamIdx, const Binding &B);
   void bindArguments(const clang::CallExpr *C, const clang::FunctionDecl *Def,
@@ -261,8 +277,10 @@ private:
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
                                  const std::vector<int> &ParamViews);
+  /// Call: the call of MD, whose result's use is recorded (resultUse).
   void method(const clang::CXXMethodDecl *MD, const Binding &B,
-              clang::SourceLocation Use);
+              clang::SourceLocation Use, const clang::CallExpr *Call,
+              clang::ParentMap &PM);
   bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
   bool carriedAsBytes(const clang::FieldDecl *FD, const clang::MemberExpr *ME,
                       diag::Id Error);
@@ -292,8 +310,10 @@ private:
   const RecognisedNest &In;
   AnalysedNest &Out;
   int CurView = 0; ///< the view being followed, for "in the loop" notes
-  /// The function whose body is being analysed.
+  /// The function whose body is being analysed, and its analysis (unset
+  /// for the nest's own function, whose callers are not followed).
   const clang::FunctionDecl *CurrentFunction = nullptr;
+  std::optional<AnalysisKey> CurrentKey;
   /// References to references to a field followed so far (a bound).
   unsigned ReferenceDepth = 0;
   static constexpr unsigned MaxReferenceDepth = 4;
@@ -311,6 +331,24 @@ private:
   std::deque<Work> Queue;
   std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>, size_t>
       CalleeIndex;
+
+  /// A field access that a function returns by non-const reference
+  /// (`double &mass() { return m; }`): whether it is written is decided by
+  /// the uses of the calls' results (docs/semantics.md, "What counts as a
+  /// write"), once every call has been seen.
+  struct ReturnedLeaf {
+    AnalysisKey From;
+    Binding B;
+    bool Whole;
+  };
+  std::vector<ReturnedLeaf> ReturnedLeaves;
+  /// Per analysed function, how its calls use the result: written through
+  /// at some call, or returned on by reference from the callers Into.
+  struct ResultUse {
+    bool Written = false;
+    std::set<AnalysisKey> Into;
+  };
+  std::map<AnalysisKey, ResultUse> ResultUses;
 };
 
 } // namespace analysis

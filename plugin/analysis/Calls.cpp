@@ -25,7 +25,7 @@ namespace analysis {
 /// are followed (nullopt).
 std::optional<Analyzer::CallOutcome>
 Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
-                        Kind K, const Binding &B) {
+                        Kind K, const Binding &B, ParentMap &PM) {
   const FunctionDecl *FD = C->getDirectCallee();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
@@ -36,7 +36,7 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
              Msg(diag::note_use_only_fields));
       return CallOutcome{};
     }
-    method(MD, B, C->getExprLoc());
+    method(MD, B, C->getExprLoc(), C, PM);
     CallOutcome R{!Failed, std::nullopt};
     QualType Returned = MD->getReturnType();
     if (R.Accepted &&
@@ -335,7 +335,7 @@ bool Analyzer::keepsAddress(const FunctionDecl *FD, const ParmVarDecl *Param,
 /// ArgIdx: binds all element arguments at once, records the callee (once
 /// per binding of its parameters) and analyses its body with them.
 bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
-                            const Binding &B, const Env &E) {
+                            const Binding &B, const Env &E, ParentMap &PM) {
   const FunctionDecl *FD = C->getDirectCallee();
   unsigned Shift =
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
@@ -373,12 +373,13 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
     CalleeIndex[Key] = Out.Callees.size();
     Out.Callees.push_back({Def, ParamViews, *Clone});
   }
+  resultUse(keyOf(Def, Callee), C, PM);
   enqueue(Def, Callee);
   return true;
 }
 
 Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
-                                     const Binding &B, Env &E) {
+                                     const Binding &B, Env &E, ParentMap &PM) {
   if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
       C->getCallee() == Arg) { // class types are called through operator()
     refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
@@ -394,9 +395,10 @@ Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   unsigned ArgIdx = 0;
   while (ArgIdx < C->getNumArgs() && C->getArg(ArgIdx) != Arg)
     ++ArgIdx;
-  if (std::optional<CallOutcome> Special = specialCallee(C, Arg, ArgIdx, K, B))
+  if (std::optional<CallOutcome> Special =
+          specialCallee(C, Arg, ArgIdx, K, B, PM))
     return *Special;
-  return {followCallee(C, Arg, ArgIdx, B, E), std::nullopt};
+  return {followCallee(C, Arg, ArgIdx, B, E, PM), std::nullopt};
 }
 
 } // namespace analysis
