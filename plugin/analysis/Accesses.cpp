@@ -424,6 +424,29 @@ bool isAccessor(const CXXMethodDecl *MD, const ASTContext &Ctx,
   return E && !E->HasSideEffects(Ctx);
 }
 
+/// The accessor call on the object Cur that its parent P starts:
+/// `p->v.at(k)` (P the member expression) or `p->v[k]` (P the operator
+/// call); null otherwise.
+const Expr *accessorCall(const Stmt *P, const Expr *Cur, ParentMap &PM,
+                         const ASTContext &Ctx, const SourceManager &SM) {
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
+        PM.getParent(const_cast<MemberExpr *>(ME)));
+    return MC && MC->getCallee()->IgnoreParens() == ME &&
+                   isAccessor(dyn_cast<CXXMethodDecl>(ME->getMemberDecl()), Ctx,
+                              SM)
+               ? MC
+               : nullptr;
+  }
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(P);
+  return OC && OC->getNumArgs() > 0 && OC->getArg(0) == Cur &&
+                 isAccessor(
+                     dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()),
+                     Ctx, SM)
+             ? OC
+             : nullptr;
+}
+
 /// The parent of lvalue Cur when it is the same lvalue again (the walk goes
 /// on from it), decided by value category: parentheses, casts that keep the
 /// object, either arm of a conditional that is an lvalue, the right operand
@@ -546,16 +569,12 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
       Both();
       return A;
     }
+    if (const Expr *Call = accessorCall(P, Cur, PM, Ctx, SM)) {
+      Cur = Call; // its result is used in place of the object
+      continue;
+    }
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
-        // `p->v.at(k)`: an accessor's result is used in place of the object.
-        const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(
-            PM.getParent(const_cast<MemberExpr *>(ME)));
-        if (MC && MC->getCallee()->IgnoreParens() == ME &&
-            isAccessor(MD, Ctx, SM)) {
-          Cur = MC;
-          continue;
-        }
         A.Read = true;
         A.Written = !MD->isConst();
         return A;
@@ -574,14 +593,6 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
       return A;
     }
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
-      // `p->v[k]` of an accessor operator: as `p->v.at(k)` above.
-      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-          OC && OC->getNumArgs() > 0 && OC->getArg(0) == Cur &&
-          isAccessor(dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()),
-                     Ctx, SM)) {
-        Cur = CE;
-        continue;
-      }
       LeafAccess ByCall = classifyArgument(CE, Cur, RefCall);
       A.Read = ByCall.Read;
       A.Written = ByCall.Written;
