@@ -192,6 +192,8 @@ private:
   bool pointerOnlyRead();
   bool wrapperUses();
   const Stmt *shown(ParentMap &PM, const Expr *Use) const;
+  const Stmt *parentOf(ParentMap &PM, const Stmt *S) const;
+  const Stmt *usedIn(ParentMap &PM, const Expr *&E) const;
   std::vector<const DeclRefExpr *> loopVarUses() const {
     return findVarUses(F.Body,
                        [&](const VarDecl *V) { return V == F.LoopVar; });
@@ -392,11 +394,34 @@ bool Recogniser::structElement() {
 const Stmt *Recogniser::shown(ParentMap &PM, const Expr *Use) const {
   const Stmt *Shown = Use;
   while (Shown->getSourceRange() == Use->getSourceRange())
-    if (const Stmt *P = PM.getParent(const_cast<Stmt *>(Shown)))
+    if (const Stmt *P = parentOf(PM, Shown))
       Shown = P;
     else
       break;
   return Shown;
+}
+
+/// The parent of S in the body's ParentMap, or for an operand of a type
+/// (`decltype(p->x) t`), which that map does not reach, in the
+/// ASTContext's.
+const Stmt *Recogniser::parentOf(ParentMap &PM, const Stmt *S) const {
+  if (const Stmt *P = PM.getParent(const_cast<Stmt *>(S)))
+    return P;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+/// The first parent of E that is not a parenthesis or a cast adjusting
+/// qualifiers; E becomes its child.
+const Stmt *Recogniser::usedIn(ParentMap &PM, const Expr *&E) const {
+  while (true) {
+    const Stmt *P = parentOf(PM, E);
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+    if (!isa_and_nonnull<ParenExpr>(P) &&
+        !(Cast && Cast->getCastKind() == CK_NoOp))
+      return P;
+    E = cast<Expr>(P);
+  }
 }
 
 /// `(void)p;`: a use that does nothing.
@@ -413,7 +438,7 @@ bool Recogniser::pointerOnlyRead() {
   ParentMap PM(const_cast<Stmt *>(F.Body));
   for (const DeclRefExpr *Use : loopVarUses()) {
     const Expr *E = Use;
-    const Stmt *P = parentThrough(PM, E, Through::Parens | Through::NoOpCasts);
+    const Stmt *P = usedIn(PM, E);
     const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(P);
     if ((Read && Read->getCastKind() == CK_LValueToRValue) || discarded(P) ||
         isa_and_nonnull<LambdaExpr>(P)) // its uses in the lambda are checked
@@ -435,17 +460,15 @@ bool Recogniser::wrapperUses() {
   ParentMap PM(const_cast<Stmt *>(F.Body));
   for (const DeclRefExpr *Use : loopVarUses()) {
     const Expr *E = Use;
-    const auto *ME = dyn_cast_or_null<MemberExpr>(
-        parentThrough(PM, E, Through::Parens | Through::NoOpCasts));
+    const auto *ME = dyn_cast_or_null<MemberExpr>(usedIn(PM, E));
     const auto *MD =
         ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
-    const auto *Call = ME ? dyn_cast_or_null<CXXMemberCallExpr>(
-                                PM.getParent(const_cast<MemberExpr *>(ME)))
-                          : nullptr;
+    const auto *Call =
+        ME ? dyn_cast_or_null<CXXMemberCallExpr>(parentOf(PM, ME)) : nullptr;
     if (Call && MD && isa<CXXConversionDecl>(MD)) { // `T &e = r`
       const Expr *Element = Call;
-      if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(
-              PM.getParent(const_cast<CXXMemberCallExpr *>(Call)));
+      if (const auto *IC =
+              dyn_cast_or_null<ImplicitCastExpr>(parentOf(PM, Call));
           IC && IC->getCastKind() == CK_UserDefinedConversion)
         Element = IC;
       F.TargetUses.push_back(Element);
@@ -456,7 +479,7 @@ bool Recogniser::wrapperUses() {
       F.TargetUses.push_back(Call);
       continue;
     }
-    if (discarded(PM.getParent(const_cast<DeclRefExpr *>(Use))))
+    if (discarded(parentOf(PM, Use)))
       continue;
     std::string Name = F.LoopVar->getName().str();
     return fail(Use->getLocation(),

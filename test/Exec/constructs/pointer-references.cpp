@@ -2,7 +2,7 @@
 // `Cell *&c`, `const auto &c`, `Cell *const &c`) over std::vector<Cell *>
 // and std::list<Cell *>, with a pointer held twice: the body only reads the
 // pointer, so the loop converts as `for (Cell *c : cells)` would. Writes,
-// reads, a copy of the pointer, a comparison, a lambda capturing it, a
+// reads, `decltype(c->e)`, a copy of the pointer, a comparison, a lambda capturing it, a
 // callee taking the element, and a nest (test/Sema/refusals-more.cpp:
 // reseating it is refused).
 // RUN: %compare --plain %clangxx --soaview %soaviewxx --views 7 --out %t \
@@ -29,8 +29,9 @@ double total(std::vector<Cell *> &cells) {
   double s = 0;
   [[clang::soa_conversion("always")]]
   for (Cell *&c : cells) {
+    decltype(c->e) half = c->e / 2; // an operand of a type only reads it
     Cell *copy = c;
-    s += copy->e + (*c).m;
+    s += copy->e + (*c).m + half;
   }
   return s;
 }

@@ -67,8 +67,10 @@ void converted(std::list<std::reference_wrapper<P>> &refs, double dt) {
 double sum(const std::vector<std::reference_wrapper<const P>> &refs) {
   double s = 0;
   [[clang::soa_conversion("always")]]
-  for (const auto &r : refs)
-    s += r.get().x + r.get().v;
+  for (const auto &r : refs) {
+    decltype(r.get().x) x = r.get().x; // an operand of a type
+    s += x + r.get().v;
+  }
   return s;
 }
 
