@@ -240,6 +240,7 @@ class Gen:
         w("#include <cstdio>")
         w("#include <cstdlib>")
         w("#include <deque>")
+        w("#include <functional>")
         w("#include <list>")
         w("#include <vector>")
         w("#include <utility>")
@@ -531,7 +532,7 @@ class Gen:
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "stdarray", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
                               "adlptr", "bindptr", "holder", "itvec", "itptr", "itlist",
-                              "index1", "indexoff"])
+                              "index1", "indexoff", "refptr", "wrap", "wrapvar"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -543,7 +544,9 @@ class Gen:
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
             # (Loops over structured bindings stay on the host.)
-            device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder")
+            # (Ranges of std::reference_wrapper stay on the host too.)
+            device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder",
+                                                        "wrap", "wrapvar")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -565,6 +568,16 @@ class Gen:
                 "bindptr": ("std::vector<std::pair<int, S *>> &c",
                             self.pick(["auto &[key, e] : c", "const auto &[key, e] : c",
                                        "auto [key, e] : c"]), True),
+                # A reference to the container's pointer, only read.
+                "refptr": ("std::vector<S *> &c",
+                           self.pick(["auto &e : c", "S *&e : c", "S *const &e : c",
+                                      "const auto &e : c"]), True),
+                # References in all but name: the element, or the wrapper
+                # `w` (the body starts `S &e = w.get();`).
+                "wrap": ("std::vector<std::reference_wrapper<S>> &c",
+                         "S &e : c", False),
+                "wrapvar": ("std::list<std::reference_wrapper<S>> &c",
+                            self.pick(["auto &w : c", "auto w : c", "const auto &w : c"]), False),
             }
             # Iterator loops: (parameter, loop header, element, over pointers).
             iterators = {
@@ -617,6 +630,8 @@ class Gen:
                 w(f"  {attr}")
                 w(f"  for ({header}) {{")
                 self.in_template = kind == "tmpl"
+                if kind == "wrapvar":
+                    w(f"    S &e = {self.pick(['w.get()', 'w'])}; // @r")
                 L.extend("    " + s for s in self.body("e", arrow, getters, device))
                 if kind == "bindptr":
                     w("    acc += key * 0.5; // @r")
@@ -739,6 +754,10 @@ class Gen:
             w("  std::vector<std::pair<int, S *>> kptrs;")
             w("  for (std::size_t k = 0; k < ptrs.size(); ++k) kptrs.push_back({(int)k, ptrs[k]});")
         w("  std::vector<const S *> cptrs(ptrs.begin(), ptrs.end());")
+        if any(kind in ("wrap", "wrapvar") for _, kind in kernels):
+            w("  std::vector<std::reference_wrapper<S>> wrefs;")
+            w("  for (S *p : ptrs) wrefs.push_back(std::ref(*p));")
+            w("  std::list<std::reference_wrapper<S>> lrefs(wrefs.begin(), wrefs.end());")
         if self.offload:
             w("  std::vector<S *> uptrs; std::list<S *> ulst;")
             w("  for (int k = 0; k < n; ++k) { uptrs.push_back(&store[n - 1 - k]); ulst.push_back(&store[k]); }")
@@ -766,7 +785,8 @@ class Gen:
                    "adlptr": "PtrRange{ptrs.data(), (int)ptrs.size()}",
                    "bindptr": "kptrs", "holder": "ptrs", "itvec": "store",
                    "itptr": "ptrs", "itlist": "lst", "index1": "store.data(), n",
-                   "indexoff": "store.data(), n"}[kind]
+                   "indexoff": "store.data(), n", "refptr": "ptrs", "wrap": "wrefs",
+                   "wrapvar": "lrefs"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -680,7 +680,7 @@ bool Analyzer::run() {
     Out.Loops[I].View.Element = F.Element;
     Out.Loops[I].View.ElementType = F.ElementType;
     Binding B{(int)I, {}};
-    if (F.Kind == LoopFormKind::Range)
+    if (F.Kind == LoopFormKind::Range && !F.VarIsWrapper) // else TargetUses
       Top.Vars[F.elementVar()] = {B, F.VarIsPointer ? Kind::Pointer
                                                     : Kind::Lvalue};
     for (const Expr *U : F.TargetUses)

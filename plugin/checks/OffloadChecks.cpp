@@ -85,6 +85,9 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
     if (L.Form.ElementBinding)
       return Refuse(L.Form.ElementBinding->getLocation(),
                     diag::err_offload_bindings, diag::note_offload_bindings);
+    if (L.Form.Wrapped)
+      return Refuse(L.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
+                    diag::note_offload_wrapped);
     if (!L.Identities.empty())
       return Refuse(L.Identities.front()->getExprLoc(),
                     diag::err_offload_identity, diag::note_offload_identity);

@@ -72,10 +72,14 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
     Diags.note(D, S.Annotation->get(AttrKind::Offload)->Range.getBegin(), Note);
     return false;
   };
-  for (const LoopPlan &P : Nest.Loops)
+  for (const LoopPlan &P : Nest.Loops) {
     if (P.Form.ElementBinding)
       return Refuse(P.Form.ElementBinding->getLocation(),
                     diag::err_offload_bindings, diag::note_offload_bindings);
+    if (P.Form.Wrapped)
+      return Refuse(P.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
+                    diag::note_offload_wrapped);
+  }
   if (In && In->HoistTo && In->HoistTo != L.Form.Loop)
     return Refuse(In->Annotation->ForLoc,
                   {diag::err_sweep_shape,

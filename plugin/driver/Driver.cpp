@@ -495,6 +495,11 @@ bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D) {
     std::string Uses = viewUses(P.View);
     if (P.Form.ElementBinding) // the text picks the binding by position
       Uses += " through binding " + P.Form.ElementBinding->getName().str();
+    if (P.Form.Wrapped) // the text unwraps the range's elements
+      Uses += " through std::reference_wrapper";
+    else if (P.Form.Kind == LoopFormKind::Range && !P.Form.ElementBinding &&
+             P.Form.VarIsPointer) // `auto &e` over pointers and over structs
+      Uses += " through a pointer";
     SourceLocation Made = P.Form.Function->getPointOfInstantiation();
     auto [It, New] =
         ViewsAt.insert({{P.Annotation->ForLoc.getRawEncoding(), Element},

@@ -96,8 +96,10 @@ void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
                   {"End", Emit.Source.exprText(F.End)}})
           : Emit.Source.exprText(cast<CXXForRangeStmt>(F.Loop)->getRangeInit());
   // A loop over structured bindings gathers from the binding that stands
-  // for the element, picked from the range as written (its "whole").
-  std::string Held = Prefix + (F.ElementBinding ? "whole" : "range");
+  // for the element, picked from the range as written (its "whole"); a
+  // loop over reference wrappers from the objects they refer to.
+  bool Picks = F.ElementBinding || F.Wrapped;
+  std::string Held = Prefix + (Picks ? "whole" : "range");
   if (P.NondependentRange) {
     // Passed through a lambda of the template, the range's type depends
     // on it: the spec's selector is looked up when it instantiates.
@@ -112,6 +114,8 @@ void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
   }
   if (F.ElementBinding)
     W.line(pickedRange(F, Prefix));
+  else if (F.Wrapped)
+    W.line(unwrappedRange(Prefix));
 }
 
 /// An index loop's first index, trip count (counted as its condition
@@ -219,6 +223,16 @@ std::string LoopEmitter::pickedRange(const LoopForm &F,
         F.VarIsPointer ? Picked : "__builtin_addressof(" + Picked + ")"}});
 }
 
+/// `auto sv_range = ::soaview::pick(sv_whole, [](auto &&sv_e) { return
+/// __builtin_addressof(sv_e.get()); });`: the objects a range of
+/// `std::reference_wrapper`s refers to, as pointers (an object held twice
+/// shares its slot, as in a range of pointers).
+std::string LoopEmitter::unwrappedRange(const std::string &Prefix) const {
+  return fill("auto ${P}range = ${Pick}(${P}whole, [](auto &&${P}e) { "
+              "return __builtin_addressof(${P}e.get()); });",
+              {{"P", Prefix}, {"Pick", rt::Pick}});
+}
+
 /// `[[maybe_unused]] const auto &[key, sv_b1] = *sv_at.it;`: the bindings
 /// other than the element's, bound as written to the range's element.
 std::string LoopEmitter::otherBindings(const LoopForm &F,
@@ -253,6 +267,12 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
            {{"Ref", P.Packed ? "&" : ""}, {"P", Prefix}, {"Init", ViewInit}});
   if (F.Kind == LoopFormKind::Iterator)
     return View + iteratorDecls(F, Prefix);
+  if (F.VarIsWrapper) // `r.get()` is the view
+    return View +
+           fill(" [[maybe_unused]] auto ${Var} = ::std::${Ref}(${P}view);",
+                {{"Var", F.LoopVar->getName()},
+                 {"Ref", F.VarIsConst ? "cref" : "ref"},
+                 {"P", Prefix}});
   if (F.Kind == LoopFormKind::Range)
     return View + fill(" ${Const}${Declarator}${Var} = ${Address}${P}view;",
                        {{"Const", F.VarIsConst ? "const " : ""},
@@ -381,10 +401,10 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
   // when the range holds no element twice. Not for a loop around a loop
   // with a run-time trip count (the outer loop of a nest): the compiler
   // would not vectorise it, and each() would only compile its body twice.
-  const bool EachSlot = !Emit.onDevice(P) && F.Kind == LoopFormKind::Range &&
-                        !F.ElementBinding && F.VarIsPointer && Scatter &&
-                        P.View.writes() && !hasRuntimeLoop(F.Body, Emit.Ast) &&
-                        bodyFitsLambda(F.Body);
+  const bool EachSlot =
+      !Emit.onDevice(P) && F.Kind == LoopFormKind::Range && !F.ElementBinding &&
+      (F.VarIsPointer || F.Wrapped) && Scatter && P.View.writes() &&
+      !hasRuntimeLoop(F.Body, Emit.Ast) && bodyFitsLambda(F.Body);
   LoopText T =
       Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
   CodeWriter W;
@@ -480,6 +500,11 @@ void LoopEmitter::bodyEdits(const LoopPlan &P, EditBuffer &Buffer) const {
                   std::string(rt::Identity) + "(");
     Buffer.insert(SM.getFileOffset(R.getEnd()), ")");
   }
+  // `T &e = r` of a reference wrapper `r`: `auto &e = r.get()`.
+  for (const Expr *R : P.Form.WrapperConversions)
+    Buffer.insert(SM.getFileOffset(Lexer::getLocForEndOfToken(
+                      SM.getFileLoc(R->getEndLoc()), 0, SM, Emit.Lang)),
+                  ".get()");
   for (const VarDecl *V : P.View.Aliases) {
     if (!SM.isBeforeInTranslationUnit(Body->getBeginLoc(), V->getLocation()) ||
         !SM.isBeforeInTranslationUnit(V->getLocation(), BodyEnd))

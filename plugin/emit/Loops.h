@@ -40,6 +40,7 @@ public:
   std::string elementDecls(const LoopPlan &P,
                            const std::string &ViewInit) const;
   std::string pickedRange(const LoopForm &F, const std::string &Prefix) const;
+  std::string unwrappedRange(const std::string &Prefix) const;
   std::string iteratorDecls(const LoopForm &F, const std::string &Prefix) const;
   std::string otherBindings(const LoopForm &F, const std::string &Prefix) const;
   /// The declarations Decls at the top of the loop's body (braces added

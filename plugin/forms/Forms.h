@@ -48,6 +48,18 @@ struct LoopForm {
   bool VarIsCopy = false;    ///< `Particle p` : no scatter
   bool VarIsConst = false;
   const clang::Expr *RangeInit = nullptr;
+  /// The range holds `std::reference_wrapper<T>` (`for (T &e : refs)`):
+  /// pointers in all but name. The frame gathers the elements they refer
+  /// to (`&w.get()`, picked as pointers: an element held twice shares its
+  /// slot).
+  bool Wrapped = false;
+  /// ... and the loop variable is the wrapper (`for (auto &r : refs)`): the
+  /// body reaches the element only as `r.get()` or by converting `r` to
+  /// `T &` (TargetUses); in the rewrite `r` wraps the view.
+  bool VarIsWrapper = false;
+  /// The `r` of each conversion of the wrapper to `T &` (`T &e = r;`): the
+  /// rewrite spells it `r.get()`, since the rewritten `T &` is `auto &`.
+  std::vector<const clang::Expr *> WrapperConversions;
 
   // Index form.
   const clang::VarDecl *IndexVar = nullptr;

@@ -188,6 +188,16 @@ public:
 private:
   bool range(const CXXForRangeStmt *RF);
   bool rangeElement(const CXXForRangeStmt *RF);
+  bool structElement();
+  bool pointerOnlyRead();
+  bool wrapperUses();
+  const Stmt *shown(ParentMap &PM, const Expr *Use) const;
+  const Stmt *parentOf(ParentMap &PM, const Stmt *S) const;
+  const Stmt *usedIn(ParentMap &PM, const Expr *&E) const;
+  std::vector<const DeclRefExpr *> loopVarUses() const {
+    return findVarUses(F.Body,
+                       [&](const VarDecl *V) { return V == F.LoopVar; });
+  }
   bool bindings(const DecompositionDecl *DD);
   /// The element a range loop's variable (or binding) names, of type Elem.
   void setElement(QualType Elem) {
@@ -304,25 +314,179 @@ bool Recogniser::bindings(const DecompositionDecl *DD) {
   return true;
 }
 
-/// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`).
+/// The type a `std::reference_wrapper<T>` refers to (`T`, const kept), or
+/// null for any other type.
+static QualType referredBy(QualType T) {
+  const auto *CTS =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsRecordDecl());
+  if (!CTS || !CTS->isInStdNamespace() || !CTS->getIdentifier() ||
+      CTS->getName() != "reference_wrapper" ||
+      CTS->getTemplateArgs().size() != 1 ||
+      CTS->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return CTS->getTemplateArgs()[0].getAsType();
+}
+
+/// The conversion function a range-for's variable is initialised by, from
+/// the range's element (`T &e` over `std::reference_wrapper<T>` calls its
+/// `operator T &`), copied or not; null when it binds or copies the
+/// element itself.
+static const CXXMemberCallExpr *elementConversion(const Expr *Init) {
+  if (!Init)
+    return nullptr;
+  Init = Init->IgnoreImplicit();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(Init))
+    if (C->getNumArgs() == 1)
+      Init = C->getArg(0)->IgnoreImplicit();
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Init);
+  return MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())
+             ? MC
+             : nullptr;
+}
+
+/// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`,
+/// `P *&p`, `auto &r` of a `std::reference_wrapper<P>`).
 bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
   QualType VarType = F.LoopVar->getType();
   QualType Elem = VarType.getNonReferenceType();
+  if (QualType Referred = referredBy(Elem); !Referred.isNull()) {
+    F.Wrapped = F.VarIsWrapper = true;
+    setElement(Referred);
+    return structElement() && wrapperUses();
+  }
+  SourceLocation V = F.LoopVar->getLocation();
+  if (const CXXMemberCallExpr *Conv = elementConversion(F.LoopVar->getInit())) {
+    QualType From =
+        Conv->getImplicitObjectArgument()->getType().getUnqualifiedType();
+    if (referredBy(From).isNull() || Elem->isPointerType())
+      return fail(V,
+                  {diag::err_form_converted_elements,
+                   {qualifiedName(Ctx, From), qualifiedName(Ctx, VarType)}},
+                  Conv->getMethodDecl()->getLocation(),
+                  Msg(diag::note_form_converted_elements));
+    F.Wrapped = true;
+  }
   F.VarIsCopy = !VarType->isReferenceType() && !VarType->isPointerType();
   if (Elem->isPointerType()) {
     F.VarIsPointer = true;
     Elem = Elem->getPointeeType();
   }
   setElement(Elem);
+  if (!structElement())
+    return false;
+  // `P *&p`: the container's own pointer, converted as `P *p` where the
+  // body only reads it.
+  return !F.VarIsPointer || VarType->isPointerType() || pointerOnlyRead();
+}
+
+/// The element is a struct or class.
+bool Recogniser::structElement() {
   SourceLocation V = F.LoopVar->getLocation();
   if (!F.Element || F.Element->isUnion())
     return fail(V, Msg(diag::err_form_not_structs), V,
                 Msg(diag::note_form_not_structs,
                     {qualifiedName(Ctx, F.LoopVar->getType())}));
-  if (F.VarIsPointer && !VarType->isPointerType())
-    return fail(
-        V, Msg(diag::err_form_pointer_reference), V,
-        Msg(diag::note_form_pointer_reference, {F.LoopVar->getName().str()}));
+  return true;
+}
+
+/// The smallest expression or statement around Use that is more than it:
+/// what a refusal quotes (`p = q` of `p`).
+const Stmt *Recogniser::shown(ParentMap &PM, const Expr *Use) const {
+  const Stmt *Shown = Use;
+  while (Shown->getSourceRange() == Use->getSourceRange())
+    if (const Stmt *P = parentOf(PM, Shown))
+      Shown = P;
+    else
+      break;
+  return Shown;
+}
+
+/// The parent of S in the body's ParentMap, or for an operand of a type
+/// (`decltype(p->x) t`), which that map does not reach, in the
+/// ASTContext's.
+const Stmt *Recogniser::parentOf(ParentMap &PM, const Stmt *S) const {
+  if (const Stmt *P = PM.getParent(const_cast<Stmt *>(S)))
+    return P;
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+/// The first parent of E that is not a parenthesis or a cast adjusting
+/// qualifiers; E becomes its child.
+const Stmt *Recogniser::usedIn(ParentMap &PM, const Expr *&E) const {
+  while (true) {
+    const Stmt *P = parentOf(PM, E);
+    const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+    if (!isa_and_nonnull<ParenExpr>(P) &&
+        !(Cast && Cast->getCastKind() == CK_NoOp))
+      return P;
+    E = cast<Expr>(P);
+  }
+}
+
+/// `(void)p;`: a use that does nothing.
+static bool discarded(const Stmt *Parent) {
+  const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Parent);
+  return Cast && Cast->getCastKind() == CK_ToVoid;
+}
+
+/// `for (P *&p : v)`: a reference to the container's pointer. The frame
+/// reads the container's pointers before the loop starts, so the body may
+/// only read `p` (`p->x`, `*p`, a copy); anything else (`p = q`, `++p`,
+/// `&p`) could change which element the container holds.
+bool Recogniser::pointerOnlyRead() {
+  ParentMap PM(const_cast<Stmt *>(F.Body));
+  for (const DeclRefExpr *Use : loopVarUses()) {
+    const Expr *E = Use;
+    const Stmt *P = usedIn(PM, E);
+    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(P);
+    if ((Read && Read->getCastKind() == CK_LValueToRValue) || discarded(P) ||
+        isa_and_nonnull<LambdaExpr>(P)) // its uses in the lambda are checked
+      continue;
+    std::string Name = F.LoopVar->getName().str();
+    return fail(Use->getLocation(),
+                {diag::err_form_pointer_reference,
+                 {Name, writtenText(Ctx, shown(PM, Use)->getSourceRange())}},
+                Use->getLocation(),
+                Msg(diag::note_form_pointer_reference, {Name}));
+  }
+  return true;
+}
+
+/// `for (auto &r : refs)` over `std::reference_wrapper<T>`: every use of
+/// `r` is `r.get()` or its conversion to `T &`, each of which is the
+/// element (F.TargetUses).
+bool Recogniser::wrapperUses() {
+  ParentMap PM(const_cast<Stmt *>(F.Body));
+  for (const DeclRefExpr *Use : loopVarUses()) {
+    const Expr *E = Use;
+    const auto *ME = dyn_cast_or_null<MemberExpr>(usedIn(PM, E));
+    const auto *MD =
+        ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
+    const auto *Call =
+        ME ? dyn_cast_or_null<CXXMemberCallExpr>(parentOf(PM, ME)) : nullptr;
+    if (Call && MD && isa<CXXConversionDecl>(MD)) { // `T &e = r`
+      const Expr *Element = Call;
+      if (const auto *IC =
+              dyn_cast_or_null<ImplicitCastExpr>(parentOf(PM, Call));
+          IC && IC->getCastKind() == CK_UserDefinedConversion)
+        Element = IC;
+      F.TargetUses.push_back(Element);
+      F.WrapperConversions.push_back(Use);
+      continue;
+    }
+    if (Call && MD && MD->getIdentifier() && MD->getName() == "get") {
+      F.TargetUses.push_back(Call);
+      continue;
+    }
+    if (discarded(parentOf(PM, Use)))
+      continue;
+    std::string Name = F.LoopVar->getName().str();
+    return fail(Use->getLocation(),
+                {diag::err_form_wrapper_use,
+                 {Name, writtenText(Ctx, shown(PM, Use)->getSourceRange())}},
+                Use->getLocation(), Msg(diag::note_form_wrapper_use, {Name}));
+  }
   return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <functional>
@@ -10,27 +11,6 @@
 using namespace clang;
 
 namespace soaview {
-
-/// The points of instantiation that may place the views of a loop in Fn,
-/// innermost first: Fn's own, then those of the functions and class
-/// template specializations Fn is nested in. Fn has none of its own when it
-/// is a lambda's call operator or a member function with a deduced return
-/// type, instantiated when its type was needed.
-static SmallVector<SourceLocation, 4> placingPoints(const FunctionDecl *Fn) {
-  SmallVector<SourceLocation, 4> Points;
-  if (Fn->getPointOfInstantiation().isValid())
-    Points.push_back(Fn->getPointOfInstantiation());
-  for (const DeclContext *DC = Fn->getParent(); DC; DC = DC->getParent()) {
-    SourceLocation Outer;
-    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
-      Outer = FD->getPointOfInstantiation();
-    else if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(DC))
-      Outer = CTS->getPointOfInstantiation();
-    if (Outer.isValid())
-      Points.push_back(Outer);
-  }
-  return Points;
-}
 
 /// The declaration at namespace scope whose source holds Point, or the
 /// namespace holding Point between declarations.
@@ -58,6 +38,125 @@ static const Decl *declarationAt(ASTContext &Ctx, SourceLocation Point) {
   };
   Walk(Ctx.getTranslationUnitDecl());
   return Best;
+}
+static bool inTemplateSource(const Decl *D);
+
+/// Whether Clang instantiates Fn where its type is first needed, during the
+/// parse, rather than at the end of the translation unit: a specialization
+/// whose return type is deduced from its body (`template <class F> auto
+/// f(F)`). Clang records no point of instantiation for it. (A lambda's call
+/// operator is placed by the function holding the lambda.)
+static bool instantiatedWhereUsed(const FunctionDecl *Fn) {
+  const FunctionDecl *Pattern = Fn->getTemplateInstantiationPattern();
+  const auto *MD = dyn_cast<CXXMethodDecl>(Fn);
+  return Pattern && Pattern->getReturnType()->getContainedDeducedType() &&
+         !(MD && MD->getParent()->isLambda());
+}
+
+namespace {
+
+/// The references to one function in the translation unit (instantiations
+/// included), each with the function it lies in.
+class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
+public:
+  explicit ReferenceFinder(const FunctionDecl *Fn)
+      : Target(Fn->getCanonicalDecl()) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Enclosing.push_back(FD);
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Enclosing.pop_back();
+    return Continue;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    see(E->getDecl(), E->getExprLoc());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    see(E->getMemberDecl(), E->getExprLoc());
+    return true;
+  }
+
+  struct Reference {
+    SourceLocation Loc;
+    const FunctionDecl *In; ///< null at namespace scope
+  };
+  std::vector<Reference> References;
+
+private:
+  void see(const Decl *D, SourceLocation L) {
+    if (D && D->getCanonicalDecl() == Target)
+      References.push_back({L, Enclosing.empty() ? nullptr : Enclosing.back()});
+  }
+  const Decl *Target;
+  std::vector<const FunctionDecl *> Enclosing;
+};
+
+} // namespace
+
+static SmallVector<SourceLocation, 4>
+placingPoints(ASTContext &Ctx, const FunctionDecl *Fn, unsigned Depth = 0);
+
+/// Where Fn, instantiated where it is first used (instantiatedWhereUsed),
+/// is instantiated: the earliest of its references that lies outside any
+/// template's source, or, for a reference in the body of another
+/// instantiation, where that one is instantiated (at most a few levels
+/// deep). Invalid when none is known.
+static SourceLocation firstUse(ASTContext &Ctx, const FunctionDecl *Fn,
+                               unsigned Depth) {
+  SourceManager &SM = Ctx.getSourceManager();
+  ReferenceFinder Finder(Fn);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  SourceLocation First;
+  auto Consider = [&](SourceLocation L) {
+    const Decl *D = declarationAt(Ctx, L);
+    if (!D || isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) ||
+        inTemplateSource(D))
+      return false;
+    if (First.isInvalid() ||
+        SM.isBeforeInTranslationUnit(SM.getFileLoc(L), SM.getFileLoc(First)))
+      First = L;
+    return true;
+  };
+  for (const ReferenceFinder::Reference &R : Finder.References) {
+    if (Consider(R.Loc) || !R.In || !R.In->getTemplateInstantiationPattern())
+      continue;
+    for (SourceLocation Outer : placingPoints(Ctx, R.In, Depth + 1))
+      if (Consider(Outer))
+        break;
+  }
+  return First;
+}
+
+/// The points of instantiation that may place the views of a loop in Fn,
+/// innermost first: Fn's own, then those of the functions and class
+/// template specializations Fn is nested in. Fn has none of its own when it
+/// is a lambda's call operator, or a function or member function with a
+/// deduced return type, instantiated when its type was needed: for the
+/// latter, the first reference to it stands for its point of instantiation.
+static SmallVector<SourceLocation, 4>
+placingPoints(ASTContext &Ctx, const FunctionDecl *Fn, unsigned Depth) {
+  SmallVector<SourceLocation, 4> Points;
+  if (Fn->getPointOfInstantiation().isValid())
+    Points.push_back(Fn->getPointOfInstantiation());
+  else if (Depth < 4 && instantiatedWhereUsed(Fn))
+    if (SourceLocation Use = firstUse(Ctx, Fn, Depth); Use.isValid())
+      Points.push_back(Use);
+  for (const DeclContext *DC = Fn->getParent(); DC; DC = DC->getParent()) {
+    SourceLocation Outer;
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
+      Outer = FD->getPointOfInstantiation();
+      if (Outer.isInvalid() && Depth < 4 && instantiatedWhereUsed(FD))
+        Outer = firstUse(Ctx, FD, Depth);
+    } else if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(DC))
+      Outer = CTS->getPointOfInstantiation();
+    if (Outer.isValid())
+      Points.push_back(Outer);
+  }
+  return Points;
 }
 
 /// A point inside a template's own source (a use in another template's
@@ -99,7 +198,7 @@ static const Decl *lastMainFileDecl(ASTContext &Ctx) {
 /// arguments are declared by then.
 static const Decl *instantiatingDecl(ASTContext &Ctx, const FunctionDecl *Fn) {
   const Decl *Fallback = nullptr;
-  for (SourceLocation Point : placingPoints(Fn)) {
+  for (SourceLocation Point : placingPoints(Ctx, Fn)) {
     const Decl *D = declarationAt(Ctx, Point);
     if (!D || isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D))
       continue;

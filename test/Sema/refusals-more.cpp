@@ -34,10 +34,37 @@ void macroCallee(std::vector<P *> &v) {
     scale(*p); // expected-error {{'scale' is defined by a macro and cannot be cloned}} expected-note {{define the function without a macro}}
 }
 
-void refToPointer(std::vector<P *> &v) {
+// A reference to the container's pointer converts where the body only
+// reads it (test/Exec/constructs/pointer-references.cpp); reseating it would
+// change the container, which the converted loop read before it started.
+void refToPointer(std::vector<P *> &v, P *other) {
   [[clang::soa_conversion]]
-  for (P *&p : v) // expected-error {{cannot convert a loop whose variable is a reference to a pointer}} expected-note {{iterate by value: 'auto *p'}}
+  for (P *&p : v) {
     p->x = 0;
+    if (p->y > 1)
+      p = other; // expected-error {{cannot convert a loop that may change the pointers its container holds: the loop variable 'p', a reference to one, is used in 'p = other'}} expected-note {{a converted loop reads the container's pointers before it starts; use 'p' only as a pointer it reads ('p->x', '*p', a copy), or keep this loop as written}}
+  }
+}
+void refToPointerStepped(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto &p : v)
+    (++p)->x = 0; // expected-error {{the loop variable 'p', a reference to one, is used in '++p'}} expected-note {{use 'p' only as a pointer it reads}}
+}
+void keep(P **);
+void refToPointerAddress(std::vector<P *> &v) {
+  [[clang::soa_conversion]]
+  for (auto &p : v) {
+    p->x = 1;
+    keep(&p); // expected-error {{the loop variable 'p', a reference to one, is used in '&p'}} expected-note {{use 'p' only as a pointer it reads}}
+  }
+}
+void refToPointerInLambda(std::vector<P *> &v, P *other) {
+  [[clang::soa_conversion]]
+  for (auto &p : v)
+    [&] {
+      p->x = 2;
+      p = other; // expected-error {{is used in 'p = other'}} expected-note {{use 'p' only as a pointer it reads}}
+    }();
 }
 
 int next();
