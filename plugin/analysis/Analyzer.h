@@ -96,6 +96,9 @@ public:
   /// `sizeof(e)`, `alignof(e)` of an expression (checked: an element's size
   /// there would be its view's).
   std::vector<const clang::UnaryExprOrTypeTraitExpr *> Sizes;
+  /// Variables named in unevaluated operands (`decltype(p)`, the `p` of
+  /// `decltype(p.x)`).
+  std::vector<const clang::DeclRefExpr *> UnevaluatedNames;
 
   bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *E,
                                         DataRecursionQueue * = nullptr) {
@@ -246,7 +249,14 @@ private:
   bool addGuard(const DispatchGuard &G);
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
-                                 const std::vector<int> &ParamViews);
+                                 const std::vector<int> &ParamViews,
+                                 std::vector<unsigned> &AutoParams);
+  /// A lambda written elsewhere whose parameters Params take the element by
+  /// its own type: whether they can become `auto` where it is written
+  /// (analysis/TypedLambdas.cpp); false after refusing.
+  bool typedLambda(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
+                   const std::vector<int> &ParamViews,
+                   const std::vector<unsigned> &Params);
   void method(const clang::CXXMethodDecl *MD, const Binding &B,
               clang::SourceLocation Use);
   bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
