@@ -15,7 +15,8 @@ alias type behind getters, setters and non-const accessors `T &mut_f()`
 (read or written through; a friend helper reads them), nested
 namespaces, static members and functions reached from templates, GNU
 __typeof__ statement-expression macros, sizeof/decltype of fields, pair
-templates taking both views through one parameter, pair loops writing a
+templates taking both views through one parameter, a lambda written outside
+the loops that takes the element by its own type, pair loops writing a
 field through both views (Newton's third law), const element pointers,
 discarded elements (`(void)p;`), user ranges found by argument-dependent
 lookup (free begin/end only), scratch allocation in offloaded bodies
@@ -388,6 +389,10 @@ class Gen:
         w("  n += 2;")
         w("}")
         w("static Fx<S> fx;")
+        # A lambda written outside every loop that takes the element by its
+        # own type: its parameters become `auto` where written.
+        w("static long tln = 0;")
+        w("static auto tl = [](S &s, const S &o) { " + self.update("s", False) + " (void)o; ++tln; };")
         # A class with a virtual member that is not final, called through a
         # reference bound to it or to a derived class's object (decided at
         # run time): the converted loop runs after a check of the dynamic type,
@@ -491,6 +496,8 @@ class Gen:
             out.insert(r.randint(0, len(out)), f"(void){var};")
         if not device and not self.in_template and r.random() < 0.15:
             out.insert(r.randint(0, len(out)), f"vk.hit({ref});")  # guarded virtual
+        if not device and r.random() < 0.2:  # a typed lambda written outside
+            out.insert(r.randint(0, len(out)), f"tl({ref}, {ref});")
         self.in_device = False
         return [s + " // @r" for s in out]
 
@@ -870,7 +877,8 @@ class Gen:
             w(f"{pad}  }}")
             if entries > 1:
                 w("  }")
-        w('  std::printf("%a %ld %ld\\n", acc, fx.n, vk0.n + vk1.n);')
+        w("  if (!store.empty()) tl(store[0], store[0]);")
+        w('  std::printf("%a %ld %ld %ld\\n", acc, fx.n, vk0.n + vk1.n, tln);')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
         w("  for (auto &s : arr) dump(s);")

@@ -29,7 +29,11 @@ namespace analysis {
 //--- Collecting what one body holds ------------------------------------------
 
 bool Collector::VisitDeclRefExpr(DeclRefExpr *E) {
-  if (isa<VarDecl, BindingDecl>(E->getDecl()) && !Unevaluated)
+  if (!isa<VarDecl, BindingDecl>(E->getDecl()))
+    return true;
+  if (Unevaluated)
+    UnevaluatedNames.push_back(E);
+  else
     Roots.push_back(E);
   return true;
 }

@@ -99,6 +99,9 @@ public:
   /// `decltype(e)`, `__typeof__(e)`: the operand and the spelling (checked:
   /// an element's type there would be its view's).
   std::vector<std::pair<const clang::Expr *, const char *>> TypeOperands;
+  /// Variables named in unevaluated operands (`decltype(p)`, the `p` of
+  /// `decltype(p.x)`).
+  std::vector<const clang::DeclRefExpr *> UnevaluatedNames;
 
   bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr *E,
                                         DataRecursionQueue * = nullptr) {
@@ -276,7 +279,14 @@ private:
   bool addGuard(const DispatchGuard &G);
   std::optional<bool> needsClone(const clang::CallExpr *C,
                                  const clang::FunctionDecl *Def,
-                                 const std::vector<int> &ParamViews);
+                                 const std::vector<int> &ParamViews,
+                                 std::vector<unsigned> &AutoParams);
+  /// A lambda written elsewhere whose parameters Params take the element by
+  /// its own type: whether they can become `auto` where it is written
+  /// (analysis/TypedLambdas.cpp); false after refusing.
+  bool typedLambda(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
+                   const std::vector<int> &ParamViews,
+                   const std::vector<unsigned> &Params);
   /// Call: the call of MD, whose result's use is recorded (resultUse).
   void method(const clang::CXXMethodDecl *MD, const Binding &B,
               clang::SourceLocation Use, const clang::CallExpr *Call,

@@ -2,7 +2,9 @@
 //
 // A call whose argument is an element: member operators of the element are
 // its methods, lambdas written in analysed code are analysed where written
-// (a generic lambda written elsewhere is a function template); free
+// (a lambda written elsewhere is a function template: a generic one
+// instantiates with the view, one taking the element by its own type is
+// made generic where it is written, analysis/TypedLambdas.cpp); free
 // functions, function templates and member functions of other classes
 // (functors: the element is an argument, not the object) are followed into
 // (all element arguments bound at once, each function analysed once per
@@ -57,11 +59,8 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
            Msg(diag::note_use_lambda_shared));
     return CallOutcome{};
   }
-  if (Lambda && !MD->getPrimaryTemplate()) {
-    refuse(Arg->getExprLoc(), diag::err_use_lambda_elsewhere, MD->getLocation(),
-           Msg(diag::note_use_lambda_elsewhere));
-    return CallOutcome{};
-  } // a generic lambda written elsewhere: followed like a function template
+  // A lambda written elsewhere is followed like a function template: a
+  // generic one instantiates with the view, a typed one becomes generic.
   if (MD && MD->isVirtual() && !devirtualized(C, MD) && !guardDispatch(C, MD)) {
     const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
     Msg Note(copiesAsWritten(Nest) ? diag::note_use_virtual_method
@@ -285,7 +284,8 @@ void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
 /// dependent); explicit specializations are refused.
 std::optional<bool> Analyzer::needsClone(const CallExpr *C,
                                          const FunctionDecl *Def,
-                                         const std::vector<int> &ParamViews) {
+                                         const std::vector<int> &ParamViews,
+                                         std::vector<unsigned> &AutoParams) {
   // An explicit specialization (`template <> void f<P>(P &)`) has no
   // instantiation pattern, and a clone of it would specialize nothing.
   if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
@@ -301,21 +301,22 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
   // template of a class template specialization is declared with the
   // class's arguments in place.
   const FunctionTemplateDecl *Primary = Def->getPrimaryTemplate();
-  bool Clone = !Primary;
   const FunctionDecl *Declared = Primary ? Primary->getTemplatedDecl() : Def;
-  for (unsigned I = 0; I < ParamViews.size() && !Clone; ++I)
-    Clone = ParamViews[I] >= 0 &&
-            (I >= Declared->getNumParams() ||
-             !Declared->getParamDecl(I)->getType()->isDependentType());
-  // A closure class takes no members: a generic lambda written elsewhere
-  // must take every element through an `auto` parameter.
+  std::vector<unsigned> Typed; // element parameters of their own type
+  for (unsigned I = 0; I < ParamViews.size(); ++I)
+    if (ParamViews[I] >= 0 &&
+        (!Primary || I >= Declared->getNumParams() ||
+         !Declared->getParamDecl(I)->getType()->isDependentType()))
+      Typed.push_back(I);
+  // A closure class takes no members: a lambda written elsewhere takes
+  // every element through an `auto` parameter, as written or made so.
   const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-  if (Clone && MD && MD->getParent()->isLambda()) {
-    refuse(C->getExprLoc(), diag::err_use_lambda_elsewhere, MD->getLocation(),
-           Msg(diag::note_use_lambda_elsewhere));
+  if (Typed.empty() || !MD || !MD->getParent()->isLambda())
+    return !Typed.empty();
+  if (!typedLambda(C, MD, ParamViews, Typed))
     return std::nullopt;
-  }
-  return Clone;
+  AutoParams = Typed;
+  return false;
 }
 
 /// Whether the library member function FD keeps the element pointer Arg:
@@ -365,13 +366,14 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   Env Callee;
   std::vector<int> ParamViews;
   bindArguments(C, Def, Shift, ParamIdx, B, E, Callee, ParamViews);
-  std::optional<bool> Clone = needsClone(C, Def, ParamViews);
+  std::vector<unsigned> AutoParams;
+  std::optional<bool> Clone = needsClone(C, Def, ParamViews, AutoParams);
   if (!Clone)
     return false;
   auto Key = std::make_pair(Def, ParamViews);
   if (!CalleeIndex.count(Key)) {
     CalleeIndex[Key] = Out.Callees.size();
-    Out.Callees.push_back({Def, ParamViews, *Clone});
+    Out.Callees.push_back({Def, ParamViews, *Clone, AutoParams});
   }
   resultUse(keyOf(Def, Callee), C, PM);
   enqueue(Def, Callee);

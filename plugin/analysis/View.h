@@ -116,6 +116,9 @@ struct CalleeUse {
   /// False for template instantiations whose element parameter is dependent:
   /// the template simply instantiates again with the proxy type.
   bool NeedsClone = true;
+  /// A lambda's parameters taking the element by its own type, which become
+  /// `auto` where it is written (analysis/TypedLambdas.cpp).
+  std::vector<unsigned> AutoParams;
 };
 
 /// An access to a field of an element-type object that is not one of the

@@ -70,14 +70,33 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
   return true;
 }
 
+/// A lambda's parameters that take the element by its own type become
+/// generic where it is written: `P &a` -> `auto &a`, `const P *q` ->
+/// `const auto *q` (analysis/TypedLambdas.cpp checked that every call passes
+/// exactly that type, so that the lambda means what it did).
+void CloneEmitter::autoParams(const NestPlan &Nest, const CalleeUse &U,
+                              TextEdits &Edits) const {
+  const FunctionDecl *Written = textOf(U.FD);
+  for (unsigned I : U.AutoParams) {
+    TypeSourceInfo *TSI = Written->getParamDecl(I)->getTypeSourceInfo();
+    CharSourceRange Type = elementTypeRange(
+        TSI->getTypeLoc(), Nest.Loops[U.ParamViews[I]].View.Element, Emit.SM,
+        Emit.Lang);
+    if (Type.isValid())
+      Edits.push_back({Type, "auto"});
+  }
+}
+
 /// A function template the views instantiate: element address comparisons
 /// compare the originals (identity() of a pointer that is not a view is the
 /// pointer), and a local alias naming the element type takes `auto`, in the
-/// template's own text (once per place).
+/// template's own text (once per place), as do a lambda's parameters that
+/// take the element by its own type.
 bool CloneEmitter::inPlace(const NestPlan &Nest, const CalleeUse &U) {
   CharSourceRange Range = Emit.Source.declRange(textOf(U.FD));
   TextEdits Edits;
   Emit.identityEdits(Range, Nest.identities(), Edits);
+  autoParams(Nest, U, Edits);
   for (const LoopPlan &L : Nest.Loops)
     for (const VarDecl *V : L.View.Aliases)
       if (Emit.Source.inside(V->getLocation(), Range))

@@ -16,9 +16,11 @@
 // Function templates instantiate with the views as they are; what they need
 // (element address comparisons, the element type named in an alias) is
 // edited in their own text, in a form that means the same for the user's
-// objects. With the CUDA backend, the user functions a kernel reaches are
-// marked __host__ __device__. Tests: test/Rewrite/callee-clone.cpp,
-// test/Rewrite/template-views.cpp, test/Exec/constructs/*.
+// objects; a lambda's parameters taking the element by its own type become
+// `auto` there (analysis/TypedLambdas.cpp). With the CUDA backend, the user
+// functions a kernel reaches are marked __host__ __device__. Tests:
+// test/Rewrite/callee-clone.cpp, test/Rewrite/template-views.cpp,
+// test/Exec/constructs/*.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_CLONES_H
 #define SOAVIEW_CLONES_H
@@ -58,6 +60,8 @@ private:
     std::set<unsigned> Nests;
   };
   bool inPlace(const NestPlan &Nest, const CalleeUse &U);
+  void autoParams(const NestPlan &Nest, const CalleeUse &U,
+                  TextEdits &Edits) const;
   bool write(const Request &R);
   std::string keepOriginal(const clang::FunctionDecl *Def) const;
   std::string

@@ -83,15 +83,6 @@ struct Grid {
   }
 };
 
-template <class L> void eachOf(std::vector<P *> &v, L visit) {
-  [[clang::soa_conversion]]
-  for (auto *p : v) // expected-note {{in the loop annotated here}}
-    visit(*p); // expected-error {{the element is passed to a lambda written outside the loop that takes it by the element's own type}}
-}
-void lambdaElsewhere(std::vector<P *> &v) {
-  eachOf(v, [](P &q) { q.y = 0; }); // expected-note {{take every element parameter as 'auto &'}}
-}
-
 void lambdaMixed(std::vector<P *> &v, P &other) {
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}
