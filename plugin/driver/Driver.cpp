@@ -21,6 +21,7 @@
 #include "forms/SweepForm.h"
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
+#include "plan/InstanceKey.h"
 #include "plan/Planner.h"
 #include "regions/Regions.h"
 #include "support/AstHelpers.h"
@@ -69,6 +70,9 @@ public:
   /// View regions: what they reach (those loops always convert) and what
   /// they refuse; emitted by finish().
   void regions();
+  /// Before anything is emitted: the loops whose instantiations with the
+  /// same element types use different fields.
+  void surveyInstances(const std::vector<std::vector<LoopInstance>> &Nests);
   void convert(const std::vector<LoopInstance> &N);
   void convertSweepOnHost(const std::vector<LoopInstance> &N);
   /// annotate=all: every nest that can convert converts; the others keep
@@ -98,7 +102,10 @@ private:
   void emit(const NestPlan &Nest);
   void reportRows(const NestPlan &Nest, bool Converted);
   void recordConverted(const NestPlan &Nest);
-  bool sameAsOtherInstances(const NestPlan &Nest, DiagStore &D);
+  bool sameAsOtherInstances(const NestPlan &Nest, DiagStore &D,
+                            bool FormOnly = false);
+  bool placeInstance(NestPlan &Nest, DiagStore &D);
+  bool keyable(const NestPlan &Nest, DiagStore &D);
   void remarkConverted(const NestPlan &Nest);
   bool commentLeftAttributes();
 
@@ -124,6 +131,11 @@ private:
   std::map<std::pair<unsigned, std::string>,
            std::pair<std::string, SourceLocation>>
       ViewsAt;
+  /// The loops (by location) whose spec is picked by their template's
+  /// arguments too (surveyInstances), and by loop the distinct uses of the
+  /// nests holding it: an instantiation's view is its uses' index.
+  std::set<unsigned> KeyedLoops;
+  std::map<unsigned, std::vector<std::string>> UsesAt;
   /// By the outer loop's location: the dispatch checks of its nests (of
   /// every instantiation: one rewrite of a template's loop serves them all),
   /// emitted at the end.
@@ -197,7 +209,7 @@ void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
     if (std::optional<SweepForm> S = recogniseSweep(Ctx, N, Trial))
       Nest = planChecked(Inner, std::move(S), Trial);
     if (Nest && Nest->Sweep) {
-      if (sameAsOtherInstances(*Nest, Diags))
+      if (placeInstance(*Nest, Diags))
         emit(*Nest);
       return;
     }
@@ -234,7 +246,7 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
     return;
   if (!Pays)
     return reportRows(*Nest, false);
-  if (sameAsOtherInstances(*Nest, Diags))
+  if (placeInstance(*Nest, Diags))
     emit(*Nest);
 }
 
@@ -326,7 +338,7 @@ void FirstPass::tryNest(const std::vector<LoopInstance> &N,
                         std::set<unsigned> &Failed) {
   DiagStore Trial(SM);
   std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
-  if (Nest && sameAsOtherInstances(*Nest, Trial)) {
+  if (Nest && placeInstance(*Nest, Trial)) {
     Passed.push_back(std::move(*Nest));
     return;
   }
@@ -484,25 +496,116 @@ static std::string viewUses(const ViewModel &V) {
          (Methods.empty() ? "" : " with {" + Methods + "}");
 }
 
+/// How the loop's text reaches the element: it is shared by instantiations.
+static std::string formTag(const LoopPlan &P) {
+  if (P.Form.ElementBinding) // the text picks the binding by position
+    return " through binding " + P.Form.ElementBinding->getName().str();
+  if (P.Form.Wrapped) // the text unwraps the range's elements
+    return " through std::reference_wrapper";
+  if (P.Form.Kind == LoopFormKind::Range && P.Form.VarIsPointer)
+    return " through a pointer"; // `auto &e` over pointers and over structs
+  return "";
+}
+
+/// What a nest's views use, loop by loop, with their element types.
+static std::string nestUses(ASTContext &Ctx, const NestPlan &Nest) {
+  std::string Uses;
+  for (const LoopPlan &P : Nest.Loops)
+    Uses += qualifiedName(Ctx, P.View.ElementType) + " " + viewUses(P.View) +
+            formTag(P) + "; ";
+  return Uses;
+}
+
+static unsigned locOf(const LoopPlan &P) {
+  return P.Annotation->ForLoc.getRawEncoding();
+}
+
+void FirstPass::surveyInstances(
+    const std::vector<std::vector<LoopInstance>> &Nests) {
+  // By the nest's outer loop and element types: the uses met.
+  std::map<std::pair<unsigned, std::string>, std::set<std::string>> Seen;
+  std::map<unsigned, std::set<unsigned>> LoopsOf; // by outer loop
+  for (const std::vector<LoopInstance> &N : Nests) {
+    const FunctionDecl *Fn = N.front().Fn;
+    if (looksLikeSweep(N) || (!Fn->getTemplateInstantiationPattern() &&
+                              !Fn->isTemplateInstantiation()))
+      continue; // sweeps keep the refusal
+    DiagStore Trial(SM);
+    std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
+    if (!Nest)
+      continue;
+    std::string Elements;
+    for (const LoopPlan &P : Nest->Loops) {
+      Elements += qualifiedName(Ctx, P.View.ElementType) + formTag(P) + ";";
+      LoopsOf[locOf(Nest->Loops[0])].insert(locOf(P));
+    }
+    Seen[{locOf(Nest->Loops[0]), Elements}].insert(nestUses(Ctx, *Nest));
+  }
+  for (auto &[Key, Uses] : Seen)
+    if (Uses.size() > 1)
+      KeyedLoops.insert(LoopsOf[Key.first].begin(), LoopsOf[Key.first].end());
+}
+
 /// A loop's text, views included, is shared by the instantiations of its
-/// template: they must use the same fields and member functions of each
-/// element type (the view of one location and element type is one type).
-bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D) {
+/// template. Where instantiations with one element type use different
+/// fields or member functions (KeyedLoops), each distinct use gets a view
+/// of its own, picked by the template's arguments; elsewhere they must use
+/// the same (the view of one location and element type is one type).
+bool FirstPass::placeInstance(NestPlan &Nest, DiagStore &D) {
+  if (!Nest.InTemplate || !llvm::any_of(Nest.Loops, [&](const LoopPlan &P) {
+        return KeyedLoops.count(locOf(P));
+      }))
+    return sameAsOtherInstances(Nest, D);
+  if (!keyable(Nest, D) || !sameAsOtherInstances(Nest, D, true))
+    return false;
+  std::string Uses = nestUses(Ctx, Nest);
+  for (LoopPlan &P : Nest.Loops) {
+    std::vector<std::string> &Met = UsesAt[locOf(P)];
+    P.Use = llvm::find(Met, Uses) - Met.begin();
+    if (P.Use == Met.size())
+      Met.push_back(Uses);
+    P.Keyed = true;
+  }
+  return true;
+}
+
+/// A keyed nest names its template's arguments after the translation unit;
+/// offloaded code does not pick views so.
+bool FirstPass::keyable(const NestPlan &Nest, DiagStore &D) {
+  const LoopPlan &First = Nest.Loops[0];
+  std::string Element = qualifiedName(Ctx, First.View.ElementType);
+  if (Nest.Sweep || Nest.offloads()) {
+    StoredDiag &E = D.report(First.Annotation->ForLoc,
+                             {diag::err_loop_instances_offloaded, {Element}});
+    D.note(E, First.Annotation->ForLoc, diag::note_loop_instances_offloaded);
+    return false;
+  }
+  for (const LoopPlan &P : Nest.Loops)
+    if (auto U = unspellableKey(instanceKeyParts(P.Form.Function))) {
+      StoredDiag &E = D.report(P.Annotation->ForLoc,
+                               {diag::err_loop_instance_key,
+                                {qualifiedName(Ctx, P.View.ElementType),
+                                 U->Param->getNameAsString(), U->What}});
+      D.note(E, U->At, diag::note_loop_instance_key);
+      return false;
+    }
+  return true;
+}
+
+/// Instantiations of an unkeyed loop must use the same fields and member
+/// functions of each element type; those of a keyed one (FormOnly) reach
+/// the element the same way.
+bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D,
+                                     bool FormOnly) {
   if (!Nest.InTemplate)
     return true;
   for (const LoopPlan &P : Nest.Loops) {
     std::string Element = qualifiedName(Ctx, P.View.ElementType);
-    std::string Uses = viewUses(P.View);
-    if (P.Form.ElementBinding) // the text picks the binding by position
-      Uses += " through binding " + P.Form.ElementBinding->getName().str();
-    if (P.Form.Wrapped) // the text unwraps the range's elements
-      Uses += " through std::reference_wrapper";
-    else if (P.Form.Kind == LoopFormKind::Range && !P.Form.ElementBinding &&
-             P.Form.VarIsPointer) // `auto &e` over pointers and over structs
-      Uses += " through a pointer";
+    std::string Uses =
+        (FormOnly ? std::string("the element") : viewUses(P.View)) + formTag(P);
     SourceLocation Made = P.Form.Function->getPointOfInstantiation();
     auto [It, New] =
-        ViewsAt.insert({{P.Annotation->ForLoc.getRawEncoding(), Element},
+        ViewsAt.insert({{locOf(P), Element},
                         {Uses, Made.isValid() ? Made : P.Annotation->ForLoc}});
     if (New || It->second.first == Uses)
       continue;
@@ -639,6 +742,7 @@ void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
   if (!Nests.empty() && !Ctx.getLangOpts().CPlusPlus17)
     return Pass.refuseStandard(Nests.front().front());
   Pass.regions();
+  Pass.surveyInstances(Nests);
   if (Opts.AnnotateAll)
     Pass.convertEveryLoop(Nests);
   else

@@ -1,6 +1,7 @@
 //===- Loops.cpp - the rewrite of one annotated loop ----------------------===//
 #include "emit/Loops.h"
 
+#include "emit/Keys.h"
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
@@ -39,8 +40,12 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
           : fill("${TargetElement}<decltype(${Target})>",
                  {{"TargetElement", rt::TargetElement},
                   {"Target", F.TargetName}});
-  return fill("decltype(${Selector}((${Element} *)nullptr))",
-              {{"Selector", Emit.Names.selector(P)}, {"Element", Element}});
+  std::string Key =
+      P.Keyed ? ", (" + instanceKeyPattern(P.Form.Function) + " *)nullptr" : "";
+  return fill("decltype(${Selector}((${Element} *)nullptr${Key}))",
+              {{"Selector", Emit.Names.selector(P)},
+               {"Element", Element},
+               {"Key", Key}});
 }
 
 void LoopEmitter::commentAttribute(const LoopAnnotation &A,

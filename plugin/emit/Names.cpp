@@ -90,7 +90,8 @@ std::string GeneratedNames::elementTag(const RecognisedLoop &L) const {
 }
 
 std::string GeneratedNames::view(const RecognisedLoop &L) const {
-  return fresh(elementTag(L) + "_" + siteTag(L.Annotation->ForLoc));
+  std::string Use = L.Use ? "_u" + std::to_string(L.Use) : "";
+  return fresh(elementTag(L) + "_" + siteTag(L.Annotation->ForLoc) + Use);
 }
 
 std::string GeneratedNames::qualifiedView(const RecognisedLoop &L) const {

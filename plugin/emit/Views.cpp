@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "emit/Views.h"
 
+#include "emit/Keys.h"
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
@@ -493,6 +494,31 @@ void ViewEmitter::emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main) {
     if (G.Loops.front() == I)
       emitGroup(Nest, G, Forward, Main);
   }
+  keyedSelectors(Nest, Main);
+}
+
+/// A loop picking its spec by its template's arguments too
+/// (RecognisedLoop::Keyed) gets a selector overload per instantiation, the
+/// spec declared beside it: instantiations sharing a view find it emitted
+/// with another's nest, perhaps further down.
+void ViewEmitter::keyedSelectors(const NestPlan &Nest, Chunks &Main) {
+  for (const LoopPlan &P : Nest.Loops) {
+    if (!P.Keyed)
+      continue;
+    std::string Spec = Emit.Names.view(P) + "_spec";
+    std::string Select =
+        fill("[[maybe_unused]] ${Spec} ${Selector}(${Element} *, ${Key} *);\n",
+             {{"Spec", Spec},
+              {"Selector", Emit.Names.selector(P)},
+              {"Element", Emit.Types.name(P.View.ElementType)},
+              {"Key", instanceKeyType(Emit.Types, P.Form.Function)}});
+    if (!DoneSelectors.insert(Select).second)
+      continue;
+    Main.add(namespaceOf(P.View.Element),
+             GeneratedNames::openGen() + Emit.Target.viewsNamespace() +
+                 " struct " + Spec + "; }\n" + Select + "} // namespace " +
+                 GeneratedNames::GenNamespace + "\n");
+  }
 }
 
 /// The test hook Options::BreakViewLine: a line that does not compile in
@@ -535,7 +561,7 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
     // Templates find their loop's spec through this declaration, by
     // argument-dependent lookup on the element type: it lives in the
     // inline `soaview_gen`, outside the unnamed namespace.
-    if (P.InTemplate)
+    if (P.InTemplate && !P.Keyed)
       Select +=
           fill("[[maybe_unused]] ${Spec}_spec ${Selector}(${Element} *);\n",
                {{"Spec", Emit.Names.view(P)},

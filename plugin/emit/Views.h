@@ -79,6 +79,7 @@ private:
   };
   using Fields = std::vector<std::pair<FieldPath, LeafAccess>>;
 
+  void keyedSelectors(const NestPlan &Nest, Chunks &Main);
   void emitGroup(const NestPlan &Nest, const ViewGroup &G, Chunks &Forward,
                  Chunks &Main);
   void breakForTest(CodeWriter &Body, const NestPlan &Nest,
@@ -124,6 +125,7 @@ private:
 
   EmitContext &Emit;
   std::set<std::string> DoneViews;
+  std::set<std::string> DoneSelectors;
 };
 
 } // namespace soaview

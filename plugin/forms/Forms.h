@@ -107,6 +107,12 @@ struct RecognisedLoop {
   /// view's spec must be made dependent, or it would be looked up before
   /// the spec is declared.
   bool NondependentRange = false;
+  /// Instantiations with one element type use different fields here: the
+  /// loop picks its spec by its template's arguments too
+  /// (plan/InstanceKey.h), and this instantiation's view is the Use'th
+  /// distinct one of the loop (set by the driver once planned).
+  bool Keyed = false;
+  unsigned Use = 0;
   /// soa_conversion_hoist(n): the loop statement n levels out before which
   /// the view is built (null: the loop itself).
   const clang::Stmt *HoistTo = nullptr;

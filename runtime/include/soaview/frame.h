@@ -60,6 +60,13 @@ template <class R>
 using element_of_t =
     std::remove_cv_t<std::remove_pointer_t<std::remove_cv_t<range_value_t<R>>>>;
 
+/// The template arguments of one instantiation of a template holding a
+/// converted loop, as a type: where instantiations with one element type use
+/// different fields, a loop selects its spec by these as well. Non-type
+/// arguments go in as value_key<N>.
+template <class...> struct instance_key {};
+template <auto> struct value_key {};
+
 template <class R>
 inline constexpr bool yields_pointers_v =
     std::is_pointer_v<std::remove_cv_t<range_value_t<R>>>;
