@@ -212,6 +212,15 @@ class Gen:
         """The fields an offloaded loop may use: not the BVec (host only)."""
         return [x for x in sc if not (device and x[0].startswith("bv."))]
 
+    def unmentioned(self, body):
+        """A scalar field the body's text does not name (a read of it on
+        another element converts; one the body writes would be refused), or
+        any when it names them all."""
+        text = "\n".join(body)
+        sc = self.scalars()
+        free = [x for x in sc if "." + x[0].split("[")[0] not in text]
+        return self.pick(free or sc)[0]
+
     def split_fields(self, sc):
         """Scalars split by top-level field into (written, read) halves, so
         the two views of a nest share no leaf."""
@@ -662,7 +671,11 @@ class Gen:
                 w("  double acc = 0;")
                 w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w("  for (std::size_t i = 0; i < buf.size(); i++) {")
-                L.extend("    " + s for s in self.body("buf[i]", False, getters, device))
+                body = self.body("buf[i]", False, getters, device)
+                if not device and r.random() < 0.3:  # another element, the size
+                    f = self.unmentioned(body)
+                    w(f"    acc += buf[buf.size() / 2].{f} * 0.25 + (double)buf.size(); // @r")
+                L.extend("    " + s for s in body)
             elif kind == "index":
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
@@ -670,6 +683,9 @@ class Gen:
                 w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w(f"  for (int i = {lo}; i < n; ++i) {{")
                 body = self.body("buf[i]", False, getters, device)
+                if not device and r.random() < 0.3:  # another element: in or past the range
+                    f = self.unmentioned(body)
+                    w(f"    acc += buf[{self.pick(['n / 2', 'n + 3'])}].{f} * 0.25; // @r")
                 L.extend("    " + s for s in body)
             elif kind == "sweep":  # cells: offloaded, all cells in one sweep; else per cell
                 outs, ins = self.split_fields(self.on_device(sc, device))

@@ -88,6 +88,13 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
     if (L.Form.Wrapped)
       return Refuse(L.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
                     diag::note_offload_wrapped);
+    if (!L.Form.OriginalUses.empty())
+      return Refuse(
+          L.Form.OriginalUses.front().Name->getLocation(),
+          {diag::err_offload_other_elements,
+           {writtenText(Ctx,
+                        L.Form.OriginalUses.front().Use->getSourceRange())}},
+          diag::note_offload_other_elements);
     if (!L.Identities.empty())
       return Refuse(L.Identities.front()->getExprLoc(),
                     diag::err_offload_identity, diag::note_offload_identity);

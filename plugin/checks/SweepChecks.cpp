@@ -79,6 +79,13 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
     if (P.Form.Wrapped)
       return Refuse(P.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
                     diag::note_offload_wrapped);
+    if (!P.Form.OriginalUses.empty())
+      return Refuse(
+          P.Form.OriginalUses.front().Name->getLocation(),
+          {diag::err_offload_other_elements,
+           {writtenText(Ctx,
+                        P.Form.OriginalUses.front().Use->getSourceRange())}},
+          diag::note_offload_other_elements);
   }
   if (In && In->HoistTo && In->HoistTo != L.Form.Loop)
     return Refuse(In->Annotation->ForLoc,

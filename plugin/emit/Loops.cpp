@@ -292,7 +292,13 @@ std::string LoopEmitter::elementDecls(const LoopPlan &P,
   // The body keeps its text, `buf[i]`, and finds the view through an
   // object of the target's name: a shadow by design, so -Wshadow is off
   // for that declaration alone (clang and GCC know the pragma).
-  return View +
+  // Uses that reach no element of the loop (`buf[k]`, `buf.size()`) name
+  // the target through an alias declared before the shadow.
+  std::string Original = F.OriginalUses.empty()
+                             ? ""
+                             : fill(" auto &${P}elements = ${Target};",
+                                    {{"P", Prefix}, {"Target", F.TargetName}});
+  return View + Original +
          fill(" _Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic "
               "ignored \\\"-Wshadow\\\"\") ${Shadow}<decltype(${P}view)> "
               "${Target}{${P}view}; _Pragma(\"GCC diagnostic pop\")",
@@ -441,11 +447,15 @@ void LoopEmitter::placeHeader(const LoopPlan &P, const LoopText &T,
   Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue,
                 opensAt(P.HoistLevels));
   std::string Prefix = Emit.Names.prefix(P);
-  for (const DeclRefExpr *U : F.ShadowedUses) {
+  auto Rename = [&](const DeclRefExpr *U, StringRef To) {
     unsigned Begin = Emit.Source.offset(Emit.SM.getFileLoc(U->getLocation()));
     Buffer.replace(Begin, Begin + (unsigned)F.TargetName.size(),
-                   Prefix + "target");
-  }
+                   (Prefix + To).str());
+  };
+  for (const DeclRefExpr *U : F.ShadowedUses)
+    Rename(U, "target");
+  for (const LoopForm::OriginalUse &U : F.OriginalUses)
+    Rename(U.Name, "elements");
 }
 
 /// The view's declarations at the top of the body, and the blocks' (and a

@@ -87,6 +87,14 @@ struct LoopForm {
   /// annotated loop over the same target, whose own `bodies` shadows ours:
   /// they are renamed to an alias of this loop's shadow.
   std::vector<const clang::DeclRefExpr *> ShadowedUses;
+  /// The target names of uses that reach no element of this loop
+  /// (`bodies[target]`, `bodies.size()`): renamed to an alias of the target
+  /// declared before its shadow, so they reach the elements as written.
+  struct OriginalUse {
+    const clang::DeclRefExpr *Name;
+    const clang::Stmt *Use; ///< `bodies[target]`, `bodies.size`
+  };
+  std::vector<OriginalUse> OriginalUses;
 
   /// The element's name in the body: the loop variable, or the binding that
   /// stands for the element.

@@ -157,6 +157,27 @@ static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
   return false;
 }
 
+/// True when Loop lies in the body of another annotated loop over target
+/// Name, in the same function: that loop's view shadows Name there.
+static bool enclosedByTargetLoop(ASTContext &Ctx, const Stmt *Loop,
+                                 StringRef Name,
+                                 const AnnotationCollector &All) {
+  DynTypedNodeList Parents = Ctx.getParents(*Loop);
+  while (!Parents.empty()) {
+    DynTypedNode N = Parents[0];
+    if (const auto *FD = N.get<FunctionDecl>()) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!MD || !MD->getParent()->isLambda())
+        return false;
+    }
+    if (const auto *FS = N.get<ForStmt>())
+      if (hasTarget(FS, Name, All))
+        return true;
+    Parents = Ctx.getParents(N);
+  }
+  return false;
+}
+
 namespace {
 
 bool steppedVarIsIndex(const ForStmt *FS);
@@ -215,6 +236,7 @@ private:
   bool targetDecl(const ForStmt *FS, const std::vector<const Expr *> &Uses);
   bool targetElement();
   bool targetUses(const ForStmt *FS, const std::vector<const Expr *> &Uses);
+  bool otherElementUse(const Expr *U, const Stmt *P, const Expr *Index) const;
   bool sameElement(const Expr *Use, const Expr *Subscript);
   std::optional<std::vector<std::pair<bool, const Expr *>>>
   offsetTerms(const Expr *Subscript);
@@ -780,8 +802,27 @@ bool Recogniser::sameElement(const Expr *Use, const Expr *Subscript) {
   return true;
 }
 
+/// A use of the target that does not reach the current element: another
+/// element (`name[k]`, k free of the index) or a const query of the whole
+/// (`name.size()`). It stays as written, on the target itself; what it
+/// reaches of an element is a foreign access, checked against the view.
+bool Recogniser::otherElementUse(const Expr *U, const Stmt *P,
+                                 const Expr *Index) const {
+  if (!P || !U->getExprLoc().isFileID())
+    return false;
+  if (Index)
+    return findVarUses(Index, [&](const VarDecl *V) { return V == F.IndexVar; })
+        .empty();
+  const auto *ME = dyn_cast<MemberExpr>(P);
+  const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
+  return MD && MD->isConst() &&
+         (MD->getReturnType()->isIntegralOrEnumerationType() ||
+          MD->getReturnType()->isBooleanType());
+}
+
 /// Every use is `name[i + c]` with one c (or `name[j]` of another annotated
-/// loop over the same target: the N-body nest).
+/// loop over the same target: the N-body nest), or reaches no element of
+/// the loop (otherElementUse).
 bool Recogniser::targetUses(const ForStmt *FS,
                             const std::vector<const Expr *> &Uses) {
   ParentMap PM(const_cast<Stmt *>(F.Body));
@@ -799,6 +840,11 @@ bool Recogniser::targetUses(const ForStmt *FS,
     if (Index && !refersTo(Index, F.IndexVar) &&
         otherLoopsIndex(Ctx, Index, F.IndexVar, F.TargetName, All))
       continue;
+    if (otherElementUse(U, P, Index)) { // the outermost loop renames it
+      if (!enclosedByTargetLoop(Ctx, F.Loop, F.TargetName, All))
+        F.OriginalUses.push_back({cast<DeclRefExpr>(strip(U)), P});
+      continue;
+    }
     if (!Index || !offsetTerms(Index))
       return fail(
           U->getExprLoc(),
