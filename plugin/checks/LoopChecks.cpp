@@ -306,4 +306,28 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   return true;
 }
 
+/// A symmetric pair loop walks its outer loop's host frame: it runs on the
+/// host, outside sweeps (forms/PairForm.cpp).
+bool checkPairPlacement(const NestPlan &Nest, DiagStore &Diags) {
+  for (const LoopPlan &P : Nest.Loops) {
+    if (!P.WalksViewOf)
+      continue;
+    const LoopPlan &Outer = Nest.Loops[*P.WalksViewOf];
+    const char *Why = nullptr;
+    if (Nest.Sweep)
+      Why = "the nest is swept over cells; pair loops run on the host, so "
+            "remove soa_conversion_offload_compute from the loop over cells";
+    else if (P.Offload || Outer.Offload || P.DeviceInner || Outer.DeviceInner)
+      Why = "it would run on the device; pair loops run on the host, so "
+            "remove soa_conversion_offload_compute";
+    if (!Why)
+      continue;
+    StoredDiag &D = Diags.report(P.Annotation->ForLoc,
+                                 {diag::err_pair_form, {std::string(Why)}});
+    Diags.note(D, P.Annotation->ForLoc, diag::note_pair_form);
+    return false;
+  }
+  return true;
+}
+
 } // namespace soaview
