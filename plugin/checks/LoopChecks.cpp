@@ -307,23 +307,20 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
 }
 
 /// A symmetric pair loop walks its outer loop's host frame: it runs on the
-/// host, outside sweeps (forms/PairForm.cpp).
+/// host (forms/PairForm.cpp).
 bool checkPairPlacement(const NestPlan &Nest, DiagStore &Diags) {
   for (const LoopPlan &P : Nest.Loops) {
     if (!P.WalksViewOf)
       continue;
     const LoopPlan &Outer = Nest.Loops[*P.WalksViewOf];
-    const char *Why = nullptr;
-    if (Nest.Sweep)
-      Why = "the nest is swept over cells; pair loops run on the host, so "
-            "remove soa_conversion_offload_compute from the loop over cells";
-    else if (P.Offload || Outer.Offload || P.DeviceInner || Outer.DeviceInner)
-      Why = "it would run on the device; pair loops run on the host, so "
-            "remove soa_conversion_offload_compute";
-    if (!Why)
+    // (A sweep takes range loops only: checkSweep refuses pair loops.)
+    if (!P.Offload && !Outer.Offload && !P.DeviceInner && !Outer.DeviceInner)
       continue;
-    StoredDiag &D = Diags.report(P.Annotation->ForLoc,
-                                 {diag::err_pair_form, {std::string(Why)}});
+    StoredDiag &D = Diags.report(
+        P.Annotation->ForLoc,
+        {diag::err_pair_form,
+         {"it would run on the device; pair loops run on the host, so "
+          "remove soa_conversion_offload_compute"}});
     Diags.note(D, P.Annotation->ForLoc, diag::note_pair_form);
     return false;
   }

@@ -549,6 +549,11 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
     if (P.HoistLevels)
       Where +=
           "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
+    if (P.WalksViewOf)
+      Where += "; a pair loop: walks the view of the loop on line " +
+               std::to_string(SM.getPresumedLineNumber(
+                   Nest.Loops[*P.WalksViewOf].Annotation->ForLoc)) +
+               ", gathered and scattered there";
     if (P.Offload)
       Where += Em.backend().offloadedRemark();
     else if (Nest.hostSweep() && &P == &Nest.Loops[0])

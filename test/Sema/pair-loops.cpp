@@ -36,6 +36,16 @@ void otherBound(P *ps, int n) {
     }
 }
 
+// The inner header is in the outer body, where the target is the view:
+// `ps.size()` there is a use of the target the outer loop refuses.
+void boundNamesTarget(std::vector<P> &ps) {
+  [[clang::soa_conversion_target("ps")]]
+  for (std::size_t i = 0; i < ps.size(); ++i) // expected-note {{a view holds exactly the element of the current iteration}}
+    [[clang::soa_conversion_target("ps")]]
+    for (std::size_t j = i + 1; j < ps.size(); ++j) // expected-error {{target 'ps' is used as 'ps.size', not as 'ps[i]'}}
+      ps[j].f -= ps[i].x;
+}
+
 void notConstant(P *ps, int n, int k) {
   [[clang::soa_conversion_target("ps")]]
   for (int i = 0; i < n; ++i)
