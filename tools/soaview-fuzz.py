@@ -548,7 +548,8 @@ class Gen:
             kind = self.pick(["vecval", "vecptr", "listptr", "deque", "array", "stdarray", "index",
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
                               "adlptr", "bindptr", "holder", "itvec", "itptr", "itlist",
-                              "index1", "indexoff", "refptr", "wrap", "wrapvar"])
+                              "index1", "indexoff", "refptr", "wrap", "wrapvar",
+                              "symidx", "symit"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -562,7 +563,7 @@ class Gen:
             # (Loops over structured bindings stay on the host.)
             # (Ranges of std::reference_wrapper stay on the host too.)
             device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder",
-                                                        "wrap", "wrapvar")
+                                                        "wrap", "wrapvar", "symidx", "symit")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -722,6 +723,30 @@ class Gen:
                 for line in self.pair_updates(outs, ins, "buf[i].", "buf[j].", "", True):
                     w(line)
                 w("    }")
+            elif kind in ("symidx", "symit"):  # Newton's third law: each pair once, both written
+                fields = self.on_device(sc, device)
+                if kind == "symidx":
+                    w(f"double {name}(S *buf, int n) {{")
+                    w("  double acc = 0;")
+                    w('  [[clang::soa_conversion_target("buf")]]')
+                    w(self.pick(["  for (int i = 0; i < n; ++i) {", "  for (int i = 0; i != n; i++) {"]))
+                    w('    [[clang::soa_conversion_target("buf")]]')
+                    w(self.pick(["    for (int j = i + 1; j < n; ++j) {", "    for (int j = i + 1; j != n; j++) {"]))
+                    one, two = "buf[i].", "buf[j]."
+                else:
+                    w(f"double {name}(std::vector<S> &c) {{")
+                    w("  double acc = 0;")
+                    w("  [[clang::soa_conversion]]")
+                    w("  for (auto it = c.begin(); it != c.end(); ++it) {")
+                    w("    [[clang::soa_conversion]]")
+                    start = self.pick(["std::next(it)", "it + 1"])
+                    w(f"    for (auto jt = {start}; jt != c.end(); ++jt) {{")
+                    one, two = "it->", "jt->"
+                for line in self.pair_updates(fields, fields, one, two, "", True):
+                    w(line)
+                for line in self.pair_updates(fields, fields, two, one, "", False):
+                    w(line)
+                w("    }")
             else:  # pair: outer writes A, inner (hoisted) reads B, disjoint
                 outs, ins = self.split_fields(self.on_device(sc, device))
                 # Offloaded: the nest runs on the device from its outer
@@ -809,7 +834,7 @@ class Gen:
                    "bindptr": "kptrs", "holder": "ptrs", "itvec": "store",
                    "itptr": "ptrs", "itlist": "lst", "index1": "store.data(), n",
                    "indexoff": "store.data(), n", "refptr": "ptrs", "wrap": "wrefs",
-                   "wrapvar": "lrefs"}[kind]
+                   "wrapvar": "lrefs", "symidx": "store.data(), n", "symit": "store"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -704,6 +704,9 @@ bool Analyzer::run() {
   writesThroughResults();
   for (LoopAnalysis &L : Out.Loops)
     L.View.normalise();
+  for (size_t K = 0; K < In.Loops.size(); ++K)
+    if (std::optional<size_t> Walked = In.Loops[K].WalksViewOf)
+      Out.Loops[*Walked].View.absorb(Out.Loops[K].View);
   return true;
 }
 

@@ -53,6 +53,8 @@ std::vector<SharedField> sharedFields(const RecognisedNest &R,
   std::vector<SharedField> Shared;
   for (size_t I = 0; I < R.Loops.size(); ++I)
     for (size_t J = I + 1; J < R.Loops.size(); ++J) {
+      if (R.Loops[J].WalksViewOf == I) // one view: a pair loop's slots
+        continue;
       const ViewModel &VI = A.Loops[I].View, &VJ = A.Loops[J].View;
       if (!isElementOrBase(VJ.Element, R.Loops[I].Form.Element) &&
           !isElementOrBase(VI.Element, R.Loops[J].Form.Element))

@@ -172,4 +172,15 @@ bool overlaps(const FieldPath &A, const FieldPath &B) {
   return std::equal(A.begin(), A.begin() + N, B.begin()) || unionSiblings(A, B);
 }
 
+void ViewModel::absorb(const ViewModel &Other) {
+  for (auto &[Path, A] : Other.Leaves)
+    Leaves[Path].join(A);
+  for (auto &[Path, A] : Other.Wholes)
+    Wholes[Path].join(A);
+  for (auto &[Path, Ms] : Other.Methods)
+    Methods[Path].insert(Ms.begin(), Ms.end());
+  Aliases.insert(Other.Aliases.begin(), Other.Aliases.end());
+  normalise();
+}
+
 } // namespace soaview

@@ -97,6 +97,10 @@ struct ViewModel {
   std::pair<std::string, std::string> inOutNames() const;
   /// True when the loop writes some leaf (the view has fields to scatter).
   bool writes() const;
+  /// Adds what Other uses: a symmetric pair loop's view to the view it
+  /// walks (RecognisedLoop::WalksViewOf), which gathers and scatters for
+  /// both.
+  void absorb(const ViewModel &Other);
 };
 
 /// What the analysis finds about one loop of the nest.

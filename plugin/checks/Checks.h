@@ -53,6 +53,8 @@ bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
 /// written).
 bool checkUsesFields(clang::ASTContext &Ctx, const NestPlan &Nest,
                      DiagStore &Diags);
+/// A symmetric pair loop runs on the host (forms/PairForm.cpp).
+bool checkPairPlacement(const NestPlan &Nest, DiagStore &Diags);
 /// A check of the dynamic type (Nest.Guards) that a class of this
 /// translation unit derived from the checked one fails: warns, naming the
 /// class, since for its objects the nest runs as written.

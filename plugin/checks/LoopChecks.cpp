@@ -306,4 +306,25 @@ bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   return true;
 }
 
+/// A symmetric pair loop walks its outer loop's host frame: it runs on the
+/// host (forms/PairForm.cpp).
+bool checkPairPlacement(const NestPlan &Nest, DiagStore &Diags) {
+  for (const LoopPlan &P : Nest.Loops) {
+    if (!P.WalksViewOf)
+      continue;
+    const LoopPlan &Outer = Nest.Loops[*P.WalksViewOf];
+    // (A sweep takes range loops only: checkSweep refuses pair loops.)
+    if (!P.Offload && !Outer.Offload && !P.DeviceInner && !Outer.DeviceInner)
+      continue;
+    StoredDiag &D = Diags.report(
+        P.Annotation->ForLoc,
+        {diag::err_pair_form,
+         {"it would run on the device; pair loops run on the host, so "
+          "remove soa_conversion_offload_compute"}});
+    Diags.note(D, P.Annotation->ForLoc, diag::note_pair_form);
+    return false;
+  }
+  return true;
+}
+
 } // namespace soaview

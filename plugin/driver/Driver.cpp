@@ -18,6 +18,7 @@
 #include "emit/Emit.h"
 #include "emit/RuntimeNames.h"
 #include "forms/LoopForms.h"
+#include "forms/PairForm.h"
 #include "forms/SweepForm.h"
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
@@ -403,6 +404,8 @@ FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
     Nest.InTemplate = L.InTemplate;
     Nest.Loops.push_back(std::move(L));
   }
+  if (!recognisePairs(Ctx, Nest, D))
+    return std::nullopt;
   Nest.Root = nestRoot(Ctx, Nest.Loops);
   return Nest;
 }
@@ -412,6 +415,8 @@ FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
 /// field and the place of the generated code.
 bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
   if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
+    return false;
+  if (!checkPairPlacement(Nest, D))
     return false;
   bool OK = true;
   for (const LoopPlan &P : Nest.Loops) // a host sweep runs in parallel too
@@ -647,6 +652,11 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
     if (P.HoistLevels)
       Where +=
           "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
+    if (P.WalksViewOf)
+      Where += "; a pair loop: walks the view of the loop on line " +
+               std::to_string(SM.getPresumedLineNumber(
+                   Nest.Loops[*P.WalksViewOf].Annotation->ForLoc)) +
+               ", gathered and scattered there";
     if (P.Offload)
       Where += Em.backend().offloadedRemark();
     else if (Nest.hostSweep() && &P == &Nest.Loops[0])

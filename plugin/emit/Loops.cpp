@@ -393,9 +393,36 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
   return T;
 }
 
+/// A symmetric pair loop: no frame of its own; it walks the frame of the
+/// loop around it, an index loop by its index (`ps[j]` is slot `j - lo`),
+/// an iterator loop from that loop's slot plus PairStart
+/// (forms/PairForm.cpp).
+LoopEmitter::LoopText LoopEmitter::pairLoop(const NestPlan &Nest,
+                                            const LoopPlan &P) const {
+  const LoopForm &F = P.Form;
+  std::string Prefix = Emit.Names.prefix(P);
+  std::string Outer = Emit.Names.prefix(Nest.Loops[*P.WalksViewOf]);
+  LoopText T;
+  if (F.Kind == LoopFormKind::Index) {
+    T.BodyDecls = elementDecls(
+        P, fill("${O}frame.at(static_cast<std::size_t>(${J} - ${O}lo))",
+                {{"O", Outer}, {"J", F.IndexVar->getName()}}));
+    return T;
+  }
+  T.Header =
+      fill("(std::size_t ${P}i = ${O}i + ${C}; ${P}i < "
+           "${O}frame.size(); ++${P}i)",
+           {{"P", Prefix}, {"O", Outer}, {"C", std::to_string(P.PairStart)}});
+  T.BodyDecls = elementDecls(
+      P, fill("${O}frame.at(${P}i)", {{"O", Outer}, {"P", Prefix}}));
+  return T;
+}
+
 LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
                                             const LoopPlan &P) const {
   const LoopForm &F = P.Form;
+  if (P.WalksViewOf)
+    return pairLoop(Nest, P);
   std::string Spec = specType(P);
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   std::string Args = Spec + (Scatter ? "" : ", false");
@@ -444,8 +471,9 @@ void LoopEmitter::placeHeader(const LoopPlan &P, const LoopText &T,
   }
   SourceLocation PrologueAt =
       P.HoistTo ? Emit.SM.getFileLoc(P.HoistTo->getBeginLoc()) : For;
-  Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue,
-                opensAt(P.HoistLevels));
+  if (!T.Prologue.empty()) // a pair loop has none
+    Buffer.insert(Emit.Source.offset(PrologueAt), T.Prologue,
+                  opensAt(P.HoistLevels));
   std::string Prefix = Emit.Names.prefix(P);
   auto Rename = [&](const DeclRefExpr *U, StringRef To) {
     unsigned Begin = Emit.Source.offset(Emit.SM.getFileLoc(U->getLocation()));
@@ -463,7 +491,7 @@ void LoopEmitter::placeHeader(const LoopPlan &P, const LoopText &T,
 void LoopEmitter::placeBody(const LoopPlan &P, const LoopText &T,
                             EditBuffer &Buffer) const {
   const Stmt *Body = P.Form.Body;
-  std::string Close = P.HoistTo ? "" : " }";
+  std::string Close = P.HoistTo || P.WalksViewOf ? "" : " }";
   if (T.LambdaBody) // the lambda and the call end after the body
     Close = ");" + Close;
   openBody(P.Form, T.BodyDecls, Buffer);

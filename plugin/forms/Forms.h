@@ -125,6 +125,13 @@ struct RecognisedLoop {
   /// the view is built (null: the loop itself).
   const clang::Stmt *HoistTo = nullptr;
   unsigned HoistLevels = 0;
+  /// A symmetric pair loop (`for (j = i + 1; j < n; ++j)` in the loop over
+  /// `i`, `for (jt = std::next(it); jt != end; ++jt)` in the loop over
+  /// `it`): the nest's loop over the same range whose view it walks, from
+  /// that loop's slot plus PairStart, with no view of its own
+  /// (forms/PairForm.cpp).
+  std::optional<size_t> WalksViewOf;
+  unsigned PairStart = 0;
 };
 
 /// A loop over cells annotated soa_conversion_offload_compute whose body

@@ -32,6 +32,18 @@ bool isBeginOrEnd(const FunctionDecl *FD) {
          N == "rbegin" || N == "rend" || N == "crbegin" || N == "crend";
 }
 
+/// `it + 1` or `it - k` by an operator that takes its operands by value
+/// or const reference (a free operator+, as std::deque's iterator has).
+bool isArithmetic(const CallExpr *C, const FunctionDecl *FD) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+  if (!OC || (OC->getOperator() != OO_Plus && OC->getOperator() != OO_Minus))
+    return false;
+  return llvm::none_of(FD->parameters(), [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+  });
+}
+
 /// An iterator bound soaview evaluates once, before the loop: no side
 /// effects; calls only to begin/end (members or free), const members and
 /// constexpr functions (`std::next`).
@@ -41,8 +53,8 @@ bool pureIteratorBound(const Expr *E) {
     bool VisitCallExpr(CallExpr *C) {
       const FunctionDecl *FD = C->getDirectCallee();
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (!FD ||
-          !(isBeginOrEnd(FD) || FD->isConstexpr() || (MD && MD->isConst())))
+      if (!FD || !(isBeginOrEnd(FD) || FD->isConstexpr() ||
+                   (MD && MD->isConst()) || isArithmetic(C, FD)))
         OK = false;
       return true;
     }
@@ -95,8 +107,9 @@ const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It) {
 class IteratorRecogniser {
 public:
   IteratorRecogniser(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
-                     DiagStore &Diags)
-      : Ctx(Ctx), FS(FS), F(F), Diags(Diags) {}
+                     DiagStore &Diags,
+                     llvm::function_ref<bool(const ForStmt *)> Annotated)
+      : Ctx(Ctx), FS(FS), F(F), Diags(Diags), Annotated(Annotated) {}
 
   bool run() {
     F.Kind = LoopFormKind::Iterator;
@@ -111,6 +124,7 @@ private:
   bool element();
   bool uses();
   bool use(const DeclRefExpr *DRE);
+  bool startsAnnotatedLoop(const DeclRefExpr *DRE) const;
   const Stmt *parent(const Stmt *S) const;
   const Stmt *parentThrough(const Expr *&E, unsigned Skip) const;
 
@@ -128,6 +142,7 @@ private:
   const ForStmt *FS;
   LoopForm &F;
   DiagStore &Diags;
+  llvm::function_ref<bool(const ForStmt *)> Annotated;
 };
 
 /// `auto it = begin`: one iterator, declared in the header (its value
@@ -276,7 +291,19 @@ const Stmt *IteratorRecogniser::parentThrough(const Expr *&E,
   }
 }
 
+/// `auto jt = std::next(it)` heading an annotated loop in the body: a
+/// symmetric pair loop, whose header the rewrite replaces.
+bool IteratorRecogniser::startsAnnotatedLoop(const DeclRefExpr *DRE) const {
+  const Stmt *Child = DRE;
+  for (const Stmt *P = parent(DRE); P && P != FS; Child = P, P = parent(P))
+    if (const auto *Inner = dyn_cast<ForStmt>(P))
+      return Inner->getInit() == Child && Annotated(Inner);
+  return false;
+}
+
 bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
+  if (startsAnnotatedLoop(DRE))
+    return true;
   const Expr *Child = DRE;
   const Stmt *P = parentThrough(Child, Through::Parens | Through::NoOpCasts);
   const Expr *Root = nullptr;
@@ -329,8 +356,9 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
 } // namespace
 
 bool recogniseIterator(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
-                       DiagStore &Diags) {
-  return IteratorRecogniser(Ctx, FS, F, Diags).run();
+                       DiagStore &Diags,
+                       llvm::function_ref<bool(const ForStmt *)> Annotated) {
+  return IteratorRecogniser(Ctx, FS, F, Diags, Annotated).run();
 }
 
 } // namespace soaview

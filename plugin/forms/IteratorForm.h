@@ -9,6 +9,8 @@
 
 #include "forms/Forms.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace clang {
 class ASTContext;
 class ForStmt;
@@ -19,9 +21,13 @@ namespace soaview {
 class DiagStore;
 
 /// Fills F's iterator form from FS (F.Loop, F.Function set), or reports a
-/// located error naming the form found and returns false.
-bool recogniseIterator(clang::ASTContext &Ctx, const clang::ForStmt *FS,
-                       LoopForm &F, DiagStore &Diags);
+/// located error naming the form found and returns false. The iterator may
+/// also start an inner loop that Annotated accepts (`auto jt =
+/// std::next(it)`: a symmetric pair loop, checked by forms/PairForm.cpp).
+bool recogniseIterator(
+    clang::ASTContext &Ctx, const clang::ForStmt *FS, LoopForm &F,
+    DiagStore &Diags,
+    llvm::function_ref<bool(const clang::ForStmt *)> Annotated);
 
 } // namespace soaview
 

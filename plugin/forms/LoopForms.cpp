@@ -113,12 +113,20 @@ static bool hasTarget(const ForStmt *FS, StringRef Name,
 }
 
 /// True when Index is the index variable of another annotated index loop
-/// whose target is Name (`bodies[j]` in the loop over `bodies[i]`): that use
-/// belongs to the other loop's view.
+/// whose target is Name, with or without an offset (`bodies[j]`,
+/// `bodies[j - 1]` in the loop over `bodies[i]`): that use belongs to the
+/// other loop's view.
 static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
                             const VarDecl *Own, StringRef Name,
                             const AnnotationCollector &All) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+  // `bodies[j - 1]`: the other loop's index plus an offset
+  const Expr *E = strip(Index);
+  while (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+      break;
+    E = strip(B->getLHS());
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || V == Own)
     return false;
@@ -542,7 +550,9 @@ bool Recogniser::iterator(const ForStmt *FS) {
                  {"soa_conversion_target names the array of an index "
                   "loop, and this loop steps an iterator"}},
                 FS->getForLoc(), Msg(diag::note_form_iterator_expected));
-  return recogniseIterator(Ctx, FS, F, Diags);
+  return recogniseIterator(Ctx, FS, F, Diags, [&](const ForStmt *Inner) {
+    return All.Loops.count(Inner->getForLoc()) != 0;
+  });
 }
 
 bool Recogniser::index(const ForStmt *FS) {

@@ -1,0 +1,140 @@
+// Symmetric pair loops soaview refuses: each refusal says what keeps the
+// inner loop from walking the outer loop's view, at the place it found it.
+// RUN: %soaview_verify %s
+
+#include <iterator>
+#include <list>
+#include <vector>
+struct P { double x, f; };
+
+void startsAtOuter(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i; j < n; ++j) { // expected-error {{cannot convert symmetric pair loop: it starts at 'i', not after the element of the loop around it}} expected-note {{a pair loop walks the view of the loop around it}}
+      ps[i].f += ps[j].x;
+      ps[j].f -= ps[i].x;
+    }
+}
+
+void otherEnd(P *ps, int n, int m) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 1; j < m; ++j) { // expected-error {{cannot convert symmetric pair loop: it ends at 'm', the loop around it at 'n' (both must compare alike with one end)}} expected-note {{a pair loop walks}}
+      ps[i].f += ps[j].x;
+      ps[j].f -= ps[i].x;
+    }
+}
+
+void otherBound(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 1; j <= n; ++j) { // expected-error {{it ends at 'n', the loop around it at 'n' (both must compare alike with one end)}} expected-note {{a pair loop walks}}
+      ps[j - 1].f -= ps[i].x;
+    }
+}
+
+// The inner header is in the outer body, where the target is the view:
+// `ps.size()` there is a use of the target the outer loop refuses.
+void boundNamesTarget(std::vector<P> &ps) {
+  [[clang::soa_conversion_target("ps")]]
+  for (std::size_t i = 0; i < ps.size(); ++i) // expected-note {{a view holds exactly the element of the current iteration}}
+    [[clang::soa_conversion_target("ps")]]
+    for (std::size_t j = i + 1; j < ps.size(); ++j) // expected-error {{target 'ps' is used as 'ps.size', not as 'ps[i]'}}
+      ps[j].f -= ps[i].x;
+}
+
+void notConstant(P *ps, int n, int k) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i * k; j < n; ++j) // expected-error {{cannot convert symmetric pair loop: its start 'i * k' is not 'i + c' with c a constant}} expected-note {{a pair loop walks}}
+      ps[j].f -= ps[i].x;
+}
+
+void untilSkips(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i != n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 2; j != n; ++j) // expected-error {{cannot convert symmetric pair loop: it starts 2 elements on: only the next element ('i + 1') cannot pass the end}} expected-note {{a pair loop walks}}
+      ps[j].f -= ps[i].x;
+}
+
+void otherOffset(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 1; j < n; ++j) // expected-error {{cannot convert symmetric pair loop: it indexes 'ps' with another offset than the loop around it}} expected-note {{a pair loop walks}}
+      ps[j - 1].f -= ps[i].x;
+}
+
+// A pair loop walks the outer view where it is: hoisting it is refused,
+// since its start depends on the outer index.
+void hoisted(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i) // expected-note {{declared here}} expected-note {{the view would be built before this loop}}
+    [[clang::soa_conversion_target("ps"), clang::soa_conversion_hoist(1)]] // expected-error {{cannot hoist the conversion: the loop's elements depend on 'i'}}
+    for (int j = i + 1; j < n; ++j)
+      ps[j].f -= ps[i].x;
+}
+
+void notHoisted(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = 0; j < n; ++j) // expected-error {{cannot convert symmetric pair loop: it loops over 'ps', the target of the loop around it, from '0': hoist it out of that loop (soa_conversion_hoist) or start it after that loop's element ('i + 1')}} expected-note {{a pair loop walks}}
+      ps[i].f += ps[j].x;
+}
+
+void triples(P *ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 1; j < n; ++j)
+      [[clang::soa_conversion_target("ps")]]
+      for (int k = j + 1; k < n; ++k) // expected-error {{cannot convert symmetric pair loop: the loop around it walks the view of another loop}} expected-note {{a pair loop walks}}
+        ps[k].f += ps[i].x * ps[j].x;
+}
+
+void pointers(std::vector<P *> &c) {
+  [[clang::soa_conversion]]
+  for (auto it = c.begin(); it != c.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = std::next(it); jt != c.end(); ++jt) { // expected-error {{cannot convert symmetric pair loop: its elements are pointers, and an object the range holds twice would have two views}} expected-note {{a pair loop walks}}
+      (*it)->f += (*jt)->x;
+      (*jt)->f -= (*it)->x;
+    }
+}
+
+void otherRange(std::list<P> &c, std::list<P> &d) {
+  [[clang::soa_conversion]]
+  for (auto it = c.begin(); it != c.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = std::next(it); jt != d.end(); ++jt) // expected-error {{cannot convert symmetric pair loop: it ends at 'd.end()', the loop around it at 'c.end()'}} expected-note {{a pair loop walks}}
+      jt->f -= it->x;
+}
+
+void twoOn(std::vector<P> &c) {
+  [[clang::soa_conversion]]
+  for (auto it = c.begin(); it != c.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = std::next(it, 2); jt != c.end(); ++jt) // expected-error {{cannot convert symmetric pair loop: it starts 2 elements on: only the next element ('it' + 1 or 'std::next(it)') cannot pass the end}} expected-note {{a pair loop walks}}
+      jt->f -= it->x;
+}
+
+void sameIterator(std::vector<P> &c) {
+  [[clang::soa_conversion]]
+  for (auto it = c.begin(); it != c.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = it; jt != c.end(); ++jt) // expected-error {{cannot convert symmetric pair loop: it starts at 'it', not after the element of the loop around it}} expected-note {{a pair loop walks}}
+      jt->f -= it->x;
+}
+
+void unannotatedInner(std::vector<P> &c) {
+  [[clang::soa_conversion]]
+  for (auto it = c.begin(); it != c.end(); ++it) // expected-note {{expected 'for (auto it = c.begin()}}
+    for (auto jt = std::next(it); jt != c.end(); ++jt) // expected-error {{the iterator 'it' is used in 'std::next(it)'}}
+      jt->f -= it->x;
+}
