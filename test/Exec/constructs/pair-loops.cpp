@@ -3,8 +3,9 @@
 // loop's view; writes through either element land in one slot. Index
 // loops (`<`, `<=` from i + 2, `!=`, 1-based offsets) and iterator loops
 // (std::next(it) over a vector and a list, it + 1 over a deque), on runs
-// of 0, 1, 2 and more elements.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 12 --out %t \
+// of 0, 1, 2 and more elements; bounds that ask the container (`j <
+// ps.size()`).
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 14 --out %t \
 // RUN:   --run "1 40" --run "2 2" --run "3 1" --run "4 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -41,6 +42,20 @@ void forcesBelow(std::vector<Atom> &ps) {
         ps[j].pot += f, ps[i].pot -= 0.25 * f;
     }
   }
+}
+
+// The MD idiom: both bounds ask the container (the inner one in the outer
+// body, where it names the array through the alias of other uses).
+void forcesSized(std::vector<Atom> &ps) {
+  [[clang::soa_conversion_target("ps")]]
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (std::size_t j = i + 1; j < ps.size(); ++j) {
+      double dx, dy;
+      double f = pairForce(ps[i], ps[j], dx, dy);
+      ps[i].fy += f * dx;
+      ps[j].fy -= f * dy;
+    }
 }
 
 void forcesUpToSkipOne(Atom *ps, int last) {
@@ -111,6 +126,7 @@ int main(int argc, char **argv) {
     a = randomAtom();
   for (int s = 0; s < 2; ++s)
     forcesBelow(v);
+  forcesSized(v);
   forcesUpToSkipOne(v.data(), n - 1);
   oneBasedUntil(v.data(), (unsigned)n);
   iteratorVector(v);
