@@ -1,10 +1,10 @@
 // An index loop that also reaches other elements of its target (issue #50,
 // part 2): `A[target]` read beside `A[j]` (a tree code's source loop),
 // `A[k]` written where the view holds none of k's fields, `A.size()` in an
-// inner loop's bound, and a nest whose inner loop over the same target reads
-// a fixed element. These stay on the array as written; the view holds the
-// current element only.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 5 --out %t \
+// inner loop's bound, a nest whose inner loop over the same target reads a
+// fixed element, and a neighbour list (`A[ngb[k]]`). These stay on the
+// array as written; the view holds the current element only.
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 6 --out %t \
 // RUN:   --run "1 40" --run "2 7" --run "3 1" --run "4 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -59,6 +59,22 @@ void pairsWithAnchor(Body *bodies, int n, int anchor) {
   }
 }
 
+// A neighbour list: the inner loop reaches neighbours through indices into
+// the target (read as written; the view is the outer element's).
+void densityFromList(std::vector<Body> &A, const std::vector<int> &ngb,
+                     int n) {
+  [[clang::soa_conversion_target("A")]]
+  for (int i = 0; i < n; ++i) {
+    double rho = 0;
+    for (std::size_t k = 0; k < ngb.size(); ++k) {
+      const Body &pj = A[ngb[k]];
+      double dx = A[i].x - pj.x;
+      rho += pj.m / (1.0 + dx * dx);
+    }
+    A[i].pot += rho;
+  }
+}
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   int n = corpus::count(argc, argv, 40);
@@ -70,6 +86,10 @@ int main(int argc, char **argv) {
   countInto(store.data(), n, n);
   potential(store);
   pairsWithAnchor(store.data(), n, n / 2);
+  std::vector<int> ngb;
+  for (int k = 0; k < n; k += 2)
+    ngb.push_back((k * 7) % n);
+  densityFromList(store, ngb, n);
   for (const Body &b : store) {
     corpus::print("ax", b.ax);
     corpus::print("ay", b.ay);
