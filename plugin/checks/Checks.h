@@ -71,6 +71,17 @@ bool checkPlacement(clang::ASTContext &Ctx, const NestPlan &Nest,
 /// variables outside it, address comparisons, shapes of nests).
 bool checkOffload(clang::ASTContext &Ctx, const NestPlan &Nest,
                   const LoopPlan &P, DiagStore &Diags);
+/// A loop form the device cannot run, at Loc: Error with Note.
+struct HostOnlyForm {
+  clang::SourceLocation Loc;
+  Msg Error;
+  diag::Id Note;
+};
+/// What of F's form stays on the host (structured bindings, reference
+/// wrappers, other elements of the target): offloaded and swept loops
+/// refuse it.
+std::optional<HostOnlyForm> hostOnlyForm(const clang::ASTContext &Ctx,
+                                         const LoopForm &F);
 
 //--- HeapChecks.cpp ----------------------------------------------------------
 /// Allocation in the code offloaded loop P runs (P.Heap): what cannot be

@@ -66,6 +66,24 @@ std::optional<HostOnlyField> hostOnlyField(ASTContext &Ctx, const LoopPlan &L) {
 }
 } // namespace
 
+std::optional<HostOnlyForm> hostOnlyForm(const ASTContext &Ctx,
+                                         const LoopForm &F) {
+  if (F.ElementBinding)
+    return HostOnlyForm{F.ElementBinding->getLocation(),
+                        diag::err_offload_bindings,
+                        diag::note_offload_bindings};
+  if (F.Wrapped)
+    return HostOnlyForm{F.LoopVar->getLocation(), diag::err_offload_wrapped,
+                        diag::note_offload_wrapped};
+  if (!F.OriginalUses.empty())
+    return HostOnlyForm{
+        F.OriginalUses.front().Name->getLocation(),
+        {diag::err_offload_other_elements,
+         {writtenText(Ctx, F.OriginalUses.front().Use->getSourceRange())}},
+        diag::note_offload_other_elements};
+  return std::nullopt;
+}
+
 /// What an offloaded loop may not do: its iterations run in parallel on a
 /// device, so they must not leave the loop early, write variables outside
 /// it, or compare element addresses; nests and hoisting stay on the host.
@@ -82,19 +100,8 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
   // offloaded nest) may not be: comparing addresses, or an index loop whose
   // index outlives it.
   auto DeviceForm = [&](const LoopPlan &L) {
-    if (L.Form.ElementBinding)
-      return Refuse(L.Form.ElementBinding->getLocation(),
-                    diag::err_offload_bindings, diag::note_offload_bindings);
-    if (L.Form.Wrapped)
-      return Refuse(L.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
-                    diag::note_offload_wrapped);
-    if (!L.Form.OriginalUses.empty())
-      return Refuse(
-          L.Form.OriginalUses.front().Name->getLocation(),
-          {diag::err_offload_other_elements,
-           {writtenText(Ctx,
-                        L.Form.OriginalUses.front().Use->getSourceRange())}},
-          diag::note_offload_other_elements);
+    if (auto F = hostOnlyForm(Ctx, L.Form))
+      return Refuse(F->Loc, F->Error, F->Note);
     if (!L.Identities.empty())
       return Refuse(L.Identities.front()->getExprLoc(),
                     diag::err_offload_identity, diag::note_offload_identity);

@@ -72,21 +72,9 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
     Diags.note(D, S.Annotation->get(AttrKind::Offload)->Range.getBegin(), Note);
     return false;
   };
-  for (const LoopPlan &P : Nest.Loops) {
-    if (P.Form.ElementBinding)
-      return Refuse(P.Form.ElementBinding->getLocation(),
-                    diag::err_offload_bindings, diag::note_offload_bindings);
-    if (P.Form.Wrapped)
-      return Refuse(P.Form.LoopVar->getLocation(), diag::err_offload_wrapped,
-                    diag::note_offload_wrapped);
-    if (!P.Form.OriginalUses.empty())
-      return Refuse(
-          P.Form.OriginalUses.front().Name->getLocation(),
-          {diag::err_offload_other_elements,
-           {writtenText(Ctx,
-                        P.Form.OriginalUses.front().Use->getSourceRange())}},
-          diag::note_offload_other_elements);
-  }
+  for (const LoopPlan &P : Nest.Loops)
+    if (auto F = hostOnlyForm(Ctx, P.Form))
+      return Refuse(F->Loc, F->Error, F->Note);
   if (In && In->HoistTo && In->HoistTo != L.Form.Loop)
     return Refuse(In->Annotation->ForLoc,
                   {diag::err_sweep_shape,
