@@ -22,6 +22,11 @@ other="$root/build"; [ "$second" = 19 ] || other="$root/build-llvm$second"
 bash "$root/tools/setup.sh" --llvm "$first" "$build" || { echo "0 passed, 1 failed"; exit 1; }
 eval "$(bash "$root/tools/toolchain.sh" "$build")" # llvm, cxx, lit
 
+# Temporary files (libomptarget's host-offload images among them) go to one
+# folder, removed at the end.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/soaview-tests.XXXXXX"); export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
+
 passed=0; failed=0
 count() { if [ "$1" -eq 0 ]; then passed=$((passed + $2)); else failed=$((failed + ${3:-1})); fi; }
 # count_lit OUTPUT STATUS: adds a lit run's passed and failed tests (a failing

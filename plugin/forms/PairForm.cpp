@@ -122,6 +122,12 @@ bool sameOffset(const LoopForm &Outer, const LoopForm &Inner,
          sameExpr(A->getRHS(), B->getRHS(), Ctx);
 }
 
+/// Loops with these bounds against one end stop at one element: `<` and
+/// `!=` (the outer range counts from lo <= hi, index_trips) or `<=` in both.
+bool sameLast(IndexBound A, IndexBound B) {
+  return (A == IndexBound::UpTo) == (B == IndexBound::UpTo);
+}
+
 class PairRecogniser {
 public:
   PairRecogniser(ASTContext &Ctx, RecognisedNest &Nest, DiagStore &Diags)
@@ -144,6 +150,11 @@ private:
                                     int64_t Step) const;
   std::string text(const Expr *E) const {
     return writtenText(Ctx, E->getSourceRange());
+  }
+  /// The condition of a loop's header, as written.
+  std::string condition(const LoopForm &F) const {
+    const auto *FS = dyn_cast<ForStmt>(F.Loop);
+    return FS && FS->getCond() ? text(FS->getCond()) : "";
   }
   bool fail(const RecognisedLoop &Inner, SourceLocation At,
             const std::string &Why) {
@@ -206,9 +217,11 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
            (Index ? " + 1" : "' + 1 or 'std::next(" + Name + ")") +
            "') cannot pass the end";
   const Expr *OEnd = Index ? OF.Hi : OF.End, *IEnd = Index ? IF.Hi : IF.End;
-  if (!sameExpr(OEnd, IEnd, Ctx) || (Index && OF.Bound != IF.Bound))
-    return "it ends at '" + text(IEnd) + "', the loop around it at '" +
-           text(OEnd) + "' (both must compare alike with one end)";
+  if (!sameExpr(OEnd, IEnd, Ctx) || (Index && !sameLast(OF.Bound, IF.Bound)))
+    return "it tests '" + condition(IF) + "', the loop around it '" +
+           condition(OF) + "': both must stop at one element" +
+           (Index ? " ('<' or '!=' against one end, or '<=' in both)"
+                  : " (one end)");
   if (Index && !sameOffset(OF, IF, Ctx))
     return "it indexes '" + IF.TargetName +
            "' with another offset than the "

@@ -21,7 +21,7 @@ void otherEnd(P *ps, int n, int m) {
   [[clang::soa_conversion_target("ps")]]
   for (int i = 0; i < n; ++i)
     [[clang::soa_conversion_target("ps")]]
-    for (int j = i + 1; j < m; ++j) { // expected-error {{cannot convert symmetric pair loop: it ends at 'm', the loop around it at 'n' (both must compare alike with one end)}} expected-note {{a pair loop walks}}
+    for (int j = i + 1; j < m; ++j) { // expected-error {{cannot convert symmetric pair loop: it tests 'j < m', the loop around it 'i < n': both must stop at one element ('<' or '!=' against one end, or '<=' in both)}} expected-note {{a pair loop walks}}
       ps[i].f += ps[j].x;
       ps[j].f -= ps[i].x;
     }
@@ -31,7 +31,7 @@ void otherBound(P *ps, int n) {
   [[clang::soa_conversion_target("ps")]]
   for (int i = 0; i < n; ++i)
     [[clang::soa_conversion_target("ps")]]
-    for (int j = i + 1; j <= n; ++j) { // expected-error {{it ends at 'n', the loop around it at 'n' (both must compare alike with one end)}} expected-note {{a pair loop walks}}
+    for (int j = i + 1; j <= n; ++j) { // expected-error {{it tests 'j <= n', the loop around it 'i < n': both must stop at one element}} expected-note {{a pair loop walks}}
       ps[j - 1].f -= ps[i].x;
     }
 }
@@ -102,7 +102,7 @@ void otherRange(std::list<P> &c, std::list<P> &d) {
   [[clang::soa_conversion]]
   for (auto it = c.begin(); it != c.end(); ++it)
     [[clang::soa_conversion]]
-    for (auto jt = std::next(it); jt != d.end(); ++jt) // expected-error {{cannot convert symmetric pair loop: it ends at 'd.end()', the loop around it at 'c.end()'}} expected-note {{a pair loop walks}}
+    for (auto jt = std::next(it); jt != d.end(); ++jt) // expected-error {{cannot convert symmetric pair loop: it tests 'jt != d.end()', the loop around it 'it != c.end()': both must stop at one element (one end)}} expected-note {{a pair loop walks}}
       jt->f -= it->x;
 }
 

@@ -1,11 +1,12 @@
 // Symmetric pair loops (Newton's third law): an inner loop that starts
 // after the outer element, over the same target or range, walks the outer
 // loop's view; writes through either element land in one slot. Index
-// loops (`<`, `<=` from i + 2, `!=`, 1-based offsets) and iterator loops
+// loops (`<`, `<=` from i + 2, `!=`, `!=` around `<` and back, 1-based
+// offsets) and iterator loops
 // (std::next(it) over a vector and a list, it + 1 over a deque), on runs
 // of 0, 1, 2 and more elements; bounds that ask the container (`j <
 // ps.size()`).
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 14 --out %t \
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 18 --out %t \
 // RUN:   --run "1 40" --run "2 2" --run "3 1" --run "4 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -80,6 +81,24 @@ void oneBasedUntil(Atom *A, unsigned n) {
     }
 }
 
+// `!=` outside and `<` inside (and the other way round) stop at one
+// element: the outer range is counted from lo <= n.
+void forcesMixed(std::vector<Atom> &ps, int n) {
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i != n; ++i)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 3; j < n; ++j) {
+      double d = ps[i].x - ps[j].x;
+      ps[i].pot += d * ps[j].m;
+      ps[j].pot -= d * ps[i].m;
+    }
+  [[clang::soa_conversion_target("ps")]]
+  for (int i = 0; i < n; i++)
+    [[clang::soa_conversion_target("ps")]]
+    for (int j = i + 1; j != n; j++)
+      ps[j].fx += ps[i].y * 1e-2;
+}
+
 void iteratorVector(std::vector<Atom> &c) {
   [[clang::soa_conversion]]
   for (auto it = c.begin(); it != c.end(); ++it)
@@ -128,6 +147,7 @@ int main(int argc, char **argv) {
     forcesBelow(v);
   forcesSized(v);
   forcesUpToSkipOne(v.data(), n - 1);
+  forcesMixed(v, n);
   oneBasedUntil(v.data(), (unsigned)n);
   iteratorVector(v);
   std::list<Atom> l;
