@@ -24,7 +24,10 @@ lookup (free begin/end only), scratch allocation in offloaded bodies
 and the loop forms of docs/attributes.md: iterator loops (`*it`, `it->`;
 begin/end, std::begin/std::end, cbegin, `it++`, the end first) and index
 loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
-(`buf[i - first]`).
+(`buf[i - first]`), reads of other elements of an index loop's target
+(`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), classes carried as bytes
+with copies of their own (the C++98 idiom with an empty destructor, an
+array member copied in a loop).
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
@@ -106,6 +109,9 @@ class Gen:
         self.private = r.random() < 0.3      # private Real pv; Vec2 pw; + accessors
         self.namespaced = r.random() < 0.3   # S inside namespace ns1::ns2
         self.bvec = r.random() < 0.3         # BVec bv: copied as bytes (Peano4's Vector)
+        # its special members: copies of its own; or the C++98 idiom (a
+        # constructor zeroing, an empty destructor); or an array copied in a loop
+        self.bvec_style = self.pick(["copies", "cxx98", "array"])
         self.catomic = r.random() < 0.1      # CAtom at: a copyable atomic, never converted
         self.fields = fields
         self.inner = inner
@@ -269,9 +275,26 @@ class Gen:
         if self.bvec:  # not trivially copyable; its value is its bytes
             w("struct BVec {")
             w("  double x, y;")
-            w("  BVec() = default;")
-            w("  BVec(const BVec &o) : x(o.x) { y = o.y; }")
-            w("  BVec &operator=(const BVec &o) { x = o.x; y = o.y; return *this; }")
+            if self.bvec_style == "cxx98":
+                w("  BVec() : x(0), y(0) {}")
+                w("  BVec(const BVec &o) : x(o.x), y(o.y) {}")
+                w("  ~BVec() {}")
+            else:
+                w("  BVec() = default;")
+                w("  BVec(const BVec &o) : x(o.x) { y = o.y; }")
+            if self.bvec_style == "array":
+                w("  double w[2];")
+                w("  BVec &operator=(const BVec &o) {")
+                w("    if (this != &o) {")
+                w("      x = o.x;")
+                w("      this->y = o.y;")
+                w("      for (int k = 0; k < 2; ++k)")
+                w("        w[k] = o.w[k];")
+                w("    }")
+                w("    return *this;")
+                w("  }")
+            else:
+                w("  BVec &operator=(const BVec &o) { x = o.x; y = o.y; return *this; }")
             w("};")
         if self.catomic:  # derived from std::atomic with copies of its own
             w("struct CAtom : std::atomic<int> {")
@@ -687,6 +710,11 @@ class Gen:
                 if not device and r.random() < 0.3:  # another element: in or past the range
                     f = self.unmentioned(body)
                     w(f"    acc += buf[{self.pick(['n / 2', 'n + 3'])}].{f} * 0.25; // @r")
+                elif not device and r.random() < 0.3:  # a neighbour list, read
+                    f = self.unmentioned(body)
+                    w("    const int ngb[3] = {i / 2, n - 1, (i * 7) % n};")
+                    w("    for (int k = 0; k < 3; ++k)")
+                    w(f"      acc += buf[ngb[k]].{f} * 0.125; // @r")
                 L.extend("    " + s for s in body)
             elif kind == "sweep":  # cells: offloaded, all cells in one sweep; else per cell
                 outs, ins = self.split_fields(self.on_device(sc, device))
