@@ -159,6 +159,15 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
   enqueue(MDef, E);
 }
 
+/// The initializer of a local reference (`S &e = *p;`): what it names for
+/// its whole life, since a reference is never reseated; null otherwise.
+static const Expr *referenceInit(const ValueDecl *D) {
+  const auto *V = dyn_cast<VarDecl>(D);
+  if (!V || !V->isLocalVarDecl() || !V->getType()->isLValueReferenceType())
+    return nullptr;
+  return V->getInit();
+}
+
 /// The binding of an expression that denotes a whole element (the loop
 /// variable, `*p`, `&e`, `this`), or nullopt.
 std::optional<std::pair<Binding, Kind>>
@@ -195,6 +204,8 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
     auto It = Scope.Vars.find(DRE->getDecl());
     if (It != Scope.Vars.end())
       Found = It->second;
+    else if (const Expr *Init = referenceInit(DRE->getDecl()))
+      return evalElement(Init, Scope); // `S &e = *p;`, before the walk binds e
   }
   if (Found && !Found->first.Path.empty())
     return std::nullopt; // a sub-object, not the element

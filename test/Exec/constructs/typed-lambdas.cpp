@@ -6,8 +6,10 @@
 // {...})`), with a `const Particle &` and a `Particle *` parameter too; a
 // functor's call operator handed to the same algorithm. The lambdas' element
 // parameters become `auto` where written (test/Rewrite/typed-lambdas.cpp
-// shows them); the functor's operator gets a clone.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 8 --out %t \
+// shows them); the functor's operator gets a clone. A lambda written in
+// the loop may take the element through a local reference (`Particle &q =
+// *p; kick(q);`).
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 9 --out %t \
 // RUN:   --run "1 30" --run "7 3" --run "4 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -90,6 +92,20 @@ int main(int argc, char **argv) {
   drift(b.ps[0], 0.5); // a real particle
   Particle lone{{1, 2, 3}, {0.5, 0.25, 0.125}, {0, 0, 0}, 2, -1};
   drift(lone, 1.0);
+
+  // Written in the loop and given the element through a local reference
+  // (`Particle &q = *p;`), over pointers with a repeat.
+  std::vector<Particle *> ptrs;
+  for (Particle &p : a.ps)
+    ptrs.push_back(&p);
+  if (n > 0)
+    ptrs.push_back(&a.ps[0]);
+  [[clang::soa_conversion]]
+  for (Particle *p : ptrs) {
+    Particle &q = *p;
+    auto kick = [&](Particle &s) { s.v[0] += 0.5 * s.r[0] / s.m; };
+    kick(q);
+  }
 
   // Handed to a pair algorithm, two elements by reference; also called
   // outside any loop with the program's own particles. The functor below
