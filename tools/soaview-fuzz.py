@@ -25,7 +25,8 @@ and the loop forms of docs/attributes.md: iterator loops (`*it`, `it->`;
 begin/end, std::begin/std::end, cbegin, `it++`, the end first) and index
 loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
 (`buf[i - first]`), reads of other elements of an index loop's target
-(`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), classes carried as bytes
+(`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), neighbour-list loops
+(`buf[ngb[k]]` over a list with repeats), classes carried as bytes
 with copies of their own (the C++98 idiom with an empty destructor, an
 array member copied in a loop).
 
@@ -224,7 +225,8 @@ class Gen:
         any when it names them all."""
         text = "\n".join(body)
         sc = self.scalars()
-        free = [x for x in sc if "." + x[0].split("[")[0] not in text]
+        free = [x for x in sc
+                if "." + x[0].split(".")[0].split("[")[0] not in text]
         return self.pick(free or sc)[0]
 
     def split_fields(self, sc):
@@ -572,7 +574,7 @@ class Gen:
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
                               "adlptr", "bindptr", "holder", "itvec", "itptr", "itlist",
                               "index1", "indexoff", "refptr", "wrap", "wrapvar",
-                              "symidx", "symit"])
+                              "symidx", "symit", "ngblist"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -586,7 +588,8 @@ class Gen:
             # (Loops over structured bindings stay on the host.)
             # (Ranges of std::reference_wrapper stay on the host too.)
             device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder",
-                                                        "wrap", "wrapvar", "symidx", "symit")
+                                                        "wrap", "wrapvar", "symidx", "symit",
+                                                        "ngblist")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -700,6 +703,12 @@ class Gen:
                     f = self.unmentioned(body)
                     w(f"    acc += buf[buf.size() / 2].{f} * 0.25 + (double)buf.size(); // @r")
                 L.extend("    " + s for s in body)
+            elif kind == "ngblist":  # a neighbour list with repeats: buf[ngb[k]]
+                w(f"double {name}(S *buf, const std::vector<int> &ngb) {{")
+                w("  double acc = 0;")
+                w('  [[clang::soa_conversion_target("buf")]]')
+                w("  for (std::size_t k = 0; k < ngb.size(); ++k) {")
+                L.extend("    " + s for s in self.body("buf[ngb[k]]", False, getters, device))
             elif kind == "index":
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
@@ -846,6 +855,9 @@ class Gen:
             w("  std::vector<std::vector<S *>> cloc(3), cact(3);")
             w("  for (int k = 0; k < n; ++k) cloc[k % 3].push_back(&store[k]);")
             w("  for (int c = 0; c < 3; ++c) { for (int d = 0; d < 2; ++d) for (S *p : cloc[(c + d) % 3]) cact[c].push_back(p);" + ghost + " }")
+        if any(kind == "ngblist" for _, kind in kernels):  # indices, with repeats
+            w("  std::vector<int> ngbl;")
+            w("  for (int k = 0; k < 2 * n; ++k) ngbl.push_back((k * 7 + k / 3) % n);")
         w("  std::deque<S> dq(store.begin(), store.begin() + n);")
         w("  S arr[17]; for (int k = 0; k < 17; ++k) init(arr[k], 3 * k + 1);")
         w("  std::array<S, 17> sarr; for (int k = 0; k < 17; ++k) init(sarr[k], 5 * k + 2);")
@@ -862,7 +874,8 @@ class Gen:
                    "bindptr": "kptrs", "holder": "ptrs", "itvec": "store",
                    "itptr": "ptrs", "itlist": "lst", "index1": "store.data(), n",
                    "indexoff": "store.data(), n", "refptr": "ptrs", "wrap": "wrefs",
-                   "wrapvar": "lrefs", "symidx": "store.data(), n", "symit": "store"}[kind]
+                   "wrapvar": "lrefs", "symidx": "store.data(), n", "symit": "store",
+                   "ngblist": "store.data(), ngbl"}[kind]
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

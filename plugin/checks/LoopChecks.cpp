@@ -123,9 +123,11 @@ bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
   std::vector<const ValueDecl *> Roots;
   if (F.Kind == LoopFormKind::Iterator)
     Roots = iteratorBoundVars(F);
-  else if (F.Kind == LoopFormKind::Range)
+  else if (F.Kind == LoopFormKind::Range) {
     if (const ValueDecl *Root = rangeRoot(F.RangeInit))
       Roots.push_back(Root);
+  } else if (F.IndexList) // a neighbour list, read before the loop
+    Roots.push_back(F.IndexList->getDecl());
   llvm::SmallPtrSet<const ValueDecl *, 2> Vars(Roots.begin(), Roots.end());
   const Expr *W = Vars.empty() ? nullptr : findWrite(F.Body, Vars);
   if (!W)
@@ -152,7 +154,7 @@ bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
   else if (F.Kind == LoopFormKind::Iterator)
     Inputs = {F.Begin, F.End};
   else
-    Inputs = {F.Lo, F.Hi, F.Subscript};
+    Inputs = {F.Lo, F.Hi, F.Subscript, F.IndexList};
   llvm::SmallPtrSet<const ValueDecl *, 8> Vars;
   struct Refs : RecursiveASTVisitor<Refs> {
     llvm::SmallPtrSetImpl<const ValueDecl *> &S;

@@ -75,6 +75,11 @@ std::optional<HostOnlyForm> hostOnlyForm(const ASTContext &Ctx,
   if (F.Wrapped)
     return HostOnlyForm{F.LoopVar->getLocation(), diag::err_offload_wrapped,
                         diag::note_offload_wrapped};
+  if (F.IndexList)
+    return HostOnlyForm{F.IndexList->getLocation(),
+                        {diag::err_offload_index_list,
+                         {F.IndexList->getNameInfo().getAsString()}},
+                        diag::note_offload_index_list};
   if (!F.OriginalUses.empty())
     return HostOnlyForm{
         F.OriginalUses.front().Name->getLocation(),

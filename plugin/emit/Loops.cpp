@@ -147,12 +147,17 @@ void LoopEmitter::indexPrologue(CodeWriter &W, const LoopPlan &P,
        {"Bound", rt::Bound},
        {"Kind", Bounds[(int)F.Bound]},
        {"Hi", Emit.Source.exprText(F.Hi)}}));
-  W.line(fill("${Frame} ${P}frame(${P}site, ${SpanAt}(${Target}, ${P}trips, "
-              "${First}));",
+  // A neighbour-list loop gathers target[list[first + k]] (as pointers:
+  // an index listed twice shares its slot).
+  std::string List =
+      F.IndexList ? Emit.Source.exprText(F.IndexList) + ", " : "";
+  W.line(fill("${Frame} ${P}frame(${P}site, ${SpanAt}(${Target}, ${List}"
+              "${P}trips, ${First}));",
               {{"Frame", Frame},
                {"P", Prefix},
-               {"SpanAt", rt::IndexSpanAt},
+               {"SpanAt", F.IndexList ? rt::IndexListAt : rt::IndexSpanAt},
                {"Target", F.TargetName},
+               {"List", List},
                {"First", firstSubscript(F, Prefix)}}));
 }
 

@@ -48,6 +48,7 @@ inline constexpr const char *TargetElement = "::soaview::target_element_t";
 inline constexpr const char *IndexShadow = "::soaview::index_shadow";
 inline constexpr const char *IndexTrips = "::soaview::index_trips";
 inline constexpr const char *IndexSpanAt = "::soaview::index_span_at";
+inline constexpr const char *IndexListAt = "::soaview::index_list_at";
 inline constexpr const char *Bound = "::soaview::bound";
 inline constexpr const char *Iterators = "::soaview::iterators";
 // omp.h and cuda.h: the device frames, in their backend's namespace.

@@ -71,6 +71,10 @@ struct LoopForm {
   const clang::Expr *Subscript = nullptr;
   const clang::NamedDecl *Target = nullptr;
   std::string TargetName;
+  /// A neighbour-list loop: every element is `target[list[i + c]]`, and
+  /// Subscript is the list's `i + c`. The frame gathers through the list
+  /// (soaview::index_list_at); an index it holds twice shares one slot.
+  const clang::DeclRefExpr *IndexList = nullptr;
   /// The expressions that are the element: `buf[i]`, or an iterator loop's
   /// `*it` over structs.
   std::vector<const clang::Expr *> TargetUses;

@@ -11,6 +11,7 @@
 
 #include "diag/Diagnostics.h"
 #include "forms/IteratorForm.h"
+#include "forms/TargetNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
 
@@ -45,145 +46,6 @@ static QualType withoutMemberTypedefs(QualType T) {
                      TT->desugar().getLocalFastQualifiers());
   }
   return T;
-}
-
-namespace {
-
-/// Collects every reference to a named declaration.
-class UseFinder : public RecursiveASTVisitor<UseFinder> {
-public:
-  explicit UseFinder(StringRef Name) : Name(Name) {}
-  std::vector<const Expr *> Uses;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (E->getDecl()->getName() == Name)
-      Uses.push_back(E);
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *E) {
-    if (E->getMemberDecl()->getName() == Name &&
-        isa<FieldDecl>(E->getMemberDecl()))
-      Uses.push_back(E);
-    return true;
-  }
-
-private:
-  StringRef Name;
-};
-
-/// A loop bound soaview may evaluate once more: no side effects, where calls
-/// are allowed only to const member functions (`v.size()`) and constexpr
-/// functions.
-bool pureBound(const Expr *E, ASTContext &Ctx) {
-  struct Check : RecursiveASTVisitor<Check> {
-    bool OK = true;
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *FD = C->getDirectCallee();
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (!FD || !(FD->isConstexpr() || (MD && MD->isConst())))
-        OK = false;
-      return true;
-    }
-    bool VisitExpr(Expr *E) {
-      if (isa<CallExpr>(E) || isa<CXXConstructExpr>(E) ||
-          isa<MaterializeTemporaryExpr>(E) || isa<ImplicitCastExpr>(E) ||
-          isa<CXXBindTemporaryExpr>(E) || isa<ExprWithCleanups>(E))
-        return true;
-      if (const auto *U = dyn_cast<UnaryOperator>(E))
-        if (U->isIncrementDecrementOp())
-          OK = false;
-      if (const auto *B = dyn_cast<BinaryOperator>(E))
-        if (B->isAssignmentOp())
-          OK = false;
-      return true;
-    }
-  } C;
-  C.TraverseStmt(const_cast<Expr *>(E));
-  return C.OK;
-}
-
-} // namespace
-
-/// True when FS is annotated with soa_conversion_target(Name).
-static bool hasTarget(const ForStmt *FS, StringRef Name,
-                      const AnnotationCollector &All) {
-  auto It = All.Loops.find(FS->getForLoc());
-  const AttrUse *T =
-      It == All.Loops.end() ? nullptr : It->second.get(AttrKind::Target);
-  return T && T->Target == Name;
-}
-
-/// True when Index is the index variable of another annotated index loop
-/// whose target is Name, with or without an offset (`bodies[j]`,
-/// `bodies[j - 1]` in the loop over `bodies[i]`): that use belongs to the
-/// other loop's view.
-static bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index,
-                            const VarDecl *Own, StringRef Name,
-                            const AnnotationCollector &All) {
-  // `bodies[j - 1]`: the other loop's index plus an offset
-  const Expr *E = strip(Index);
-  while (const auto *B = dyn_cast<BinaryOperator>(E)) {
-    if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
-      break;
-    E = strip(B->getLHS());
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || V == Own)
-    return false;
-  for (const DynTypedNode &DS : Ctx.getParents(*V))
-    for (const DynTypedNode &ForParent : Ctx.getParents(DS)) {
-      const auto *FS = ForParent.get<ForStmt>();
-      if (FS && FS->getInit() == DS.get<Stmt>() && hasTarget(FS, Name, All))
-        return true;
-    }
-  return false;
-}
-
-/// True when E lies in the body of an annotated loop over target Name that
-/// is nested in Own.
-static bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E,
-                                  const Stmt *Own, StringRef Name,
-                                  const AnnotationCollector &All) {
-  DynTypedNodeList Parents = Ctx.getParents(*E);
-  while (!Parents.empty()) {
-    DynTypedNode N = Parents[0];
-    const Stmt *P = N.get<Stmt>();
-    if (P == Own)
-      return false;
-    // Through declarations (`double d = bodies[i].x`) and lambdas in the
-    // loop, but not out of the function.
-    if (const auto *FD = N.get<FunctionDecl>()) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (!MD || !MD->getParent()->isLambda())
-        return false;
-    }
-    if (const auto *FS = dyn_cast_or_null<ForStmt>(P))
-      if (hasTarget(FS, Name, All))
-        return true;
-    Parents = Ctx.getParents(N);
-  }
-  return false;
-}
-
-/// True when Loop lies in the body of another annotated loop over target
-/// Name, in the same function: that loop's view shadows Name there.
-static bool enclosedByTargetLoop(ASTContext &Ctx, const Stmt *Loop,
-                                 StringRef Name,
-                                 const AnnotationCollector &All) {
-  DynTypedNodeList Parents = Ctx.getParents(*Loop);
-  while (!Parents.empty()) {
-    DynTypedNode N = Parents[0];
-    if (const auto *FD = N.get<FunctionDecl>()) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (!MD || !MD->getParent()->isLambda())
-        return false;
-    }
-    if (const auto *FS = N.get<ForStmt>())
-      if (hasTarget(FS, Name, All))
-        return true;
-    Parents = Ctx.getParents(N);
-  }
-  return false;
 }
 
 namespace {
@@ -245,6 +107,8 @@ private:
   bool targetElement();
   bool targetUses(const ForStmt *FS, const std::vector<const Expr *> &Uses);
   bool otherElementUse(const Expr *U, const Stmt *P, const Expr *Index) const;
+  const DeclRefExpr *listOf(const Expr *&Index);
+  bool sameList(const Expr *U, const Stmt *P, const DeclRefExpr *List);
   bool sameElement(const Expr *Use, const Expr *Subscript);
   std::optional<std::vector<std::pair<bool, const Expr *>>>
   offsetTerms(const Expr *Subscript);
@@ -830,6 +694,42 @@ bool Recogniser::otherElementUse(const Expr *U, const Stmt *P,
           MD->getReturnType()->isBooleanType());
 }
 
+/// The list of a neighbour-list subscript `list[i + c]`, with Index set to
+/// its `i + c`; null (Index unchanged) for any other subscript. The list is
+/// a local variable or parameter holding integers (a pointer, an array, a
+/// std::vector): the body may not change it (checks: the container rule).
+const DeclRefExpr *Recogniser::listOf(const Expr *&Index) {
+  const Expr *E = strip(Index), *Base = nullptr, *Sub = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    Base = AS->getBase(), Sub = AS->getIdx();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Subscript)
+    Base = OC->getArg(0), Sub = OC->getArg(1);
+  const auto *Ref = Base ? dyn_cast<DeclRefExpr>(strip(Base)) : nullptr;
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || !E->getType()->isIntegerType() ||
+      !offsetTerms(Sub))
+    return nullptr;
+  Index = Sub;
+  return Ref;
+}
+
+/// Every use of the element goes through one list, or none does.
+bool Recogniser::sameList(const Expr *U, const Stmt *P,
+                          const DeclRefExpr *List) {
+  if (F.TargetUses.empty()) {
+    F.IndexList = List;
+    return true;
+  }
+  if ((List ? List->getDecl() : nullptr) ==
+      (F.IndexList ? F.IndexList->getDecl() : nullptr))
+    return true;
+  return fail(U->getExprLoc(),
+              {diag::err_form_target_two_elements,
+               {F.TargetName, text(F.TargetUses.front()), text(P)}},
+              F.Loop->getBeginLoc(), Msg(diag::note_form_target_other_use));
+}
+
 /// Every use is `name[i + c]` with one c (or `name[j]` of another annotated
 /// loop over the same target: the N-body nest), or reaches no element of
 /// the loop (otherElementUse).
@@ -855,6 +755,9 @@ bool Recogniser::targetUses(const ForStmt *FS,
         F.OriginalUses.push_back({cast<DeclRefExpr>(strip(U)), P});
       continue;
     }
+    const DeclRefExpr *List = Index ? listOf(Index) : nullptr;
+    if (!sameList(U, P, List))
+      return false;
     if (!Index || !offsetTerms(Index))
       return fail(
           U->getExprLoc(),

@@ -226,6 +226,12 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
     return "it indexes '" + IF.TargetName +
            "' with another offset than the "
            "loop around it";
+  if (IF.IndexList || OF.IndexList)
+    return "its elements come through the list '" +
+           (IF.IndexList ? IF.IndexList : OF.IndexList)
+               ->getNameInfo()
+               .getAsString() +
+           "', and an element listed twice would have two views";
   if (IF.VarIsPointer || OF.VarIsPointer)
     return "its elements are pointers, and an object the range holds twice "
            "would have two views";

@@ -256,6 +256,40 @@ auto index_span_at(T &target, std::size_t n, F first) noexcept {
   return index_span<E>{n ? data_of(target) + first : nullptr, n};
 }
 
+/// The n elements target[list[first]], ..., target[list[first + n - 1]] of
+/// a neighbour-list loop, whose element is target[list[i + c]] (first is
+/// lo + c), as a range of pointers: the frame gives an index listed twice
+/// one slot, as it does a pointer a container holds twice. The list (a
+/// pointer, an array or a container of integers) is read while the frame
+/// gathers, before the loop runs; the body may not change it.
+template <class E, class L> struct index_list {
+  E *target;
+  const L *list;
+  std::ptrdiff_t first;
+  std::size_t count;
+  struct iterator {
+    const index_list *r;
+    std::size_t k;
+    E *operator*() const noexcept {
+      return r->target + (*r->list)[r->first + static_cast<std::ptrdiff_t>(k)];
+    }
+    iterator &operator++() noexcept {
+      ++k;
+      return *this;
+    }
+    bool operator!=(const iterator &o) const noexcept { return k != o.k; }
+  };
+  iterator begin() const noexcept { return {this, 0}; }
+  iterator end() const noexcept { return {this, count}; }
+  std::size_t size() const noexcept { return count; }
+};
+template <class T, class L, class F>
+auto index_list_at(T &target, const L &list, std::size_t n, F first) noexcept {
+  using E = std::remove_reference_t<decltype(*data_of(target))>;
+  return index_list<E, L>{data_of(target), &list,
+                          static_cast<std::ptrdiff_t>(first), n};
+}
+
 /// The index-loop target shadow: `buf[i]` in the loop body yields the view of
 /// element i. soaview only accepts bodies whose every use of the target is
 /// exactly `buf[i]`, so the subscript need not be looked at.
