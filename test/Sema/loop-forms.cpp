@@ -54,7 +54,7 @@ void otherIndex(P *buf, int n) {
 void notAffine(P *buf, int n) {
   [[clang::soa_conversion_target("buf")]]
   for (int i = 0; i < n; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
-    buf[2 * i].x = 0; // expected-error {{target 'buf' is used as 'buf[2 * i]', not as 'buf[i]' or 'buf[i + c]' with c loop-invariant}}
+    buf[2 * i].x = 0; // expected-error {{target 'buf' is used as 'buf[2 * i]', not as 'buf[i]' or 'buf[i + c]' with c loop-invariant, or 'buf[list[i]]' with a local list}}
 }
 
 void offsetInBody(P *buf, int n) {
@@ -71,7 +71,7 @@ struct Cell {
   void kick(int last) {
     [[clang::soa_conversion_target("parts")]]
     for (int i = first; i <= last; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
-      parts[i - first].x = 0; // expected-error {{target 'parts' is used as 'parts[i - first]', not as 'parts[i]' or 'parts[i + c]' with c loop-invariant}}
+      parts[i - first].x = 0; // expected-error {{target 'parts' is used as 'parts[i - first]', not as 'parts[i]' or 'parts[i + c]' with c loop-invariant, or 'parts[list[i]]' with a local list}}
   }
 };
 

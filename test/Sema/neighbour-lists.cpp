@@ -31,7 +31,7 @@ struct Cell {
   void kick(P *A) {
     [[clang::soa_conversion_target("A")]]
     for (std::size_t k = 0; k < members.size(); ++k) // expected-note {{a view holds exactly the element of the current iteration}}
-      A[members[k]].v += 1; // expected-error {{target 'A' is used as 'A[members[k]]', not as 'A[k]' or 'A[k + c]' with c loop-invariant}}
+      A[members[k]].v += 1; // expected-error {{target 'A' is used as 'A[members[k]]', not as 'A[k]' or 'A[k + c]' with c loop-invariant, or 'A[list[k]]' with a local list}}
   }
 };
 

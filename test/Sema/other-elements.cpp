@@ -35,7 +35,7 @@ void growsTheContainer(std::vector<P> &A, int n) {
   [[clang::soa_conversion_target("A")]]
   for (int i = 0; i < n; ++i) // expected-note {{a view holds exactly the element of the current iteration}}
     if (A[i].x > 0)
-      A.push_back(P{}); // expected-error {{target 'A' is used as 'A.push_back', not as 'A[i]' or 'A[i + c]' with c loop-invariant}}
+      A.push_back(P{}); // expected-error {{target 'A' is used as 'A.push_back', not as 'A[i]' or 'A[i + c]' with c loop-invariant, or 'A[list[i]]' with a local list}}
 }
 
 #define AT(k) A[k]
