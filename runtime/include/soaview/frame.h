@@ -291,8 +291,9 @@ auto index_list_at(T &target, const L &list, std::size_t n, F first) noexcept {
 }
 
 /// The index-loop target shadow: `buf[i]` in the loop body yields the view of
-/// element i. soaview only accepts bodies whose every use of the target is
-/// exactly `buf[i]`, so the subscript need not be looked at.
+/// element i. soaview only accepts bodies whose every use of the element is
+/// `buf[i + c]` (or `buf[list[i + c]]`, with one c), so the subscript need not
+/// be looked at.
 template <class V> struct index_shadow {
   V &current;
   template <class I> SOAVIEW_HD V &operator[](I) const noexcept {
