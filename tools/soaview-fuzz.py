@@ -28,7 +28,9 @@ loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
 (`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), neighbour-list loops
 (`buf[ngb[k]]` over a list with repeats), classes carried as bytes
 with copies of their own (the C++98 idiom with an empty destructor, an
-array member copied in a loop).
+array member copied in a loop), and calls of a function that changes
+another global container of the loops' pointer type (the container rule
+follows calls; such loops still convert).
 
 A failure is: different output, a crash or hang of either build, a compiler
 crash, or a converted build that fails although the plain build compiled --
@@ -72,6 +74,9 @@ NUM_KINDS = ["double", "float", "int", "long", "unsigned"]
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
+        # Constructs added after the reduce test's seed was fixed draw from
+        # their own stream, so the main stream's programs stay as they were.
+        self.r2 = random.Random(seed * 7919 + 17)
         self.seed = seed
         self.lines = []
         self.in_template = False
@@ -427,6 +432,11 @@ class Gen:
         # own type: its parameters become `auto` where written.
         w("static long tln = 0;")
         w("static auto tl = [](S &s, const S &o) { " + self.update("s", False) + " (void)o; ++tln; };")
+        # A function that changes a global container of the loops' pointer
+        # type by name: not an iterated container, so loops calling it convert
+        # (the container rule follows calls: checks/ContainerChecks.cpp).
+        w("static std::vector<S *> lg;")
+        w("static void logc() { if (lg.size() < 3) lg.push_back(nullptr); }")
         # A class with a virtual member that is not final, called through a
         # reference bound to it or to a derived class's object (decided at
         # run time): the converted loop runs after a check of the dynamic type,
@@ -532,6 +542,8 @@ class Gen:
             out.insert(r.randint(0, len(out)), f"vk.hit({ref});")  # guarded virtual
         if not device and r.random() < 0.2:  # a typed lambda written outside
             out.insert(r.randint(0, len(out)), f"tl({ref}, {ref});")
+        if not device and self.r2.random() < 0.15:  # changes another container
+            out.insert(self.r2.randint(0, len(out)), "logc();")
         self.in_device = False
         return [s + " // @r" for s in out]
 
@@ -960,7 +972,7 @@ class Gen:
             if entries > 1:
                 w("  }")
         w("  if (!store.empty()) tl(store[0], store[0]);")
-        w('  std::printf("%a %ld %ld %ld\\n", acc, fx.n, vk0.n + vk1.n, tln);')
+        w('  std::printf("%a %ld %ld %ld %zu\\n", acc, fx.n, vk0.n + vk1.n, tln, lg.size());')
         w("  for (auto &s : store) dump(s);")
         w("  for (auto &s : dq) dump(s);")
         w("  for (auto &s : arr) dump(s);")

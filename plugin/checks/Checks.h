@@ -33,9 +33,14 @@ bool checkNotConstexpr(const LoopAnnotation &A, const clang::FunctionDecl *Fn,
 /// element's class (not a private or protected nested class).
 bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
                           DiagStore &Diags);
-/// The view is built before the loop: the loop may not change its range.
-bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
-                             DiagStore &Diags);
+//--- ContainerChecks.cpp ------------------------------------------------------
+/// The view is built before the loop: neither the loop nor a function it
+/// reaches may change its range (the container, bounds, target or list).
+bool checkContainerUnchanged(clang::ASTContext &Ctx, const LoopForm &F,
+                             const LoopAnnotation &A, DiagStore &Diags);
+
+//--- LoopChecks.cpp
+//------------------------------------------------------------
 /// What a hoisted view is built from exists before, and does not change in,
 /// the loop it moves out of.
 bool checkHoist(clang::ASTContext &Ctx, const RecognisedLoop &L,

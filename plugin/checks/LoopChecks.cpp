@@ -82,67 +82,6 @@ bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
   return true;
 }
 
-/// The variable a range expression names, if any (`ps`, `cell.parts`).
-static const ValueDecl *rangeRoot(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return ME->getMemberDecl();
-    E = ME->getBase()->IgnoreParenImpCasts();
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return DRE->getDecl();
-  return nullptr;
-}
-
-/// The variables an iterator loop's begin and end read (`c` of `c.begin()`,
-/// `n` of `parts + n`): evaluated once before the converted loop.
-static std::vector<const ValueDecl *> iteratorBoundVars(const LoopForm &F) {
-  struct Refs : RecursiveASTVisitor<Refs> {
-    std::vector<const ValueDecl *> Found;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (isa<VarDecl>(E->getDecl()) &&
-          !llvm::is_contained(Found, E->getDecl()))
-        Found.push_back(E->getDecl());
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *E) {
-      if (isa<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts()) &&
-          !llvm::is_contained(Found, E->getMemberDecl()))
-        Found.push_back(E->getMemberDecl());
-      return true;
-    }
-  } R;
-  R.TraverseStmt(const_cast<Expr *>(F.Begin));
-  R.TraverseStmt(const_cast<Expr *>(F.End));
-  return R.Found;
-}
-
-bool checkContainerUnchanged(const LoopForm &F, const LoopAnnotation &A,
-                             DiagStore &Diags) {
-  std::vector<const ValueDecl *> Roots;
-  if (F.Kind == LoopFormKind::Iterator)
-    Roots = iteratorBoundVars(F);
-  else if (F.Kind == LoopFormKind::Range) {
-    if (const ValueDecl *Root = rangeRoot(F.RangeInit))
-      Roots.push_back(Root);
-  } else if (F.IndexList) // a neighbour list, read before the loop
-    Roots.push_back(F.IndexList->getDecl());
-  llvm::SmallPtrSet<const ValueDecl *, 2> Vars(Roots.begin(), Roots.end());
-  const Expr *W = Vars.empty() ? nullptr : findWrite(F.Body, Vars);
-  if (!W)
-    return true;
-  const ValueDecl *Root = Roots.front();
-  if (const DeclRefExpr *Written = findVarUse(
-          W, [&](const VarDecl *V) { return llvm::is_contained(Roots, V); }))
-    Root = Written->getDecl();
-  StoredDiag &D =
-      Diags.report(W->getExprLoc(), {diag::err_loop_container_modified,
-                                     {Root->getName().str()}});
-  Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
-  return false;
-}
-
 /// Hoisting builds the view before an enclosing loop: everything the view is
 /// built from must exist there and stay unchanged while that loop runs.
 bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {

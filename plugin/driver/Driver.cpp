@@ -396,7 +396,7 @@ FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
     std::optional<LoopForm> F =
         recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
     if (!F || !checkElementNameable(*F, *I.A, D) ||
-        !checkContainerUnchanged(*F, *I.A, D))
+        !checkContainerUnchanged(Ctx, *F, *I.A, D))
       return std::nullopt;
     RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
     if (L.HoistTo && !checkHoist(Ctx, L, D))

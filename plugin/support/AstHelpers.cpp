@@ -156,8 +156,9 @@ namespace {
 /// Finds writes to a set of variables inside a statement.
 class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
-  explicit WriteFinder(llvm::SmallPtrSetImpl<const ValueDecl *> &Vars)
-      : Vars(Vars) {}
+  WriteFinder(const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,
+              const AliasTypes *Aliases)
+      : Vars(Vars), Aliases(Aliases) {}
   const Expr *Found = nullptr;
 
   /// The variable an lvalue is part of, looking through element selection
@@ -202,12 +203,41 @@ public:
     // passed by reference, a method called on it) changes the element, not
     // the container; writing a pointer slot (`v[k] = q`) changes the
     // container.
-    if (E && R != strip(E) && E->getType()->isRecordType())
+    if (!E || Found || (R != strip(E) && E->getType()->isRecordType()))
       return true;
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(R);
-    if (DRE && Vars.count(DRE->getDecl()) && !Found)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(R);
+        DRE && Vars.count(DRE->getDecl()))
       Found = DRE;
+    else if (const auto *ME = dyn_cast<MemberExpr>(R);
+             ME && Vars.count(ME->getMemberDecl()))
+      Found = ME;
+    else if (Aliases && throughAlias(R, R != strip(E)))
+      Found = R;
     return true;
+  }
+  /// R, the object a write changes, may be one of Aliases' types reached
+  /// through a pointer or reference: `*p`, `p->` (Selected: an element or
+  /// member of R is written, so a pointer R is written through), a
+  /// reference variable or member, a call's result.
+  bool throughAlias(const Expr *R, bool Selected) const {
+    QualType T = R->getType();
+    if (T->isPointerType() && Selected)
+      return Aliases->count(key(T->getPointeeType()));
+    if (!Aliases->count(key(T)))
+      return false;
+    if (const auto *U = dyn_cast<UnaryOperator>(R))
+      return U->getOpcode() == UO_Deref;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(R))
+      return DRE->getDecl()->getType()->isReferenceType();
+    if (const auto *ME = dyn_cast<MemberExpr>(R))
+      return ME->isArrow() || ME->getMemberDecl()->getType()->isReferenceType();
+    return isa<CallExpr>(R);
+  }
+  static const Type *key(QualType T) {
+    return T.getNonReferenceType()
+        .getCanonicalType()
+        .getUnqualifiedType()
+        .getTypePtr();
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
@@ -237,9 +267,15 @@ public:
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
-    if (const auto *MD = C->getMethodDecl())
-      if (!MD->isConst() && !isAccessor(C))
-        check(C->getImplicitObjectArgument());
+    const auto *MD = C->getMethodDecl();
+    if (!MD || MD->isConst() || isAccessor(C))
+      return true;
+    const Expr *Object = C->getImplicitObjectArgument();
+    const auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParens());
+    if (ME && ME->isArrow() && Aliases && !Found &&
+        throughAlias(strip(Object), true)) // `p->push_back(q)`
+      Found = Object;
+    check(Object);
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -250,14 +286,16 @@ public:
   }
 
 private:
-  llvm::SmallPtrSetImpl<const ValueDecl *> &Vars;
+  const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars;
+  const AliasTypes *Aliases;
 };
 
 } // namespace
 
 const Expr *findWrite(const Stmt *S,
-                      llvm::SmallPtrSetImpl<const ValueDecl *> &Vars) {
-  WriteFinder Finder(Vars);
+                      const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,
+                      const AliasTypes *Aliases) {
+  WriteFinder Finder(Vars, Aliases);
   Finder.TraverseStmt(const_cast<Stmt *>(S));
   return Finder.Found;
 }

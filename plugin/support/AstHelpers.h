@@ -85,11 +85,18 @@ std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx,
 const clang::Stmt *typeOperandParent(clang::ASTContext &Ctx,
                                      const clang::Expr *E);
 
+/// Canonical, unqualified types of objects (containers).
+using AliasTypes = llvm::SmallPtrSet<const clang::Type *, 2>;
 /// The first expression in S that may modify one of Vars (assignment,
 /// increment, address taken, non-const reference or member call), or null.
+/// Vars holds variables (written by name) and fields (written in any
+/// object). With Aliases, also a write to an object of one of those types
+/// reached through a pointer or a reference (`(*p)[k] = q`,
+/// `r.push_back(q)` with `r` a reference), which may be any such object.
 const clang::Expr *
 findWrite(const clang::Stmt *S,
-          llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars);
+          const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars,
+          const AliasTypes *Aliases = nullptr);
 
 /// The first reference in S to a variable that Which accepts, outside the
 /// subtrees Skip, or null.

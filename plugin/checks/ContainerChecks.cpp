@@ -1,0 +1,335 @@
+//===- ContainerChecks.cpp - the loop leaves its container as it found it -===//
+//
+// The view is gathered before the loop starts and scattered back to the
+// same elements after it ends, so nothing the loop runs may change which
+// elements it visits: the range's container, an iterator loop's bounds, an
+// index loop's target, a neighbour list. The loop's own code may not write
+// them. Neither may any function it reaches with a body in this translation
+// unit (calls, constructions and destructions, lambdas, overrides of the
+// virtual functions it calls): there a write of the variable itself counts
+// (a global, the member in any object, a local a lambda captures), and for
+// a container that code outside its function can reach (a global, a member,
+// a reference, a local whose address is taken), so does a write to an
+// object of its type through a pointer or a reference.
+// Tests: test/Sema/container-callees.cpp,
+// test/Exec/constructs/container-callees.cpp.
+//===----------------------------------------------------------------------===//
+#include "checks/Checks.h"
+
+#include "diag/Diagnostics.h"
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace soaview {
+namespace {
+
+const Type *typeKey(QualType T) {
+  return T.getNonReferenceType()
+      .getCanonicalType()
+      .getUnqualifiedType()
+      .getTypePtr();
+}
+
+/// What the view is built from: the variables and members that name it, and
+/// the types of the containers among them.
+struct Container {
+  std::vector<const ValueDecl *> Roots;
+  llvm::SmallPtrSet<const ValueDecl *, 4> Names; ///< Roots and their members
+  /// The containers' types, each with the root naming it.
+  std::vector<std::pair<const ValueDecl *, const Type *>> Types;
+  void add(const ValueDecl *Root, QualType T) {
+    Roots.push_back(Root);
+    Names.insert(Root);
+    if (T->isRecordType() || T->isArrayType())
+      Types.push_back({Root, typeKey(T)});
+  }
+};
+
+/// The variable an expression names (`ps`, `cell.parts`), with the members
+/// it selects on the way to it.
+void addNamed(const Expr *E, Container &C) {
+  if (!E)
+    return;
+  E = E->IgnoreParenImpCasts();
+  QualType T = E->getType();
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return C.add(ME->getMemberDecl(), T);
+    C.Names.insert(ME->getMemberDecl());
+    E = ME->getBase()->IgnoreParenImpCasts();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    C.add(DRE->getDecl(), T);
+}
+
+/// The variables an iterator loop's begin and end read (`c` of `c.begin()`,
+/// `n` of `parts + n`): evaluated once before the converted loop.
+void addBoundVars(const LoopForm &F, Container &C) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    Container &C;
+    explicit Refs(Container &C) : C(C) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl()) && !C.Names.count(E->getDecl()))
+        C.add(E->getDecl(), E->getType());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (isa<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts()) &&
+          !C.Names.count(E->getMemberDecl()))
+        C.add(E->getMemberDecl(), E->getType());
+      return true;
+    }
+  } R(C);
+  R.TraverseStmt(const_cast<Expr *>(F.Begin));
+  R.TraverseStmt(const_cast<Expr *>(F.End));
+}
+
+Container containerOf(const LoopForm &F) {
+  Container C;
+  if (F.Kind == LoopFormKind::Iterator)
+    addBoundVars(F, C);
+  else if (F.Kind == LoopFormKind::Range)
+    addNamed(F.RangeInit, C);
+  else {
+    addNamed(F.IndexList, C); // a neighbour list, read before the loop
+    if (const auto *V = dyn_cast_or_null<ValueDecl>(F.Target))
+      C.add(V, V->getType()); // the target: a vector may move its elements
+  }
+  return C;
+}
+
+/// A local variable of F's function that no code outside the function can
+/// reach: an object (not a reference) whose address is never taken nor
+/// bound to a non-const reference (a lambda capturing it names it).
+bool unreachableFromOutside(const LoopForm &F, const ValueDecl *Root) {
+  const auto *V = dyn_cast<VarDecl>(Root);
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() ||
+      V->getType()->isPointerType())
+    return false;
+  struct Escapes : RecursiveASTVisitor<Escapes> {
+    const VarDecl *V;
+    bool Found = false;
+    bool escapes(const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? strip(E) : nullptr);
+      return DRE && DRE->getDecl() == V;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= U->getOpcode() == UO_AddrOf && escapes(U->getSubExpr());
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *D) {
+      QualType T = D->getType();
+      Found |= T->isReferenceType() &&
+               !T.getNonReferenceType().isConstQualified() &&
+               escapes(D->getInit());
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      for (unsigned I = 0; FD && I < C->getNumArgs(); ++I) {
+        const ParmVarDecl *P =
+            I < FD->getNumParams() ? FD->getParamDecl(I) : nullptr;
+        QualType T = P ? P->getType() : QualType();
+        Found |= P && T->isReferenceType() &&
+                 !T.getNonReferenceType().isConstQualified() &&
+                 escapes(C->getArg(I));
+      }
+      return true;
+    }
+  } E;
+  E.V = V;
+  E.TraverseStmt(F.Function->getBody());
+  return !E.Found;
+}
+
+/// A function the loop reaches, and the call in the loop's own code that
+/// leads to it.
+struct Reached {
+  const FunctionDecl *FD;
+  const Expr *Via;
+};
+
+/// Every user function a loop body reaches whose body this translation unit
+/// holds, outside system headers, in the order a breadth-first walk meets
+/// them.
+class ReachWalk : public RecursiveASTVisitor<ReachWalk> {
+public:
+  explicit ReachWalk(ASTContext &Ctx) : Ctx(Ctx) {}
+  std::vector<Reached> run(const Stmt *Body) {
+    TraverseStmt(const_cast<Stmt *>(Body));
+    for (size_t I = 0; I < Out.size(); ++I) {
+      Via = Out[I].Via;
+      TraverseDecl(const_cast<FunctionDecl *>(Out[I].FD));
+    }
+    return Out;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    add(C->getDirectCallee(), C);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    add(C->getConstructor(), C);
+    add(destructorOf(C->getType()), C); // a temporary's, or a variable's
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *D) {
+    add(destructorOf(D->getDestroyedType()), D);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) { // a lambda handed on by name
+    const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+    if (RD && RD->isLambda())
+      for (const CXXMethodDecl *Op : callOperators(RD))
+        add(Op, E);
+    return true;
+  }
+
+private:
+  static const CXXDestructorDecl *destructorOf(QualType T) {
+    const CXXRecordDecl *RD =
+        T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+    return RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
+  }
+  static std::vector<const CXXMethodDecl *>
+  callOperators(const CXXRecordDecl *RD) {
+    if (!RD->isGenericLambda())
+      return {RD->getLambdaCallOperator()};
+    std::vector<const CXXMethodDecl *> Ops;
+    for (const FunctionDecl *S :
+         RD->getDependentLambdaCallOperator()->specializations())
+      Ops.push_back(cast<CXXMethodDecl>(S));
+    return Ops;
+  }
+  void add(const FunctionDecl *FD, const Expr *At) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD || !FD->hasBody(Def) || !Def ||
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+        !Seen.insert(Def).second)
+      return;
+    Out.push_back({Def, Via ? Via : At});
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+      for (const CXXMethodDecl *O : overriders(MD))
+        add(O, At);
+  }
+  /// The methods of this translation unit that override MD.
+  std::vector<const CXXMethodDecl *> overriders(const CXXMethodDecl *MD) {
+    if (!Overrides) {
+      struct All : RecursiveASTVisitor<All> {
+        std::multimap<const CXXMethodDecl *, const CXXMethodDecl *> M;
+        bool shouldVisitTemplateInstantiations() const { return true; }
+        bool VisitCXXMethodDecl(CXXMethodDecl *D) {
+          for (const CXXMethodDecl *O : D->overridden_methods())
+            M.emplace(O->getCanonicalDecl(), D);
+          return true;
+        }
+      } A;
+      A.TraverseDecl(Ctx.getTranslationUnitDecl());
+      Overrides = std::move(A.M);
+    }
+    std::vector<const CXXMethodDecl *> R;
+    auto [B, E] = Overrides->equal_range(MD->getCanonicalDecl());
+    for (auto It = B; It != E; ++It)
+      R.push_back(It->second);
+    return R;
+  }
+
+  ASTContext &Ctx;
+  const Expr *Via = nullptr; ///< the loop's call that reached the walked code
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  std::vector<Reached> Out;
+  std::optional<std::multimap<const CXXMethodDecl *, const CXXMethodDecl *>>
+      Overrides;
+};
+
+/// A reached function as the notes name it.
+std::string nameOf(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (MD && MD->getParent()->isLambda())
+    return "a lambda";
+  return "'" + FD->getQualifiedNameAsString() + "'";
+}
+
+/// The name the message gives the container: the variable written, or the
+/// first root.
+std::string shownRoot(const Container &C, const Expr *W) {
+  const ValueDecl *Root = C.Roots.front();
+  if (const DeclRefExpr *Written = findVarUse(
+          W, [&](const VarDecl *V) { return llvm::is_contained(C.Roots, V); }))
+    Root = Written->getDecl();
+  return Root->getName().str();
+}
+
+/// Whether the write W names the container (not an alias of it).
+bool namesContainer(const Expr *W, const Container &C) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(W))
+    return C.Names.count(DRE->getDecl());
+  const auto *ME = dyn_cast<MemberExpr>(W);
+  return ME && C.Names.count(ME->getMemberDecl());
+}
+
+/// The container as a message names a write of it in a reached function:
+/// the variable or member written, else (an alias) the loop's first root.
+std::string writtenName(const Expr *W, const Container &C) {
+  const NamedDecl *D = C.Roots.front();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(W); DRE && namesContainer(W, C))
+    D = DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(W); ME && namesContainer(W, C))
+    D = ME->getMemberDecl();
+  return D->getName().str();
+}
+
+/// The object an aliasing write changes: W itself, or what W points to.
+QualType objectType(const Expr *W) {
+  QualType T = W->getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T.getUnqualifiedType();
+}
+
+} // namespace
+
+bool checkContainerUnchanged(ASTContext &Ctx, const LoopForm &F,
+                             const LoopAnnotation &A, DiagStore &Diags) {
+  Container C = containerOf(F);
+  if (C.Roots.empty())
+    return true;
+  if (const Expr *W = findWrite(F.Body, C.Names)) {
+    StoredDiag &D =
+        Diags.report(W->getExprLoc(),
+                     {diag::err_loop_container_modified, {shownRoot(C, W)}});
+    Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
+    return false;
+  }
+  AliasTypes Reachable; // types of the containers code elsewhere can reach
+  for (auto [Root, T] : C.Types)
+    if (!unreachableFromOutside(F, Root))
+      Reachable.insert(T);
+  const AliasTypes *Aliases = Reachable.empty() ? nullptr : &Reachable;
+  for (const Reached &R : ReachWalk(Ctx).run(F.Body)) {
+    const Expr *W = findWrite(R.FD->getBody(), C.Names, Aliases);
+    if (!W)
+      continue;
+    StoredDiag &D =
+        Diags.report(R.Via->getExprLoc(),
+                     {diag::err_loop_container_modified, {writtenName(W, C)}});
+    if (namesContainer(W, C))
+      Diags.note(D, W->getExprLoc(),
+                 {diag::note_loop_container_callee, {nameOf(R.FD)}});
+    else
+      Diags.note(D, W->getExprLoc(),
+                 {diag::note_loop_container_alias,
+                  {nameOf(R.FD), qualifiedName(Ctx, objectType(W))}});
+    Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
+    return false;
+  }
+  return true;
+}
+
+} // namespace soaview
