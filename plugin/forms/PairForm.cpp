@@ -252,13 +252,16 @@ bool PairRecogniser::sameTargetHoisted(const RecognisedLoop &Outer,
   if (At && (At == Outer.Form.Loop ||
              contains(Ctx.getSourceManager(), At, Outer.Form.Loop)))
     return true;
-  return fail(Inner, Inner.Form.Lo->getBeginLoc(),
-              "it loops over '" + Inner.Form.TargetName +
-                  "', the target of the loop around it, from '" +
-                  text(Inner.Form.Lo) +
-                  "': hoist it out of that loop (soa_conversion_hoist) or "
-                  "start it after that loop's element ('" +
-                  Outer.Form.IndexVar->getName().str() + " + 1')");
+  std::string Instead =
+      Inner.Form.IndexList // a pair through a list is refused
+          ? "or leave it unannotated (it then reads the neighbours as written)"
+          : "or start it after that loop's element ('" +
+                Outer.Form.IndexVar->getName().str() + " + 1')";
+  return fail(
+      Inner, Inner.Form.Lo->getBeginLoc(),
+      "it loops over '" + Inner.Form.TargetName +
+          "', the target of the loop around it, from '" + text(Inner.Form.Lo) +
+          "': hoist it out of that loop (soa_conversion_hoist) " + Instead);
 }
 
 } // namespace

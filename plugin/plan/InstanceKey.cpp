@@ -39,7 +39,7 @@ std::optional<Level> classLevel(const ClassTemplateSpecializationDecl *S) {
   if (auto *P = From.dyn_cast<ClassTemplatePartialSpecializationDecl *>())
     return Level{P->getTemplateParameters(),
                  S->getTemplateInstantiationArgs().asArray()};
-  return Level{From.get<ClassTemplateDecl *>()->getTemplateParameters(),
+  return Level{cast<ClassTemplateDecl *>(From)->getTemplateParameters(),
                S->getTemplateArgs().asArray()};
 }
 

@@ -50,7 +50,7 @@ void notHoisted(P *A, int n, const std::vector<std::vector<int>> &ngbs) {
   for (int i = 0; i < n; ++i) {
     const std::vector<int> &mine = ngbs[i];
     [[clang::soa_conversion_target("A")]]
-    for (std::size_t k = 0; k < mine.size(); ++k) // expected-error {{cannot convert symmetric pair loop: it loops over 'A', the target of the loop around it, from '0': hoist it out of that loop (soa_conversion_hoist) or start it after that loop's element ('i + 1')}} expected-note {{a pair loop walks the view of the loop around it}}
+    for (std::size_t k = 0; k < mine.size(); ++k) // expected-error {{cannot convert symmetric pair loop: it loops over 'A', the target of the loop around it, from '0': hoist it out of that loop (soa_conversion_hoist) or leave it unannotated (it then reads the neighbours as written)}} expected-note {{a pair loop walks the view of the loop around it}}
       A[i].v += A[mine[k]].x;
   }
 }
