@@ -28,7 +28,9 @@ loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
 (`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), neighbour-list loops
 (`buf[ngb[k]]` over a list with repeats), classes carried as bytes
 with copies of their own (the C++98 idiom with an empty destructor, an
-array member copied in a loop), and calls of a function that changes
+array member copied in a loop), symmetric iterator pair loops over
+`std::vector<S *>` (with repeats in half the programs: the nest then runs
+as written), and calls of a function that changes
 another global container of the loops' pointer type (the container rule
 follows calls; such loops still convert).
 
@@ -83,6 +85,7 @@ class Gen:
         self.in_device = False
         self.host_only = set()
         self.iterator = False  # the body's element is *it (not it itself)
+        self.symptr = set()  # symit kernels over std::vector<S *>
 
     def pick(self, xs):
         return self.r.choice(xs)
@@ -783,14 +786,19 @@ class Gen:
                     w(self.pick(["    for (int j = i + 1; j < n; ++j) {", "    for (int j = i + 1; j != n; j++) {"]))
                     one, two = "buf[i].", "buf[j]."
                 else:
-                    w(f"double {name}(std::vector<S> &c) {{")
+                    # Over pointers (`ptrs`, with repeats in half the
+                    # programs), the nest runs as written on a repeat.
+                    ptr = self.r2.random() < 0.5
+                    if ptr:
+                        self.symptr.add(name)
+                    w(f"double {name}(std::vector<S{' *' if ptr else ''}> &c) {{")
                     w("  double acc = 0;")
                     w("  [[clang::soa_conversion]]")
                     w("  for (auto it = c.begin(); it != c.end(); ++it) {")
                     w("    [[clang::soa_conversion]]")
                     start = self.pick(["std::next(it)", "it + 1"])
                     w(f"    for (auto jt = {start}; jt != c.end(); ++jt) {{")
-                    one, two = "it->", "jt->"
+                    one, two = ("(*it)->", "(*jt)->") if ptr else ("it->", "jt->")
                 for line in self.pair_updates(fields, fields, one, two, "", True):
                     w(line)
                 for line in self.pair_updates(fields, fields, two, one, "", False):
@@ -888,6 +896,8 @@ class Gen:
                    "indexoff": "store.data(), n", "refptr": "ptrs", "wrap": "wrefs",
                    "wrapvar": "lrefs", "symidx": "store.data(), n", "symit": "store",
                    "ngblist": "store.data(), ngbl"}[kind]
+            if name in self.symptr:
+                arg = "ptrs"
             if name in self.offloaded:
                 # Offloaded iterations run in parallel: the containers hold
                 # each element once (the runtime refuses repeats with writes).

@@ -36,26 +36,6 @@ namespace {
 /// nest's blocks at the same place (emit/Loops.cpp: 0 to its hoist levels).
 constexpr int kAfterNestEnds = 1000;
 
-/// Text with every `[[clang::soa_conversion...]]` turned into a comment:
-/// the copy is plain code.
-std::string commentAnnotations(std::string Text) {
-  for (size_t I = 0; (I = Text.find("[[", I)) != std::string::npos;) {
-    size_t Name = Text.find_first_not_of(" \t", I + 2);
-    size_t End = Text.find("]]", I);
-    if (Name == std::string::npos || End == std::string::npos)
-      break;
-    if (!llvm::StringRef(Text).substr(Name).starts_with(
-            "clang::soa_conversion")) {
-      I += 2;
-      continue;
-    }
-    Text.replace(I, 2, "/*");
-    Text.replace(End, 2, "*/");
-    I = End + 2;
-  }
-  return Text;
-}
-
 /// The size gate's measuring objects (soaview/gate.h), named after the
 /// nest: `{ static gate P_gate("f:L:C"); trial P_trial(P_gate, n, m); `.
 std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
@@ -153,7 +133,7 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
                                                     "back\n"
                                               : ""},
                        {"Line", Emit.Source.lineDirective(Begin)},
-                       {"Copy", commentAnnotations(Emit.Source.text(Range))}}),
+                       {"Copy", Emit.Source.plainCopy(Range)}}),
                  std::numeric_limits<int>::min());
   return true;
 }

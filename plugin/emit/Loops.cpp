@@ -452,8 +452,31 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
       Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
   CodeWriter W;
   prologue(W, P, Frame);
+  if (P.RepeatsRunAsWritten) // hostLoop adds no prologue of its own here
+    repeatsFallback(W, P);
   T.Prologue = W.take() + T.Prologue;
   return T;
+}
+
+/// The outer loop of a pair nest over pointers, when its frame finds an
+/// object the range holds twice (two live views of it would disagree,
+/// forms/PairForm.cpp): the frame writes nothing back, and the nest runs as
+/// written, before the converted loop's `for`:
+///
+///   if (sv12_3_frame.has_repeats()) { sv12_3_frame.discard(); // ...
+///   #line 12 "user.cpp"
+///     <the nest as written, its soaview attributes commented out>
+///   } else
+void LoopEmitter::repeatsFallback(CodeWriter &W, const LoopPlan &P) const {
+  SourceLocation For = Emit.SM.getFileLoc(P.Annotation->ForLoc);
+  CharSourceRange Nest =
+      CharSourceRange::getCharRange(For, Emit.Source.afterStmt(P.Form.Loop));
+  std::string Prefix = Emit.Names.prefix(P);
+  W.line(fill("if (${P}frame.has_repeats()) { ${P}frame.discard(); // "
+              "soaview: an object the range holds twice: the nest as written",
+              {{"P", Prefix}}));
+  W.raw(Emit.Source.lineDirective(For) + Emit.Source.plainCopy(Nest) + "\n");
+  W.line("} else");
 }
 
 /// The header replaces `(...)`, or with a lambda body `for (...)` (the call

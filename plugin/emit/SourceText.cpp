@@ -56,6 +56,25 @@ std::string SourceText::lineDirective(SourceLocation L) const {
          "\"\n" + std::string(PL.getColumn() - 1, ' ');
 }
 
+std::string SourceText::plainCopy(CharSourceRange R) const {
+  std::string Text = text(R);
+  for (size_t I = 0; (I = Text.find("[[", I)) != std::string::npos;) {
+    size_t Name = Text.find_first_not_of(" \t", I + 2);
+    size_t End = Text.find("]]", I);
+    if (Name == std::string::npos || End == std::string::npos)
+      break;
+    if (!llvm::StringRef(Text).substr(Name).starts_with(
+            "clang::soa_conversion")) {
+      I += 2;
+      continue;
+    }
+    Text.replace(I, 2, "/*");
+    Text.replace(End, 2, "*/");
+    I = End + 2;
+  }
+  return Text;
+}
+
 std::string SourceText::where(SourceLocation L) const {
   PresumedLoc PL = SM.getPresumedLoc(L);
   return llvm::sys::path::filename(PL.getFilename()).str() + ":" +

@@ -40,6 +40,9 @@ public:
   /// `#line` back to L's line, then indentation up to its column: text
   /// copied from L keeps the user's positions in diagnostics.
   std::string lineDirective(clang::SourceLocation L) const;
+  /// R's text with every `[[clang::soa_conversion...]]` turned into a
+  /// comment: a copy as written, plain code.
+  std::string plainCopy(clang::CharSourceRange R) const;
   /// `file.cpp:20:3`, as sites and comments name a loop.
   std::string where(clang::SourceLocation L) const;
   /// The edit dropping FD's qualifier (`void ns::f(` becomes `void f(`),

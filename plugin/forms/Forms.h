@@ -136,6 +136,10 @@ struct RecognisedLoop {
   /// (forms/PairForm.cpp).
   std::optional<size_t> WalksViewOf;
   unsigned PairStart = 0;
+  /// The outer loop of a pair nest over pointers: when its frame finds an
+  /// object the range holds twice (two live views of it would disagree),
+  /// the nest runs as written instead (emit/Loops.cpp, repeatsFallback).
+  bool RepeatsRunAsWritten = false;
 };
 
 /// A loop over cells annotated soa_conversion_offload_compute whose body

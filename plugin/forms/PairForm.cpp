@@ -5,8 +5,12 @@
 // after the outer one: the same target (index loops) or the same end
 // (iterator loops), the same bound, a start `i + c` (c >= 1; `!=` and
 // iterators: c = 1). Both loops then index one frame: slot `j - lo` (index
-// loops) or the outer slot plus c (iterator loops). Elements that are
-// pointers could repeat, and one object would have two views: refused.
+// loops) or the outer slot plus c (iterator loops). Over pointers (iterator
+// loops only: an index target holds structs) an object the range holds
+// twice would have two live views: such a nest runs as written when the
+// frame finds a repeat (RecognisedLoop::RepeatsRunAsWritten). The copy
+// evaluates the outer loop's begin and end again, which the iterator form
+// requires to be free of side effects.
 //===----------------------------------------------------------------------===//
 #include "forms/PairForm.h"
 
@@ -192,6 +196,8 @@ bool PairRecogniser::pair(size_t O, size_t K) {
     return fail(Inner, Start->getBeginLoc(), *Why);
   Inner.WalksViewOf = O;
   Inner.PairStart = (unsigned)*Step;
+  Nest.Loops[O].RepeatsRunAsWritten |=
+      Inner.Form.VarIsPointer || Outer.Form.VarIsPointer;
   return true;
 }
 
@@ -232,9 +238,6 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
                ->getNameInfo()
                .getAsString() +
            "', and an element listed twice would have two views";
-  if (IF.VarIsPointer || OF.VarIsPointer)
-    return "its elements are pointers, and an object the range holds twice "
-           "would have two views";
   if (Outer.WalksViewOf)
     return "the loop around it walks the view of another loop";
   return std::nullopt;

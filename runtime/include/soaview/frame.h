@@ -374,6 +374,8 @@ public:
       for (std::size_t k = 0; k < n_; ++k)
         views_[k].~view();
     if constexpr (kScatters) {
+      if (discarded_)
+        return;
       std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
       void *const *ep = reinterpret_cast<void *const *>(elems_);
       for (std::size_t i = 0; i < n_; ++i) {
@@ -420,6 +422,9 @@ public:
   const typename Spec::soa &buffers() const noexcept { return soa_; }
   /// True when a pointer container held the same element more than once.
   bool has_repeats() const noexcept { return remap_ != nullptr; }
+  /// Writes nothing back: for a frame no view has written, whose loop runs
+  /// as written instead (a pair nest over a range with repeats).
+  void discard() noexcept { discarded_ = true; }
 
 private:
   template <class Range> static std::size_t bytes_for(std::size_t n) {
@@ -437,6 +442,7 @@ private:
   lease lease_;
   element **elems_ = nullptr;
   const std::size_t *remap_ = nullptr;
+  bool discarded_ = false;
   typename Spec::soa soa_{};
   view *views_ = nullptr; // Packed only
 };
