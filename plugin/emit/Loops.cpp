@@ -453,7 +453,7 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
   CodeWriter W;
   prologue(W, P, Frame);
   if (P.RepeatsRunAsWritten) // hostLoop adds no prologue of its own here
-    repeatsFallback(W, P);
+    repeatsFallback(W, P, Nest.InRegion);
   T.Prologue = W.take() + T.Prologue;
   return T;
 }
@@ -461,13 +461,15 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
 /// The outer loop of a pair nest over pointers, when its frame finds an
 /// object the range holds twice (two live views of it would disagree,
 /// forms/PairForm.cpp): the frame writes nothing back, and the nest runs as
-/// written, before the converted loop's `for`:
+/// written (in a view region, after the region's views are written back),
+/// before the converted loop's `for`:
 ///
 ///   if (sv12_3_frame.has_repeats()) { sv12_3_frame.discard(); // ...
 ///   #line 12 "user.cpp"
 ///     <the nest as written, its soaview attributes commented out>
 ///   } else
-void LoopEmitter::repeatsFallback(CodeWriter &W, const LoopPlan &P) const {
+void LoopEmitter::repeatsFallback(CodeWriter &W, const LoopPlan &P,
+                                  bool InRegion) const {
   SourceLocation For = Emit.SM.getFileLoc(P.Annotation->ForLoc);
   CharSourceRange Nest =
       CharSourceRange::getCharRange(For, Emit.Source.afterStmt(P.Form.Loop));
@@ -475,6 +477,9 @@ void LoopEmitter::repeatsFallback(CodeWriter &W, const LoopPlan &P) const {
   W.line(fill("if (${P}frame.has_repeats()) { ${P}frame.discard(); // "
               "soaview: an object the range holds twice: the nest as written",
               {{"P", Prefix}}));
+  if (InRegion) // as the dispatch guard's copy (emit/Dispatch.cpp)
+    W.line(std::string(rt::RegionSync) +
+           "(); // soaview: a view region's views, written back");
   W.raw(Emit.Source.lineDirective(For) + Emit.Source.plainCopy(Nest) + "\n");
   W.line("} else");
 }

@@ -72,7 +72,7 @@ private:
   LoopText deviceLoop(const NestPlan &Nest, const LoopPlan &P,
                       const std::string &Spec) const;
   LoopText hostLoop(const LoopPlan &P, bool EachSlot) const;
-  void repeatsFallback(CodeWriter &W, const LoopPlan &P) const;
+  void repeatsFallback(CodeWriter &W, const LoopPlan &P, bool InRegion) const;
   LoopText pairLoop(const NestPlan &Nest, const LoopPlan &P) const;
   void placeHeader(const LoopPlan &P, const LoopText &T,
                    EditBuffer &Buffer) const;

@@ -238,6 +238,11 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
                ->getNameInfo()
                .getAsString() +
            "', and an element listed twice would have two views";
+  if ((IF.VarIsPointer || OF.VarIsPointer) && Outer.HoistTo)
+    return "its elements are pointers and the loop around it is hoisted: a "
+           "range holding an object twice runs the nest as written, which "
+           "a view built before the loops around it cannot (remove "
+           "soa_conversion_hoist)";
   if (Outer.WalksViewOf)
     return "the loop around it walks the view of another loop";
   return std::nullopt;

@@ -87,3 +87,18 @@ void triples(P *ps, int n) {
       for (int k = j + 1; k < n; ++k) // expected-error {{cannot convert symmetric pair loop: the loop around it walks the view of another loop}} expected-note {{a pair loop walks}}
         ps[k].f += ps[i].x * ps[j].x;
 }
+
+// Over pointers a repeat runs the nest as written (test/Exec/constructs/
+// pair-pointers.cpp), from where the outer loop stands: not for a view
+// hoisted out of the loops around it.
+void pointersHoisted(std::vector<P *> &c, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    [[clang::soa_conversion, clang::soa_conversion_hoist(1)]]
+    for (auto it = c.begin(); it != c.end(); ++it)
+      [[clang::soa_conversion]]
+      for (auto jt = std::next(it); jt != c.end(); ++jt) { // expected-error {{cannot convert symmetric pair loop: its elements are pointers and the loop around it is hoisted: a range holding an object twice runs the nest as written, which a view built before the loops around it cannot (remove soa_conversion_hoist)}} expected-note {{a pair loop walks}}
+        (*it)->f += (*jt)->x;
+        (*jt)->f -= (*it)->x;
+      }
+  }
+}
