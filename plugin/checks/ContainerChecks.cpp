@@ -47,7 +47,8 @@ struct Container {
   void add(const ValueDecl *Root, QualType T) {
     Roots.push_back(Root);
     Names.insert(Root);
-    if (T->isRecordType() || T->isArrayType())
+    QualType Object = T.getNonReferenceType(); // a target `std::vector<P> &A`
+    if (Object->isRecordType() || Object->isArrayType())
       Types.push_back({Root, typeKey(T)});
   }
 };

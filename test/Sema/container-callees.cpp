@@ -134,6 +134,16 @@ void indexTargetMoves(int n) {
   }
 }
 
+std::vector<P> *other;
+void growOther() { other->push_back(P{1}); } // expected-note {{'growOther', which the loop calls, writes a 'std::vector<P>' through a pointer or reference here, which may be the container}}
+void indexTargetByReference(std::vector<P> &A, int n) {
+  [[clang::soa_conversion("always"), clang::soa_conversion_target("A")]]
+  for (int i = 0; i < n; ++i) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    A[i].x += 1;
+    growOther(); // expected-error {{the iterated container 'A' may be modified in the loop}}
+  }
+}
+
 void listChangedByLambda(P *A, int n) {
   std::vector<int> ngb(n, 0);
   auto shrink = [&] { ngb.pop_back(); }; // expected-note {{a lambda, which the loop calls, changes it here}}
