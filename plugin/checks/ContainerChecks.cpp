@@ -209,15 +209,19 @@ private:
     return Ops;
   }
   void add(const FunctionDecl *FD, const Expr *At) {
+    if (!FD)
+      return;
+    // A virtual call may run any override, pure or not in the base.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->isVirtual() && Virtuals.insert(MD->getCanonicalDecl()).second)
+      for (const CXXMethodDecl *O : overriders(MD))
+        add(O, At);
     const FunctionDecl *Def = nullptr;
-    if (!FD || !FD->hasBody(Def) || !Def ||
+    if (!FD->hasBody(Def) || !Def ||
         Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
         !Seen.insert(Def).second)
       return;
     Out.push_back({Def, Via ? Via : At});
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
-      for (const CXXMethodDecl *O : overriders(MD))
-        add(O, At);
   }
   /// The methods of this translation unit that override MD.
   std::vector<const CXXMethodDecl *> overriders(const CXXMethodDecl *MD) {
@@ -244,6 +248,7 @@ private:
   ASTContext &Ctx;
   const Expr *Via = nullptr; ///< the loop's call that reached the walked code
   llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  llvm::SmallPtrSet<const CXXMethodDecl *, 4> Virtuals; ///< overrides added
   std::vector<Reached> Out;
   std::optional<std::multimap<const CXXMethodDecl *, const CXXMethodDecl *>>
       Overrides;

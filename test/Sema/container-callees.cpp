@@ -113,6 +113,21 @@ void throughOverride(Step &s) {
   }
 }
 
+struct Hook {
+  virtual void run() = 0;
+  virtual ~Hook() = default;
+};
+struct Rebuild : Hook {
+  void run() override { g.push_back(&b); } // expected-note {{'Rebuild::run', which the loop calls, changes it here}}
+};
+void throughPureVirtual(Hook &h) {
+  [[clang::soa_conversion("always")]]
+  for (P *p : g) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    p->x += 1;
+    h.run(); // expected-error {{the iterated container 'g' may be modified in the loop}}
+  }
+}
+
 struct Guard {
   Guard() { g.pop_back(); } // expected-note {{'Guard::Guard', which the loop calls, changes it here}}
 };
