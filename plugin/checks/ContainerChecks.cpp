@@ -30,13 +30,6 @@ using namespace clang;
 namespace soaview {
 namespace {
 
-const Type *typeKey(QualType T) {
-  return T.getNonReferenceType()
-      .getCanonicalType()
-      .getUnqualifiedType()
-      .getTypePtr();
-}
-
 /// What the view is built from: the variables and members that name it, and
 /// the types of the containers among them.
 struct Container {
@@ -49,7 +42,7 @@ struct Container {
     Names.insert(Root);
     QualType Object = T.getNonReferenceType(); // a target `std::vector<P> &A`
     if (Object->isRecordType() || Object->isArrayType())
-      Types.push_back({Root, typeKey(T)});
+      Types.push_back({Root, aliasKey(T)});
   }
 };
 

@@ -222,8 +222,8 @@ public:
   bool throughAlias(const Expr *R, bool Selected) const {
     QualType T = R->getType();
     if (T->isPointerType() && Selected)
-      return Aliases->count(key(T->getPointeeType()));
-    if (!Aliases->count(key(T)))
+      return Aliases->count(aliasKey(T->getPointeeType()));
+    if (!Aliases->count(aliasKey(T)))
       return false;
     if (const auto *U = dyn_cast<UnaryOperator>(R))
       return U->getOpcode() == UO_Deref;
@@ -232,12 +232,6 @@ public:
     if (const auto *ME = dyn_cast<MemberExpr>(R))
       return ME->isArrow() || ME->getMemberDecl()->getType()->isReferenceType();
     return isa<CallExpr>(R);
-  }
-  static const Type *key(QualType T) {
-    return T.getNonReferenceType()
-        .getCanonicalType()
-        .getUnqualifiedType()
-        .getTypePtr();
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
@@ -291,6 +285,13 @@ private:
 };
 
 } // namespace
+
+const Type *aliasKey(QualType T) {
+  return T.getNonReferenceType()
+      .getCanonicalType()
+      .getUnqualifiedType()
+      .getTypePtr();
+}
 
 const Expr *findWrite(const Stmt *S,
                       const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,

@@ -85,8 +85,12 @@ std::vector<const clang::Stmt *> enclosingLoops(clang::ASTContext &Ctx,
 const clang::Stmt *typeOperandParent(clang::ASTContext &Ctx,
                                      const clang::Expr *E);
 
-/// Canonical, unqualified types of objects (containers).
+/// Canonical, unqualified types of objects (containers), each as aliasKey
+/// gives it.
 using AliasTypes = llvm::SmallPtrSet<const clang::Type *, 2>;
+/// The key of an object's type in AliasTypes: T without reference,
+/// qualifiers or sugar.
+const clang::Type *aliasKey(clang::QualType T);
 /// The first expression in S that may modify one of Vars (assignment,
 /// increment, address taken, non-const reference or member call), or null.
 /// Vars holds variables (written by name) and fields (written in any
