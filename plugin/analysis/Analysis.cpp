@@ -129,7 +129,10 @@ void Analyzer::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
 void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
                       SourceLocation Use, const CallExpr *Call, ParentMap &PM) {
   std::string Name = MD->getQualifiedNameAsString();
-  if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+  const auto *Callee =
+      Call ? dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()) : nullptr;
+  bool Qualified = Callee && Callee->hasQualifier(); // no dynamic dispatch
+  if (MD->isVirtual() && !Qualified && !MD->hasAttr<FinalAttr>() &&
       !MD->getParent()->hasAttr<FinalAttr>())
     return refuse(Use, {diag::err_use_virtual, {Name}}, MD->getLocation(),
                   Msg(diag::note_use_virtual));
@@ -292,6 +295,48 @@ bool Analyzer::stepUnary(const UnaryOperator *U, ElementWalk &W) {
   refuse(W.Cur->getExprLoc(), diag::err_use_operation, {},
          Msg(diag::note_use_only_fields));
   return false;
+}
+
+/// How many classes among RD and its bases declare a member named as M
+/// (a class reached twice through bases counts twice).
+static unsigned declaringClasses(const CXXRecordDecl *RD, const ValueDecl *M) {
+  unsigned N = 0;
+  auto Count = [&](const CXXRecordDecl *C) {
+    N += !C->lookup(M->getDeclName()).empty();
+    return true;
+  };
+  Count(RD);
+  RD->forallBases(Count);
+  return N;
+}
+
+/// `p->Base::x`, `p->P::f()`: the view has the element's members under
+/// their names alone, so the qualifier goes where the element is a view
+/// (LoopAnalysis::Qualified). That names the same member only when no other
+/// class of the element declares the name; and a qualifier written in a
+/// macro cannot be taken out.
+bool Analyzer::qualifiedMember(const MemberExpr *ME, const ElementWalk &W) {
+  QualType T = ME->getBase()->IgnoreImpCasts()->getType(); // not the base's
+  if (ME->isArrow())
+    T = T->getPointeeType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  const ValueDecl *M = ME->getMemberDecl();
+  std::string Name = M->getQualifiedNameAsString();
+  if (!RD || !RD->hasDefinition() || declaringClasses(RD, M) != 1) {
+    refuse(ME->getMemberLoc(),
+           {diag::err_use_qualified_hidden,
+            {Name, RD ? RD->getNameAsString() : std::string("?")}},
+           M->getLocation(), Msg(diag::note_use_qualified_hidden));
+    return false;
+  }
+  if (ME->getQualifierLoc().getBeginLoc().isMacroID() ||
+      ME->getMemberLoc().isMacroID()) {
+    refuse(ME->getMemberLoc(), {diag::err_use_qualified_macro, {Name}}, {},
+           Msg(diag::note_use_qualified_macro));
+    return false;
+  }
+  Out.Loops[W.B.View].Qualified.push_back(ME);
+  return true;
 }
 
 /// `e.f`: a field ends the walk at a leaf (or walks into a sub-object used
@@ -498,6 +543,8 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return stepUnary(U, W);
   if (const auto *ME = dyn_cast<MemberExpr>(P)) {
     Handled.insert(ME);
+    if (ME->hasQualifier() && !qualifiedMember(ME, W))
+      return false;
     const ValueDecl *M = ME->getMemberDecl();
     if (const auto *FD = dyn_cast<FieldDecl>(M))
       return stepField(ME, FD, W, PM);

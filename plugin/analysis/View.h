@@ -109,6 +109,10 @@ struct LoopAnalysis {
   /// Comparisons of element addresses, rewritten to compare the original
   /// objects' addresses: the operand expressions to wrap.
   std::vector<const clang::Expr *> Identities;
+  /// Members of the element named with a qualifier (`p->Base::x`): the
+  /// qualifier is taken out where the element is a view, which knows its
+  /// members by name (checked to name the same member).
+  std::vector<const clang::MemberExpr *> Qualified;
 };
 
 /// A free function reached with at least one element argument.

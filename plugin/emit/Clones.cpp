@@ -61,6 +61,8 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
       continue; // the nest's edits are in already (another binding)
     for (const Expr *E : Nest.identities())
       R.Identities.push_back(E);
+    for (const MemberExpr *ME : Nest.qualifiedMembers())
+      R.Qualified.push_back(ME);
     for (const HeapRoute &H : Nest.heapRoutes())
       R.Routes.push_back(H);
     for (const LoopPlan &L : Nest.Loops)
@@ -96,6 +98,7 @@ bool CloneEmitter::inPlace(const NestPlan &Nest, const CalleeUse &U) {
   CharSourceRange Range = Emit.Source.declRange(textOf(U.FD));
   TextEdits Edits;
   Emit.identityEdits(Range, Nest.identities(), Edits);
+  Emit.unqualifyEdits(Range, Nest.qualifiedMembers(), Edits);
   autoParams(Nest, U, Edits);
   for (const LoopPlan &L : Nest.Loops)
     for (const VarDecl *V : L.View.Aliases)
@@ -115,7 +118,7 @@ bool CloneEmitter::inPlace(const NestPlan &Nest, const CalleeUse &U) {
       return false;
     unsigned From = Emit.Source.offset(Begin),
              To = Emit.Source.offset(R.getEnd());
-    if (Text == "auto") {
+    if (Text == "auto" || Text.empty()) { // a type, a qualifier taken out
       Buffer->replace(From, To, Text);
       continue;
     }
@@ -255,6 +258,7 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
             Edits.push_back({Type, "auto"});
         }
     Emit.identityEdits(Range, R.Identities, Edits);
+    Emit.unqualifyEdits(Range, R.Qualified, Edits);
     routeEditsIn(Emit, R.Routes, Range, Edits);
   }
   std::string Clone = Emit.Source.lineDirective(Range.getBegin()) +
@@ -293,11 +297,18 @@ std::string CloneEmitter::keepOriginal(const FunctionDecl *Def) const {
       Def->getDescribedFunctionTemplate() || Def->isTemplateInstantiation())
     return "";
   std::string Name = Emit.Names.keep(Def->getLocation());
-  return fill(
-      "[[maybe_unused]] static constexpr ${Declaration} = &${Function};\n",
-      {{"Declaration",
-        Emit.Types.declare(Emit.Ast.getPointerType(Def->getType()), Name)},
-       {"Function", Def->getName()}});
+  // A deduced return type may name what only the body can (a local alias,
+  // a namespace's own spelling): the pointer takes `auto`, which names one
+  // function only where the name is not overloaded.
+  std::string Declaration = "auto " + Name;
+  if (!Def->getDeclaredReturnType()->getContainedDeducedType())
+    Declaration =
+        Emit.Types.declare(Emit.Ast.getPointerType(Def->getType()), Name);
+  else if (!Def->getDeclContext()->lookup(Def->getDeclName()).isSingleResult())
+    return "";
+  return fill("[[maybe_unused]] static constexpr ${Declaration} = "
+              "&${Function};\n",
+              {{"Declaration", Declaration}, {"Function", Def->getName()}});
 }
 
 bool CloneEmitter::write(const Request &R) {

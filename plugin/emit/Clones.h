@@ -51,6 +51,7 @@ private:
     /// The parameters that receive elements, with the element type of each.
     std::map<unsigned, const clang::CXXRecordDecl *> ElementParams;
     std::vector<const clang::Expr *> Identities;
+    std::vector<const clang::MemberExpr *> Qualified;
     std::vector<HeapRoute> Routes;
     std::vector<std::pair<const clang::VarDecl *, const clang::RecordDecl *>>
         Aliases;

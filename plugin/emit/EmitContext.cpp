@@ -64,6 +64,17 @@ void EmitContext::identityEdits(CharSourceRange R,
   }
 }
 
+void EmitContext::unqualifyEdits(CharSourceRange R,
+                                 const std::vector<const MemberExpr *> &Which,
+                                 TextEdits &Edits) const {
+  for (const MemberExpr *ME : Which) {
+    SourceLocation Begin = ME->getQualifierLoc().getBeginLoc();
+    if (Source.inside(Begin, R)) // not in a macro: analysis checked
+      Edits.push_back(
+          {CharSourceRange::getCharRange(Begin, ME->getMemberLoc()), ""});
+  }
+}
+
 void EmitContext::copyEdits(const NestPlan &Nest, CharSourceRange R,
                             TextEdits &Edits) const {
   identityEdits(R, Nest.identities(), Edits);

@@ -74,6 +74,11 @@ struct EmitContext {
   /// comparisons wrapped, allocation routed to the device heap.
   void copyEdits(const NestPlan &Nest, clang::CharSourceRange R,
                  TextEdits &Edits) const;
+  /// Each of Which that lies in R without its qualifier: `p->Base::x` ->
+  /// `p->x`.
+  void unqualifyEdits(clang::CharSourceRange R,
+                      const std::vector<const clang::MemberExpr *> &Which,
+                      TextEdits &Edits) const;
   /// `identity(e)` around each of Which that lies in R.
   void identityEdits(clang::CharSourceRange R,
                      const std::vector<const clang::Expr *> &Which,

@@ -576,6 +576,13 @@ void LoopEmitter::bodyEdits(const LoopPlan &P, EditBuffer &Buffer) const {
                   std::string(rt::Identity) + "(");
     Buffer.insert(SM.getFileOffset(R.getEnd()), ")");
   }
+  TextEdits Unqualified;
+  Emit.unqualifyEdits(
+      CharSourceRange::getCharRange(Body->getBeginLoc(), BodyEnd), P.Qualified,
+      Unqualified);
+  for (auto &[R, Text] : Unqualified)
+    Buffer.replace(SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd()),
+                   "");
   // `T &e = r` of a reference wrapper `r`: `auto &e = r.get()`.
   for (const Expr *R : P.Form.WrapperConversions)
     Buffer.insert(SM.getFileOffset(Lexer::getLocForEndOfToken(

@@ -388,22 +388,7 @@ bool Recogniser::wrapperUses() {
 /// none: the index form says what is missing); else the loop steps an
 /// iterator.
 bool steppedVarIsIndex(const ForStmt *FS) {
-  const VarDecl *V = nullptr;
-  const Stmt *Init = FS->getInit();
-  if (const auto *E = dyn_cast_or_null<Expr>(Init))
-    Init = E->IgnoreImplicit();
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    if (DS->isSingleDecl())
-      V = dyn_cast<VarDecl>(DS->getSingleDecl());
-  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
-    if (BO->isAssignmentOp())
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
-        V = dyn_cast<VarDecl>(DRE->getDecl());
-  } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Init)) {
-    if (OC->getOperator() == OO_Equal)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
-        V = dyn_cast<VarDecl>(DRE->getDecl());
-  }
+  const VarDecl *V = steppedVar(FS);
   return !V || V->getType()->isIntegerType() || V->getType()->isDependentType();
 }
 

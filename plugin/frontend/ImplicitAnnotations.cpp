@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang;
 
@@ -38,6 +39,80 @@ bool overStructs(const VarDecl *Var, const SourceManager &SM) {
   });
 }
 
+/// The struct T of an array an index loop may target: `T *`, `T[N]` or
+/// `std::vector<T>`, seen through references (forms/LoopForms.cpp
+/// targetElement takes the same); null for anything else.
+const CXXRecordDecl *targetStruct(QualType T) {
+  T = T.getNonReferenceType();
+  QualType Elem;
+  if (T->isPointerType())
+    Elem = T->getPointeeType();
+  else if (const auto *AT = dyn_cast<ConstantArrayType>(T.getCanonicalType()))
+    Elem = AT->getElementType();
+  else if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+               T->getAsCXXRecordDecl()))
+    if (CT->getQualifiedNameAsString() == "std::vector")
+      Elem = CT->getTemplateArgs()[0].getAsType();
+  const auto *RD = Elem.isNull() ? nullptr : Elem->getAsCXXRecordDecl();
+  return RD && !RD->isUnion() && RD->hasDefinition() ? RD : nullptr;
+}
+
+/// What an index or iterator loop's body reaches through its stepped
+/// variable V: the arrays of structs it subscripts with an index that
+/// names V (`ps[i]`, `ps[i - 1]`, `ps[list[k]]`), and whether it
+/// dereferences V to a struct or a pointer to one (`*it`, `it->x`).
+class SteppedUses : public RecursiveASTVisitor<SteppedUses> {
+public:
+  explicit SteppedUses(const VarDecl *V) : V(V) {}
+  llvm::SetVector<const ValueDecl *> Targets;
+  bool DerefsToStructs = false;
+
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    subscript(E->getBase(), E->getIdx());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+    OverloadedOperatorKind Op = E->getOperator();
+    if (Op == OO_Subscript && E->getNumArgs() == 2)
+      subscript(E->getArg(0), E->getArg(1));
+    else if ((Op == OO_Star || Op == OO_Arrow) && refersTo(E->getArg(0), V))
+      DerefsToStructs |= overStructs(E->getType()); // `P &` or `P *`
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *E) {
+    if (E->getOpcode() == UO_Deref && refersTo(E->getSubExpr(), V))
+      DerefsToStructs |= overStructs(E->getType());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (E->isArrow() && refersTo(E->getBase(), V))
+      DerefsToStructs |= overStructs(E->getBase()->getType());
+    return true;
+  }
+
+private:
+  /// `name[index]` with an index that names V: name is a target.
+  void subscript(const Expr *Base, const Expr *Index) {
+    if (!mentions(Index))
+      return;
+    const ValueDecl *D = nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Base)))
+      D = DRE->getDecl();
+    else if (const auto *ME = dyn_cast<MemberExpr>(strip(Base)))
+      D = ME->isImplicitAccess() ? ME->getMemberDecl() : nullptr;
+    if (D && !D->getType()->isDependentType() && targetStruct(D->getType()))
+      Targets.insert(D);
+  }
+  bool mentions(const Expr *E) const {
+    if (refersTo(E, V))
+      return true;
+    return llvm::any_of(E->children(), [&](const Stmt *C) {
+      return C && isa<Expr>(C) && mentions(cast<Expr>(C));
+    });
+  }
+  const VarDecl *V;
+};
+
 class LoopsOverStructs : public RecursiveASTVisitor<LoopsOverStructs> {
 public:
   LoopsOverStructs(const SourceManager &SM, AnnotationCollector &C)
@@ -46,22 +121,49 @@ public:
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
-    SourceLocation For = S->getForLoc();
     const VarDecl *Var = S->getLoopVariable();
-    if (For.isMacroID() || SM.isInSystemHeader(For) || !Var ||
-        Var->getType()->isDependentType() || !overStructs(Var, SM) ||
-        Collector.Loops.count(For))
+    if (Var && !Var->getType()->isDependentType() && overStructs(Var, SM))
+      annotate(S->getForLoc(), nullptr);
+    return true;
+  }
+
+  /// An iterator loop whose body dereferences its iterator to a struct or
+  /// a pointer to one; an index loop whose body subscripts exactly one
+  /// array of structs with its index, which becomes its target.
+  bool VisitForStmt(ForStmt *S) {
+    const VarDecl *Var = steppedVar(S);
+    if (!Var || !S->getBody() || Var->getType()->isDependentType())
       return true;
+    SteppedUses Uses(Var);
+    Uses.TraverseStmt(S->getBody());
+    if (!Var->getType()->isIntegerType()) {
+      if (Uses.DerefsToStructs)
+        annotate(S->getForLoc(), nullptr);
+    } else if (Uses.Targets.size() == 1) {
+      annotate(S->getForLoc(), Uses.Targets.front());
+    }
+    return true;
+  }
+
+private:
+  /// Records the loop at For as annotated soa_conversion("always"), with
+  /// soa_conversion_target(Target) when Target is given; a loop in a macro
+  /// or a system header, or one already annotated, is left alone.
+  void annotate(SourceLocation For, const ValueDecl *Target) {
+    if (For.isMacroID() || SM.isInSystemHeader(For) ||
+        Collector.Loops.count(For))
+      return;
     LoopAnnotation &A = Collector.Loops[For];
     A.ForLoc = For;
     A.Implicit = true;
     AttrUse Use{AttrKind::Convert, SourceRange(For, For), {}, 0};
     Use.Always = true;
     A.Attrs.push_back(std::move(Use));
-    return true;
+    if (Target)
+      A.Attrs.push_back({AttrKind::Target, SourceRange(For, For),
+                         Target->getNameAsString(), 0});
   }
 
-private:
   const SourceManager &SM;
   AnnotationCollector &Collector;
 };

@@ -2,9 +2,12 @@
 //-*-===//
 //
 // -fplugin-arg-soaview-annotate=all (soaview-translate --annotate=all): every
-// range-for loop in the user's code over a container of structs, or of
-// pointers to structs, is treated as annotated with
-// [[clang::soa_conversion("always")]]. A check of breadth, not of speed: a
+// loop in the user's code over structs is treated as annotated with
+// [[clang::soa_conversion("always")]]: a range-for over a container of
+// structs or of pointers to structs, an iterator loop whose body
+// dereferences its iterator to one, and an index loop whose body subscripts
+// exactly one array of structs with its index (that array becomes its
+// soa_conversion_target). A check of breadth, not of speed: a
 // loop that cannot convert keeps its code and gets a remark saying why
 // (driver/Driver.cpp). Tests: test/Rewrite/annotate-all.cpp.
 //===----------------------------------------------------------------------===//
@@ -18,10 +21,9 @@ class ASTContext;
 namespace soaview {
 class AnnotationCollector;
 
-/// Adds an implicit annotation to C for every range-for loop of the user's
-/// code (not in a system header, not written in a macro) whose loop
-/// variable is a struct or a pointer to one, in some function or
-/// instantiation, that carries no attribute of its own.
+/// Adds an implicit annotation to C for every loop of the user's code (not
+/// in a system header, not written in a macro) over structs, as above, in
+/// some function or instantiation, that carries no attribute of its own.
 void annotateEveryLoop(clang::ASTContext &Ctx, AnnotationCollector &C);
 
 } // namespace soaview

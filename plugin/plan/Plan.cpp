@@ -30,6 +30,13 @@ std::vector<const Expr *> NestPlan::identities() const {
   return All;
 }
 
+std::vector<const MemberExpr *> NestPlan::qualifiedMembers() const {
+  std::vector<const MemberExpr *> All;
+  for (const LoopPlan &P : Loops)
+    All.insert(All.end(), P.Qualified.begin(), P.Qualified.end());
+  return All;
+}
+
 bool NestPlan::offloads() const {
   for (const LoopPlan &P : Loops)
     if (P.Offload)

@@ -164,6 +164,8 @@ struct NestPlan {
   std::vector<const clang::FunctionDecl *> deviceFunctions() const;
   /// Every loop's element address comparisons.
   std::vector<const clang::Expr *> identities() const;
+  /// Every loop's qualified members of the element (LoopAnalysis::Qualified).
+  std::vector<const clang::MemberExpr *> qualifiedMembers() const;
   /// True when a loop of the nest is offloaded.
   bool offloads() const;
   /// True when the nest is swept on the host: a sweep in a view region of a

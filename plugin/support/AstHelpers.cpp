@@ -110,6 +110,22 @@ bool refersTo(const Expr *E, const ValueDecl *D) {
   return DRE && DRE->getDecl() == D;
 }
 
+const VarDecl *steppedVar(const ForStmt *FS) {
+  const Stmt *Init = FS->getInit();
+  if (const auto *E = dyn_cast_or_null<Expr>(Init))
+    Init = E->IgnoreImplicit();
+  const Expr *Assigned = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init))
+    return DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                              : nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init))
+    Assigned = BO->isAssignmentOp() ? BO->getLHS() : nullptr;
+  else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Init))
+    Assigned = OC->getOperator() == OO_Equal ? OC->getArg(0) : nullptr;
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(Assigned));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 bool isLibraryFunction(const SourceManager &SM, const FunctionDecl *FD) {
   return FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation());
 }
@@ -153,6 +169,8 @@ const Stmt *typeOperandParent(ASTContext &Ctx, const Expr *E) {
 
 namespace {
 
+bool userAccessor(const CXXMethodDecl *MD);
+
 /// Finds writes to a set of variables inside a statement.
 class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
@@ -184,12 +202,15 @@ public:
     }
     return E;
   }
-  /// Non-const member functions of standard containers that do not change
-  /// the container (only give access to its elements).
+  /// Non-const member functions that do not change their object (only give
+  /// access to it): those of standard containers named below, and the
+  /// user's whose bodies show it (userAccessor).
   static bool isAccessor(const CXXMemberCallExpr *MC) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!MD || !MD->getParent()->isInStdNamespace() || !MD->getIdentifier())
+    if (!MD || !MD->getIdentifier())
       return false;
+    if (!MD->getParent()->isInStdNamespace())
+      return userAccessor(MD);
     static const llvm::StringSet<> Accessors = {
         "front",       "back",        "at",    "data", "begin",
         "end",         "rbegin",      "rend",  "find", "lower_bound",
@@ -283,6 +304,62 @@ private:
   const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars;
   const AliasTypes *Aliases;
 };
+
+/// Counts the uses of `this` in a body, and those that only name a member
+/// (`x`, `this->x`, `f()`).
+struct ThisUses : RecursiveASTVisitor<ThisUses> {
+  unsigned All = 0, Members = 0;
+  bool VisitCXXThisExpr(CXXThisExpr *) { return ++All; }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    Members += isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+    return true;
+  }
+};
+
+/// Whether Def calls a member function on `this` that may change it.
+bool callsOnThis(const FunctionDecl *Def) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+      const CXXMethodDecl *MD = C->getMethodDecl();
+      const Expr *Object = C->getImplicitObjectArgument();
+      Found |= Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) &&
+               (!MD || (!MD->isConst() && !WriteFinder::isAccessor(C)));
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+/// A non-const member function of the user's that changes nothing of its
+/// object, as its visible body shows: not virtual, writing no field of its
+/// class or bases (findWrite: calls of non-const functions on them count),
+/// calling only such accessors on `this`, and using `this` only to name
+/// members. A container class's `begin() { return objects_.begin(); }`
+/// (MercuryDPM's handlers) is one.
+bool userAccessor(const CXXMethodDecl *MD) {
+  static llvm::SmallPtrSet<const CXXMethodDecl *, 8> InProgress;
+  const FunctionDecl *Def = nullptr;
+  const CXXRecordDecl *RD = MD->getParent();
+  if (MD->isVirtual() || isa<CXXConstructorDecl>(MD) ||
+      isa<CXXDestructorDecl>(MD) || !MD->hasBody(Def) || !Def ||
+      !RD->hasDefinition() || !InProgress.insert(MD).second)
+    return false;
+  llvm::SmallPtrSet<const ValueDecl *, 16> Fields;
+  auto AddFields = [&](const CXXRecordDecl *C) {
+    Fields.insert(C->field_begin(), C->field_end());
+    return true;
+  };
+  AddFields(RD);
+  RD->forallBases(AddFields);
+  ThisUses Uses;
+  Uses.TraverseStmt(Def->getBody());
+  bool Accessor = Uses.All == Uses.Members &&
+                  !findWrite(Def->getBody(), Fields) && !callsOnThis(Def);
+  InProgress.erase(MD);
+  return Accessor;
+}
 
 } // namespace
 

@@ -69,6 +69,9 @@ std::string writtenText(const clang::ASTContext &Ctx, clang::SourceRange R);
 const clang::Expr *strip(const clang::Expr *E);
 /// True when E names D (through parentheses and implicit casts).
 bool refersTo(const clang::Expr *E, const clang::ValueDecl *D);
+/// The variable a `for` loop's init declares or assigns (`int i = 0`,
+/// `it = v.begin()`); null when there is none or it is not one variable.
+const clang::VarDecl *steppedVar(const clang::ForStmt *FS);
 /// True when FD is a library function: declared in a system header, or a
 /// builtin without a body (std::move, std::addressof, ...).
 bool isLibraryFunction(const clang::SourceManager &SM,

@@ -84,3 +84,19 @@ void misplaced(std::vector<P> &ps) {
 }
 // expected-note@15 {{a view stores each field in an array}}
 // expected-note@16 {{}}
+
+// Iterator and index loops are tried too. An index loop's target is the one
+// array of structs its body subscripts with the index; a body subscripting
+// two such arrays is not annotated (nor one subscripting none).
+void forms(std::vector<P *> &ps, P *arr, P *brr, int n, std::vector<int> &ids) {
+  for (auto it = ps.begin(); it != ps.end(); ++it) // expected-remark {{loop left as written (annotate=all): cannot convert loop: the element or its address is assigned}} expected-note {{in the loop annotated here}}
+    keep = *it; // expected-note {{soaview stopped here}} expected-note {{a view element exists only during its iteration}}
+  for (int i = 0; i < n; ++i) // expected-remark {{loop left as written (annotate=all): cannot convert loop: the element or its address is assigned}} expected-note {{in the loop annotated here}}
+    keep = &arr[i]; // expected-note {{soaview stopped here}} expected-note {{a view element exists only during its iteration}}
+  for (int i = 0; i < n; ++i)
+    ids[i] += arr[i].id;
+  for (int i = 0; i < n; ++i)
+    arr[i].x += brr[i].x;
+  for (int i = 0; i < n; ++i)
+    ids[i] *= 2;
+}

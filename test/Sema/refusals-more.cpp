@@ -91,3 +91,25 @@ void lambdaMixed(std::vector<P *> &v, P &other) {
     reset(other);
   }
 }
+
+// A member named with its class: the view knows members by name alone, so
+// a name two classes of the element declare, or a qualifier written in a
+// macro, is refused (test/Exec/constructs/qualified-members.cpp converts
+// the others).
+struct Shape {
+  double x, w; // expected-note {{the element's view knows its members by their names alone; rename one of the members, or leave the loop as written}}
+};
+struct Hides : Shape {
+  double x;
+};
+#define WIDTH(s) (s)->Shape::w
+void qualifiedHidden(std::vector<Hides *> &v) {
+  [[clang::soa_conversion]]
+  for (Hides *h : v) // expected-note {{in the loop annotated here}}
+    h->Shape::x += h->x; // expected-error {{'Shape::x' names its member by its class, and more than one class of 'Hides' declares a member of that name}}
+}
+void qualifiedInMacro(std::vector<Hides *> &v) {
+  [[clang::soa_conversion]]
+  for (Hides *h : v) // expected-note {{in the loop annotated here}}
+    h->x += WIDTH(h); // expected-error {{'Shape::w' names a member of the element by its class in a macro}} expected-note {{write it outside the macro}}
+}

@@ -5,8 +5,12 @@
 // uses it. A function template called right after its definition, one
 // reached only through another deduced template, a member function of a
 // class template, `decltype(auto)`, a use in a namespace-scope variable's
-// initializer, and a lambda in a deduced template.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 5 --out %t \
+// initializer, and a lambda in a deduced template. Also a callee with a
+// deduced return type that only its body can name (a class template of
+// another namespace, an alias local to the function that returns it;
+// ESPResSo's connection_vector): the clone keeps the original's address
+// with `auto`, not by spelling its type.
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 6 --out %t \
 // RUN:   --run "1 40" --run "2 7" --run "3 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -70,6 +74,35 @@ template <class T> auto mass(const std::vector<T> &ps) {
 std::vector<P> global(3, P{1, 2, 3});
 double globalMass = mass(global);
 
+namespace geo {
+template <class T, int N> struct Vec {
+  T d[N];
+};
+template <class T, int N> auto scaled(T a, const Vec<T, N> &b) {
+  using R = Vec<T, N>;
+  R r{};
+  for (int i = 0; i < N; ++i)
+    r.d[i] = a * b.d[i];
+  return r;
+}
+} // namespace geo
+
+struct Site {
+  double dist;
+  geo::Vec<double, 3> dir;
+};
+static auto offset(const Site &s) { return geo::scaled(s.dist, s.dir); }
+
+double offsets(std::vector<Site> &sites) {
+  double sum = 0;
+  [[clang::soa_conversion("always")]]
+  for (Site &s : sites) {
+    auto o = offset(s);
+    sum += o.d[0] + o.d[1] - o.d[2];
+  }
+  return sum;
+}
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   int n = corpus::count(argc, argv, 40);
@@ -85,6 +118,10 @@ int main(int argc, char **argv) {
   corpus::print("third", third(s));
   corpus::print("global", globalMass);
   corpus::print("mass", mass(s.items));
+  std::vector<Site> sites(n);
+  for (Site &t : sites)
+    t = {corpus::uniform(), {{corpus::uniform(), 1.5, corpus::uniform()}}};
+  corpus::print("offsets", offsets(sites));
   for (const P &p : s.items) {
     corpus::print("x", p.x);
     corpus::print("v", p.v);

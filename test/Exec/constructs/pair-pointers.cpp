@@ -5,8 +5,9 @@
 // the frame finds the repeat while it gathers, writes nothing back, and
 // the nest runs as written. Runs with and without repeats (the third
 // argument repeats that many objects), over a vector and a list; a pair
-// nest that only reads converts without the check (its views agree).
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 6 --out %t \
+// nest that only reads converts without the check (its views agree). A
+// user's container class whose begin() and end() only give access converts.
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 8 --out %t \
 // RUN:   --run "1 30 0" --run "2 30 4" --run "3 1 0" --run "4 0 0" \
 // RUN:   --run "5 5 5" --run "6 2 1" %s | FileCheck %s
 // CHECK: all runs identical
@@ -14,6 +15,7 @@
 #include <iterator>
 #include <list>
 #include <vector>
+#include <utility>
 
 struct Body {
   double x, v, f, pot;
@@ -39,6 +41,28 @@ void potentials(std::list<Body *> &ps) {
     for (auto jt = std::next(it); jt != ps.end(); ++jt) {
       (*it)->pot += (*jt)->v * (*it)->v;
       (*jt)->pot += (*it)->v;
+    }
+}
+
+// A container class whose non-const begin() and end() only give access
+// (MercuryDPM's handlers): the inner loop's `h.end()` does not change it.
+class Handler {
+  std::vector<Body *> objects_;
+
+public:
+  explicit Handler(std::vector<Body *> v) : objects_(std::move(v)) {}
+  std::vector<Body *>::iterator begin() { return objects_.begin(); }
+  std::vector<Body *>::iterator end() { return this->objects_.end(); }
+};
+
+void springs(Handler &h) {
+  [[clang::soa_conversion]]
+  for (auto it = h.begin(); it != h.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = std::next(it); jt != h.end(); ++jt) {
+      double d = (*it)->x - (*jt)->x;
+      (*it)->v -= 0.01 * d;
+      (*jt)->v += 0.01 * d;
     }
 }
 
@@ -68,6 +92,8 @@ int main(int argc, char **argv) {
   std::list<Body *> listed(ps.rbegin(), ps.rend());
   forces(ps);
   potentials(listed);
+  Handler h(ps);
+  springs(h);
   corpus::print("n", n);
   corpus::print("e", energy(ps));
   for (const Body &b : bodies)

@@ -1,0 +1,65 @@
+// Members of the element named with their class (found on MercuryDPM-like
+// code, issue #50): `p->Base::x`, `p->Base::get()`, a qualified call of a
+// virtual function (which dispatches to nothing: it runs Base's), and the
+// same in a function the loop calls and in a template instantiated with
+// the view. The view knows its members by their names alone, so the
+// qualifier is taken out where the element is a view. Before, the
+// converted code did not compile (an internal error).
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 2 --out %t \
+// RUN:   --run "1 40" --run "7 3" --run "3 0" %s | FileCheck %s
+// CHECK: all runs identical
+#include "common.h"
+#include <vector>
+
+struct Base {
+  double x = 0, v = 0, f = 0;
+  virtual ~Base() = default;
+  virtual double speed() const { return v; }
+  double pos() const { return x; }
+};
+struct Spinner : Base { // makes Base::speed a call that could dispatch
+  double speed() const override { return 2 * v; }
+};
+struct Grain : Base {
+  double r = 1;
+  double reach() const { return Base::pos() + this->Grain::r0() + r; }
+  double r0() const { return 0.5; }
+};
+
+static double twice(const Grain &g) { return 2 * g.Base::x; }
+template <class G> double shifted(G &g) { return g.Base::v + g.Grain::r; }
+
+void step(std::vector<Grain *> &gs, double dt) {
+  [[clang::soa_conversion]]
+  for (Grain *g : gs) {
+    g->Base::f += g->Base::speed() - g->Grain::r;
+    g->Base::x += dt * g->Base::v + 1e-3 * twice(*g);
+  }
+}
+
+double sum(std::vector<Grain> &gs) {
+  double s = 0;
+  [[clang::soa_conversion]]
+  for (Grain &g : gs)
+    s += g.Base::pos() * g.reach() + shifted(g);
+  return s;
+}
+
+int main(int argc, char **argv) {
+  corpus::seed(argc, argv);
+  int n = corpus::count(argc, argv, 20);
+  std::vector<Grain> gs(n);
+  std::vector<Grain *> ptrs;
+  for (Grain &g : gs) {
+    g.x = corpus::uniform(), g.v = corpus::uniform() - 0.5;
+    g.r = 0.5 + corpus::uniform();
+    ptrs.push_back(&g);
+  }
+  for (int s = 0; s < 3; ++s)
+    step(ptrs, 0.01);
+  corpus::print("sum", sum(gs));
+  for (const Grain &g : gs) {
+    corpus::print("x", g.x);
+    corpus::print("f", g.f);
+  }
+}
