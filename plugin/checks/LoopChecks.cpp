@@ -144,6 +144,12 @@ bool checkUsesFields(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
                                    {diag::warn_loop_no_fields,
                                     {qualifiedName(Ctx, P.View.ElementType)}});
       Diags.note(D, P.Annotation->ForLoc, diag::note_loop_no_fields);
+      // The nest converts whole or not at all: say so at its other loops,
+      // which would otherwise stay as written without a word.
+      for (const LoopPlan &Other : Nest.Loops)
+        if (&Other != &P)
+          Diags.note(D, Other.Annotation->ForLoc,
+                     diag::note_loop_no_fields_nest);
       OK = false;
     }
   return OK;

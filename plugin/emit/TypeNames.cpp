@@ -20,7 +20,7 @@ TypeSpeller::TypeSpeller(ASTContext &Ctx)
   Policy.FullyQualifiedName = true;
 }
 
-QualType TypeSpeller::spellable(QualType T) {
+QualType TypeSpeller::spellable(QualType T) const {
   struct Hidden : RecursiveASTVisitor<Hidden> {
     bool Found = false;
     bool VisitTypedefType(TypedefType *TT) {
@@ -36,6 +36,12 @@ QualType TypeSpeller::spellable(QualType T) {
     }
   } H;
   H.TraverseType(T);
+  // A library class template's specialization (`std::pair<const K, V>`
+  // reached through a std::unordered_map) carries the sugar of the library's
+  // own headers, which may name its arguments from inside them.
+  if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl()))
+    H.Found |= Ctx.getSourceManager().isInSystemHeader(CT->getLocation());
   return H.Found ? T.getCanonicalType() : T;
 }
 

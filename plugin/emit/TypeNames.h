@@ -33,8 +33,9 @@ public:
 
 private:
   /// T without sugar generated code may not name (private typedefs,
-  /// template arguments as an instantiation wrote them).
-  static clang::QualType spellable(clang::QualType T);
+  /// template arguments as an instantiation wrote them, a library class
+  /// template's specialization as its headers wrote it).
+  clang::QualType spellable(clang::QualType T) const;
 
   clang::ASTContext &Ctx;
   clang::PrintingPolicy Policy;

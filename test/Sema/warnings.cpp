@@ -22,3 +22,14 @@ void empty(std::vector<P *> &v) {
   for (auto *p : v) {} // expected-warning {{loop uses no field of 'P'; it is left unconverted}} expected-note {{there is nothing to gather into a view}}
 #endif
 }
+
+#if !defined(QUIET) && !defined(WERROR)
+// A nest converts whole or not at all: its other loops say so.
+void nest(std::vector<P *> &v, std::vector<P *> &w) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{this annotated loop is in the same nest, which converts whole or not at all: it is left as written too}}
+    [[clang::soa_conversion]]
+    for (auto *q : w) // expected-warning {{loop uses no field of 'P'; it is left unconverted}} expected-note {{there is nothing to gather into a view}}
+      p->x += 1;
+}
+#endif

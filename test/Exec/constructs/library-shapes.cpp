@@ -4,12 +4,16 @@
 // as a getter's return type; a setter naming its member qualified by its
 // class; kernels as one-parameter function templates calling each other
 // with both particles, one declared in a namespace and defined out of line
-// after; a two-parameter template comparing the particles' addresses.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 4 --out %t \
+// after; a two-parameter template comparing the particles' addresses; a
+// std::unordered_map whose key is an enum nested in a class (MercuryDPM's
+// VTK options; its std::pair element was named with the library's own
+// spelling of the key, which does not compile outside it).
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 5 --out %t \
 // RUN:   --run "1 40" --run "3 5" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
 #include <array>
+#include <unordered_map>
 #include <vector>
 
 namespace lib {
@@ -89,6 +93,18 @@ void step(std::vector<app::Molecule *> &ms, const Box &box) {
   }
 }
 
+struct Writer {
+  enum class Option { Points, Cells, Walls };
+  std::unordered_map<Option, int> every;
+};
+int written(Writer &w) {
+  int s = 0;
+  [[clang::soa_conversion("always")]]
+  for (auto &entry : w.every)
+    s += static_cast<int>(entry.first) * entry.second;
+  return s;
+}
+
 int main(int argc, char **argv) {
   corpus::seed(argc, argv);
   std::vector<app::Molecule> ms(corpus::count(argc, argv, 40));
@@ -98,6 +114,9 @@ int main(int argc, char **argv) {
     ptrs.push_back(&ms[i]);
   }
   step(ptrs, Box{0.2, 0.8});
+  Writer w;
+  w.every = {{Writer::Option::Points, 3}, {Writer::Option::Walls, 5}};
+  corpus::print("written", written(w));
   for (const app::Molecule &m : ms) {
     corpus::print("e", m.e), corpus::print("rho", m.rho);
     corpus::print("v", m.getVel()), corpus::print("r", m.getR());
