@@ -14,6 +14,7 @@
 #include "forms/TargetNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
+#include "support/TargetArrays.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -555,15 +556,7 @@ bool Recogniser::targetDecl(const ForStmt *FS,
 bool Recogniser::targetElement() {
   QualType TargetType =
       cast<ValueDecl>(F.Target)->getType().getNonReferenceType();
-  QualType Elem;
-  if (TargetType->isPointerType())
-    Elem = TargetType->getPointeeType();
-  else if (TargetType->isConstantArrayType())
-    Elem = Ctx.getAsConstantArrayType(TargetType)->getElementType();
-  else if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-               TargetType->getAsCXXRecordDecl()))
-    if (CT->getQualifiedNameAsString() == "std::vector")
-      Elem = CT->getTemplateArgs()[0].getAsType();
+  QualType Elem = targetArrayElement(Ctx, TargetType);
   if (Elem.isNull() || !recordOf(Elem) || recordOf(Elem)->isUnion())
     return fail(Target->Range.getBegin(),
                 {diag::err_form_target_not_structs, {F.TargetName}},

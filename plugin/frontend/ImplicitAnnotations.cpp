@@ -3,6 +3,7 @@
 
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
+#include "support/TargetArrays.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -39,22 +40,12 @@ bool overStructs(const VarDecl *Var, const SourceManager &SM) {
   });
 }
 
-/// The struct T of an array an index loop may target: `T *`, `T[N]` or
-/// `std::vector<T>`, seen through references (forms/LoopForms.cpp
-/// targetElement takes the same); null for anything else.
-const CXXRecordDecl *targetStruct(QualType T) {
-  T = T.getNonReferenceType();
-  QualType Elem;
-  if (T->isPointerType())
-    Elem = T->getPointeeType();
-  else if (const auto *AT = dyn_cast<ConstantArrayType>(T.getCanonicalType()))
-    Elem = AT->getElementType();
-  else if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-               T->getAsCXXRecordDecl()))
-    if (CT->getQualifiedNameAsString() == "std::vector")
-      Elem = CT->getTemplateArgs()[0].getAsType();
+/// Whether T is an array of structs an index loop may target
+/// (targetArrayElement).
+bool targetsStructs(const ASTContext &Ctx, QualType T) {
+  QualType Elem = targetArrayElement(Ctx, T);
   const auto *RD = Elem.isNull() ? nullptr : Elem->getAsCXXRecordDecl();
-  return RD && !RD->isUnion() && RD->hasDefinition() ? RD : nullptr;
+  return RD && !RD->isUnion() && RD->hasDefinition();
 }
 
 /// What an index or iterator loop's body reaches through its stepped
@@ -63,7 +54,7 @@ const CXXRecordDecl *targetStruct(QualType T) {
 /// dereferences V to a struct or a pointer to one (`*it`, `it->x`).
 class SteppedUses : public RecursiveASTVisitor<SteppedUses> {
 public:
-  explicit SteppedUses(const VarDecl *V) : V(V) {}
+  SteppedUses(const ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
   llvm::SetVector<const ValueDecl *> Targets;
   bool DerefsToStructs = false;
 
@@ -100,7 +91,8 @@ private:
       D = DRE->getDecl();
     else if (const auto *ME = dyn_cast<MemberExpr>(strip(Base)))
       D = ME->isImplicitAccess() ? ME->getMemberDecl() : nullptr;
-    if (D && !D->getType()->isDependentType() && targetStruct(D->getType()))
+    if (D && !D->getType()->isDependentType() &&
+        targetsStructs(Ctx, D->getType()))
       Targets.insert(D);
   }
   bool mentions(const Expr *E) const {
@@ -110,13 +102,14 @@ private:
       return C && isa<Expr>(C) && mentions(cast<Expr>(C));
     });
   }
+  const ASTContext &Ctx;
   const VarDecl *V;
 };
 
 class LoopsOverStructs : public RecursiveASTVisitor<LoopsOverStructs> {
 public:
-  LoopsOverStructs(const SourceManager &SM, AnnotationCollector &C)
-      : SM(SM), Collector(C) {}
+  LoopsOverStructs(const ASTContext &Ctx, AnnotationCollector &C)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Collector(C) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
@@ -134,7 +127,7 @@ public:
     const VarDecl *Var = steppedVar(S);
     if (!Var || !S->getBody() || Var->getType()->isDependentType())
       return true;
-    SteppedUses Uses(Var);
+    SteppedUses Uses(Ctx, Var);
     Uses.TraverseStmt(S->getBody());
     if (!Var->getType()->isIntegerType()) {
       if (Uses.DerefsToStructs)
@@ -164,6 +157,7 @@ private:
                          Target->getNameAsString(), 0});
   }
 
+  const ASTContext &Ctx;
   const SourceManager &SM;
   AnnotationCollector &Collector;
 };
@@ -171,7 +165,7 @@ private:
 } // namespace
 
 void annotateEveryLoop(ASTContext &Ctx, AnnotationCollector &C) {
-  LoopsOverStructs Finder(Ctx.getSourceManager(), C);
+  LoopsOverStructs Finder(Ctx, C);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
