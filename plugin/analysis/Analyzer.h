@@ -332,6 +332,11 @@ private:
 
   llvm::DenseSet<const clang::Expr *> Handled;        ///< view accesses
   llvm::DenseSet<const clang::CallExpr *> BoundCalls; ///< given an element
+  /// Calls whose element arguments were bound, per analysis of the body
+  /// holding them: a body analysed again with other bindings (a lambda
+  /// called from two loops of the nest) binds its calls again.
+  std::set<std::pair<std::optional<AnalysisKey>, const clang::CallExpr *>>
+      BoundUnder;
   /// `buf[i]`, `*it`, `it->`: view and kind.
   llvm::DenseMap<const clang::Expr *, std::pair<int, Kind>> ExtraRootViews;
   std::set<const clang::ParmVarDecl *> LambdaParams;

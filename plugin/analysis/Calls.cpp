@@ -353,7 +353,8 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
     return false;
   if (!elementParam(C, Arg, ParamIdx, B))
     return false;
-  if (!BoundCalls.insert(C).second)
+  BoundCalls.insert(C);
+  if (!BoundUnder.insert({CurrentKey, C}).second)
     return true; // every argument of this call was bound at once
   const FunctionDecl *Def = nullptr;
   FD->hasBody(Def);

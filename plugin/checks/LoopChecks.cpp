@@ -229,8 +229,7 @@ bool cloneable(ASTContext &Ctx, const NestPlan &Nest, const CalleeUse &U,
 bool checkPlacement(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
   const LoopPlan &P0 = Nest.Loops[0];
-  SourceLocation AtLoc =
-      SM.getFileLoc(Nest.InsertBefore->getSourceRange().getBegin());
+  SourceLocation AtLoc = Nest.Insert.Loc;
   if (SM.isInSystemHeader(AtLoc)) {
     Diags.report(P0.Annotation->ForLoc, diag::err_place_system_header);
     return false;

@@ -641,6 +641,21 @@ void FirstPass::recordConverted(const NestPlan &Nest) {
   }
 }
 
+/// What a nest's size gate asks (plan/Plan.h, SizeGate).
+static std::string gateRemark(const NestPlan &Nest) {
+  std::string N = std::to_string(2 * rt::MinPairsPerElement);
+  bool Pair = Nest.Loops.size() == 2 && Nest.Loops[1].WalksViewOf;
+  return "; runs when its ranges give at least " +
+         std::to_string(rt::MinPairsPerElement) +
+         " pairs per element gathered, " +
+         (Pair ? "a pair nest from " + N + " elements"
+               : "a square nest from " + N + " x " + N) +
+         " (" + rt::PaysOff +
+         ", checked when the nest starts) and its first calls measured it "
+         "faster (" +
+         rt::Gate + "), as written otherwise";
+}
+
 void FirstPass::remarkConverted(const NestPlan &Nest) {
   if (Nest.hostSweep())
     Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
@@ -670,14 +685,7 @@ void FirstPass::remarkConverted(const NestPlan &Nest) {
                "' is exactly a '" + G.Class->getQualifiedNameAsString() +
                "' (checked when the nest starts), as written otherwise";
     if (Nest.Gate)
-      Where += "; runs when its ranges give at least " +
-               std::to_string(rt::MinPairsPerElement) +
-               " pairs per element gathered, a square nest from " +
-               std::to_string(2 * rt::MinPairsPerElement) + " x " +
-               std::to_string(2 * rt::MinPairsPerElement) + " (" + rt::PaysOff +
-               ", checked when the nest starts) and its first calls measured "
-               "it faster (" +
-               rt::Gate + "), as written otherwise";
+      Where += gateRemark(Nest);
     Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
   }
 }

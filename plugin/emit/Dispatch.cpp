@@ -36,20 +36,30 @@ namespace {
 /// nest's blocks at the same place (emit/Loops.cpp: 0 to its hoist levels).
 constexpr int kAfterNestEnds = 1000;
 
+/// `::soaview::range_size(c.local)`, `::soaview::trip_count(0, n)`.
+std::string extent(EmitContext &Emit, const GateExtent &E) {
+  if (E.Range)
+    return fill(
+        "${Size}(${Range})",
+        {{"Size", rt::RangeSize}, {"Range", Emit.Source.exprText(E.Range)}});
+  return fill("${Trips}(${Lo}, ${Hi})", {{"Trips", rt::TripCount},
+                                         {"Lo", Emit.Source.exprText(E.Lo)},
+                                         {"Hi", Emit.Source.exprText(E.Hi)}});
+}
+
 /// The size gate's measuring objects (soaview/gate.h), named after the
 /// nest: `{ static gate P_gate("f:L:C"); trial P_trial(P_gate, n, m); `.
 std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
                       SourceLocation At) {
   return fill("{ static ${Gate} ${P}gate(\"${Where}\"); ${Trial} "
-              "${P}trial(${P}gate, ${Size}(${Outer}), ${Size}(${Inner})); "
+              "${P}trial(${P}gate, ${Outer}, ${Inner}); "
               "// soaview: the nest's version, measured\n",
               {{"Gate", rt::Gate},
                {"Trial", rt::Trial},
                {"P", Emit.Names.prefix(At)},
                {"Where", Emit.Source.where(At)},
-               {"Size", rt::RangeSize},
-               {"Outer", Emit.Source.exprText(Site.Gate->Outer)},
-               {"Inner", Emit.Source.exprText(Site.Gate->Inner)}});
+               {"Outer", extent(Emit, Site.Gate->Outer)},
+               {"Inner", extent(Emit, Site.Gate->Inner)}});
 }
 
 /// The checks, one per object (`::soaview::exact_type(f)`), then the size

@@ -50,8 +50,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
   SourceManager &SM = Context->SM;
   if (!Heap->routeInPlace(Nest))
     return false;
-  const Decl *At = Nest.InsertBefore;
-  SourceLocation AtLoc = SM.getFileLoc(At->getSourceRange().getBegin());
+  SourceLocation AtLoc = Nest.Insert.Loc;
   Chunks Forward, Main;
   Views->emit(Nest, Forward, Main);
   if (!Clones->collect(Nest))
@@ -67,7 +66,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
   if (!Buffer)
     return false;
   Buffer->insert(SM.getFileOffset(AtLoc),
-                 All.render(openers(At->getLexicalDeclContext())) + "\n");
+                 All.render(openers(Nest.Insert.Scope)) + "\n");
   return true;
 }
 

@@ -37,6 +37,7 @@ inline constexpr const char *Trial = "::soaview::trial";
 /// soaview::min_pairs_per_element (soaview/frame.h), for the remark.
 inline constexpr unsigned MinPairsPerElement = 48;
 inline constexpr const char *RangeSize = "::soaview::range_size";
+inline constexpr const char *TripCount = "::soaview::trip_count";
 inline constexpr const char *CopyArray = "::soaview::copy_array";
 inline constexpr const char *ElementAt = "::soaview::element_at";
 inline constexpr const char *ElementOf = "::soaview::element_of_t";

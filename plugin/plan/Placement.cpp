@@ -5,6 +5,9 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <optional>
 
 #include <functional>
 
@@ -166,58 +169,167 @@ static bool inTemplateSource(const Decl *D) {
          isa<ClassTemplatePartialSpecializationDecl>(D) || D->isTemplated();
 }
 
-/// The last declaration at namespace scope of the main file.
-static const Decl *lastMainFileDecl(ASTContext &Ctx) {
+/// Calls Step with each raw token of From's file from From on, until it
+/// returns false or the file ends.
+template <class StepFn>
+static void forTokens(ASTContext &Ctx, SourceLocation From, StepFn Step) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const Decl *Last = nullptr;
+  FileID File = SM.getFileID(From);
+  StringRef Buffer = SM.getBufferData(File);
+  Lexer L(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(),
+          Buffer.begin() + SM.getFileOffset(From), Buffer.end());
+  Token Tok;
+  do
+    L.LexFromRawLexer(Tok);
+  while (Tok.isNot(tok::eof) && Step(Tok));
+}
+
+/// The first token in [From, Limit) of one file that starts a construct:
+/// not a `;`, not in a preprocessor directive. Invalid if none.
+static SourceLocation constructStart(ASTContext &Ctx, SourceLocation From,
+                                     SourceLocation Limit) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Start;
+  if (SM.getFileID(From) != SM.getFileID(Limit))
+    return Start;
+  bool InDirective = false;
+  forTokens(Ctx, From, [&](const Token &Tok) {
+    if (!SM.isBeforeInTranslationUnit(Tok.getLocation(), Limit))
+      return false;
+    if (Tok.isAtStartOfLine())
+      InDirective = Tok.is(tok::hash);
+    if (!InDirective && Tok.isNot(tok::semi))
+      Start = Tok.getLocation();
+    return Start.isInvalid();
+  });
+  return Start;
+}
+
+/// Just after the `{` that opens a namespace's declarations.
+static SourceLocation afterOpeningBrace(ASTContext &Ctx,
+                                        const NamespaceDecl *NS) {
+  SourceLocation After;
+  forTokens(Ctx, Ctx.getSourceManager().getFileLoc(NS->getLocation()),
+            [&](const Token &Tok) {
+              if (Tok.is(tok::l_brace))
+                After = Tok.getEndLoc();
+              return After.isInvalid();
+            });
+  return After;
+}
+
+/// Where the declarations in DC end: the namespace's `}`, or the end of the
+/// main file.
+static SourceLocation scopeEnd(ASTContext &Ctx, const DeclContext *DC) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+    return SM.getFileLoc(NS->getRBraceLoc());
+  if (const auto *LS = dyn_cast<LinkageSpecDecl>(DC))
+    return SM.getFileLoc(LS->getRBraceLoc());
+  return SM.getLocForEndOfFile(SM.getMainFileID());
+}
+
+/// Just after the last token of D.
+static SourceLocation afterDecl(ASTContext &Ctx, const Decl *D) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Lexer::getLocForEndOfToken(SM.getFileLoc(D->getEndLoc()), 0, SM,
+                                    Ctx.getLangOpts());
+}
+
+static InsertionPoint before(ASTContext &Ctx, const Decl *D) {
+  return {Ctx.getSourceManager().getFileLoc(D->getSourceRange().getBegin()),
+          D->getLexicalDeclContext()};
+}
+
+/// The end of the main file's code at namespace scope: before its last
+/// declaration or, where the file ends with constructs Clang keeps no
+/// declaration for (explicit instantiations of functions,
+/// `template bool C<M>::f(int);`), before the first of them.
+static std::optional<InsertionPoint> endOfMainFile(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   const DeclContext *DC = Ctx.getTranslationUnitDecl();
-  while (DC) {
-    const Decl *InDC = nullptr;
+  while (true) {
+    const Decl *Last = nullptr;
     for (const Decl *C : DC->decls())
       if (!C->isImplicit() && C->getBeginLoc().isValid() &&
           SM.isInMainFile(SM.getFileLoc(C->getBeginLoc())))
-        InDC = C;
-    if (!InDC)
-      break;
-    Last = InDC;
-    DC = isa<NamespaceDecl>(InDC) || isa<LinkageSpecDecl>(InDC)
-             ? cast<DeclContext>(InDC)
-             : nullptr;
+        Last = C;
+    if (!Last)
+      return std::nullopt;
+    if (SourceLocation Trailing =
+            constructStart(Ctx, afterDecl(Ctx, Last), scopeEnd(Ctx, DC));
+        Trailing.isValid())
+      return InsertionPoint{Trailing, DC};
+    if (!isa<NamespaceDecl>(Last) && !isa<LinkageSpecDecl>(Last))
+      return before(Ctx, Last);
+    DC = cast<DeclContext>(Last);
   }
-  return Last && !isa<NamespaceDecl>(Last) && !isa<LinkageSpecDecl>(Last)
-             ? Last
-             : nullptr;
+}
+
+/// The start of the construct at namespace scope (in DC) that holds Point
+/// but is no declaration: an explicit instantiation.
+static SourceLocation undeclaredConstruct(ASTContext &Ctx,
+                                          const DeclContext *DC,
+                                          SourceLocation Point) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  Point = SM.getFileLoc(Point);
+  SourceLocation From = SM.getLocForStartOfFile(SM.getFileID(Point));
+  if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+    if (SourceLocation Open = afterOpeningBrace(Ctx, NS);
+        Open.isValid() && SM.getFileID(Open) == SM.getFileID(Point))
+      From = Open;
+  for (const Decl *C : DC->decls()) {
+    if (C->isImplicit() || C->getEndLoc().isInvalid())
+      continue;
+    SourceLocation End = afterDecl(Ctx, C);
+    if (SM.getFileID(End) == SM.getFileID(Point) &&
+        SM.isBeforeInTranslationUnit(From, End) &&
+        SM.isBeforeInTranslationUnit(End, Point))
+      From = End;
+  }
+  return constructStart(Ctx, From, Point);
 }
 
 /// Where the views of instantiations go: before the declaration outside any
-/// template source that holds the innermost usable point of instantiation.
-/// Where every point lies in template source (the instantiation began in
-/// another library template, say a standard type trait), before the main
-/// file's last declaration: the function bodies of instantiations are
-/// instantiated at the end of the translation unit, and their template
-/// arguments are declared by then.
-static const Decl *instantiatingDecl(ASTContext &Ctx, const FunctionDecl *Fn) {
+/// template source that holds the innermost usable point of instantiation,
+/// or before the explicit instantiation that holds it. Where every point
+/// lies in template source (the instantiation began in another library
+/// template, say a standard type trait), at the end of the main file's
+/// code: the function bodies of instantiations are instantiated at the end
+/// of the translation unit, and their template arguments are declared by
+/// then.
+static std::optional<InsertionPoint>
+instantiatingPoint(ASTContext &Ctx, const FunctionDecl *Fn) {
   const Decl *Fallback = nullptr;
   for (SourceLocation Point : placingPoints(Ctx, Fn)) {
     const Decl *D = declarationAt(Ctx, Point);
-    if (!D || isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D))
+    if (!D || isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+      const DeclContext *DC =
+          D ? cast<DeclContext>(D) : Ctx.getTranslationUnitDecl();
+      if (SourceLocation Start = undeclaredConstruct(Ctx, DC, Point);
+          Start.isValid())
+        return InsertionPoint{Start, DC};
       continue;
+    }
     if (!inTemplateSource(D))
-      return D;
+      return before(Ctx, D);
     if (!Fallback)
       Fallback = D;
   }
-  if (const Decl *Last = lastMainFileDecl(Ctx))
-    return Last;
-  return Fallback;
+  if (std::optional<InsertionPoint> End = endOfMainFile(Ctx))
+    return End;
+  if (Fallback)
+    return before(Ctx, Fallback);
+  return std::nullopt;
 }
 
-const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
+InsertionPoint viewInsertionPoint(ASTContext &Ctx, const RecognisedLoop &P) {
   const Decl *D = P.Form.Function;
   if (P.InTemplate) {
     // Views of instantiations go before the declaration that instantiates.
-    if (const Decl *Best = instantiatingDecl(Ctx, P.Form.Function))
-      return Best;
+    if (std::optional<InsertionPoint> Best =
+            instantiatingPoint(Ctx, P.Form.Function))
+      return *Best;
     if (const FunctionDecl *Pat =
             P.Form.Function->getTemplateInstantiationPattern())
       D = Pat;
@@ -229,7 +341,7 @@ const Decl *viewInsertionDecl(ASTContext &Ctx, const RecognisedLoop &P) {
     const DeclContext *DC = D->getLexicalDeclContext();
     if (isa<TranslationUnitDecl>(DC) || isa<NamespaceDecl>(DC) ||
         isa<LinkageSpecDecl>(DC))
-      return D;
+      return before(Ctx, D);
     D = cast<Decl>(DC);
     if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
       if (const ClassTemplateDecl *CTD = RD->getDescribedClassTemplate())

@@ -6,15 +6,24 @@
 
 namespace clang {
 class ASTContext;
-}
+class DeclContext;
+} // namespace clang
 
 namespace soaview {
 
-/// The declaration at namespace scope before which the views of P go: the
-/// one holding the loop, or for template instantiations the one that
-/// instantiates.
-const clang::Decl *viewInsertionDecl(clang::ASTContext &Ctx,
-                                     const RecognisedLoop &P);
+/// A place at namespace scope for generated declarations: the start of a
+/// declaration, or of an explicit instantiation (which Clang keeps no
+/// declaration for), and the namespace around it.
+struct InsertionPoint {
+  clang::SourceLocation Loc; ///< a file location
+  const clang::DeclContext *Scope = nullptr;
+};
+
+/// Where the views of P go: before the declaration at namespace scope that
+/// holds the loop, or for template instantiations before the declaration
+/// or explicit instantiation that instantiates.
+InsertionPoint viewInsertionPoint(clang::ASTContext &Ctx,
+                                  const RecognisedLoop &P);
 
 } // namespace soaview
 

@@ -15,6 +15,7 @@
 #include "analysis/View.h"
 #include "diag/Diagnostics.h"
 #include "forms/Forms.h"
+#include "plan/Placement.h"
 
 #include <optional>
 #include <set>
@@ -127,15 +128,25 @@ struct LoopPlan : RecognisedLoop, LoopAnalysis, LoopPlacement {
         LoopPlacement(std::move(P)) {}
 };
 
+/// How many iterations a loop of a gated nest runs, evaluated once more for
+/// the gate: a range's size (::soaview::range_size) or an index loop's
+/// trip count (::soaview::trip_count of `lo` and `hi`).
+struct GateExtent {
+  const clang::Expr *Range = nullptr;
+  const clang::Expr *Lo = nullptr, *Hi = nullptr;
+};
+
 /// The profitability rule at run time (plan/Planner.cpp, sizeGate): a host
-/// nest whose inner view is hoisted out of the outer loop runs converted
-/// only when its ranges give enough pairs per element gathered
-/// (::soaview::pays_off), as written otherwise. Both range expressions name
-/// their containers without calls, so evaluating them once more for the
-/// check changes nothing.
+/// nest whose inner view is hoisted out of the outer loop, or a symmetric
+/// pair nest, runs converted only when its extents give enough pairs per
+/// element gathered (::soaview::pays_off), as written otherwise. Each
+/// extent's expressions name their containers or bounds without calls (or
+/// with a library container's size()), so evaluating them once more for the
+/// check changes nothing. A pair nest walks one frame: both extents are the
+/// outer loop's.
 struct SizeGate {
-  const clang::Expr *Outer = nullptr; ///< the outer loop's range
-  const clang::Expr *Inner = nullptr; ///< the hoisted loop's range
+  GateExtent Outer;
+  GateExtent Inner; ///< the hoisted loop's, or the outer loop's again
 };
 
 /// The plan of a nest: assembled once by planNest (plan/Planner.h), then
@@ -153,9 +164,8 @@ struct NestPlan {
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.
   std::optional<SweepForm> Sweep;
-  /// The declaration at namespace scope the nest's views and clones are
-  /// inserted before (plan/Placement.cpp).
-  const clang::Decl *InsertBefore = nullptr;
+  /// Where the nest's views and clones are inserted (plan/Placement.cpp).
+  InsertionPoint Insert;
 
   /// Every loop's heap routes (the emitter rewrites them in place).
   std::vector<HeapRoute> heapRoutes() const;

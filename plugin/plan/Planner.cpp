@@ -9,6 +9,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -129,26 +130,67 @@ bool namesContainer(const Expr *E) {
   return false;
 }
 
-/// The size gate of a host nest of two range loops whose inner view is
-/// hoisted out of the outer loop (plan/Plan.h, SizeGate), when the
-/// profitability rule applies to every loop of it and the nest can be
-/// copied as written (no label, no static local).
-std::optional<SizeGate> sizeGate(const NestPlan &Nest, const PlanOptions &O) {
+/// `c.size()` of a library container (const, no arguments) on a named
+/// container: evaluating it again changes nothing.
+bool librarySize(const Expr *E, const SourceManager &SM) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E->IgnoreParenImpCasts());
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MC->getNumArgs() == 0 && MD->isConst() &&
+         MD->getName() == "size" && SM.isInSystemHeader(MD->getLocation()) &&
+         namesContainer(MC->getImplicitObjectArgument());
+}
+
+/// A bound of an index loop the gate may evaluate again: a constant, a
+/// name (namesContainer) or a library container's size().
+bool reEvaluable(const Expr *E, const SourceManager &SM) {
+  const Expr *Bare = E->IgnoreParenImpCasts();
+  return !E->getBeginLoc().isMacroID() && !E->getEndLoc().isMacroID() &&
+         (isa<IntegerLiteral>(Bare) || namesContainer(E) || librarySize(E, SM));
+}
+
+/// The extent of a loop the gate counts: its range, or its index bounds
+/// (`i < hi` only).
+std::optional<GateExtent> gateExtent(const LoopForm &F,
+                                     const SourceManager &SM) {
+  const Expr *Range =
+      F.Kind == LoopFormKind::Range || F.Kind == LoopFormKind::Iterator
+          ? F.RangeInit
+          : nullptr;
+  if (Range && namesContainer(Range) && !Range->getBeginLoc().isMacroID() &&
+      !Range->getEndLoc().isMacroID() &&
+      (F.Kind == LoopFormKind::Range || F.Begin != F.RangeInit))
+    return GateExtent{Range, nullptr, nullptr};
+  if (F.Kind == LoopFormKind::Index && F.Bound == IndexBound::Below &&
+      !F.IndexList && reEvaluable(F.Lo, SM) && reEvaluable(F.Hi, SM))
+    return GateExtent{nullptr, F.Lo, F.Hi};
+  return std::nullopt;
+}
+
+/// The size gate of a host nest of two loops (plan/Plan.h, SizeGate): the
+/// inner loop's view hoisted out of the outer loop (two range loops), or a
+/// symmetric pair loop walking the outer loop's view, when the profitability
+/// rule applies to every loop of it and the nest can be copied as written
+/// (no label, no static local).
+std::optional<SizeGate> sizeGate(const SourceManager &SM, const NestPlan &Nest,
+                                 const PlanOptions &O) {
   if (!O.SizeGates || Nest.Sweep || Nest.offloads() || Nest.Loops.size() != 2)
     return std::nullopt;
   const LoopPlan &Outer = Nest.Loops[0], &Inner = Nest.Loops[1];
-  if (Inner.HoistTo != Outer.Form.Loop ||
-      Outer.Form.Kind != LoopFormKind::Range ||
-      Inner.Form.Kind != LoopFormKind::Range)
-    return std::nullopt;
-  if (!copiesAsWritten(Nest.Root ? Nest.Root : Outer.Form.Loop))
+  bool Hoisted = Inner.HoistTo == Outer.Form.Loop &&
+                 Outer.Form.Kind == LoopFormKind::Range &&
+                 Inner.Form.Kind == LoopFormKind::Range;
+  bool Pair = Inner.WalksViewOf == size_t(0);
+  if (!(Hoisted || Pair) ||
+      !copiesAsWritten(Nest.Root ? Nest.Root : Outer.Form.Loop))
     return std::nullopt;
   for (const LoopPlan &P : Nest.Loops)
-    if (P.Annotation->always() || !namesContainer(P.Form.RangeInit) ||
-        P.Form.RangeInit->getBeginLoc().isMacroID() ||
-        P.Form.RangeInit->getEndLoc().isMacroID())
+    if (P.Annotation->always())
       return std::nullopt;
-  return SizeGate{Outer.Form.RangeInit, Inner.Form.RangeInit};
+  std::optional<GateExtent> Out = gateExtent(Outer.Form, SM);
+  std::optional<GateExtent> In = Pair ? Out : gateExtent(Inner.Form, SM);
+  if (!Out || !In)
+    return std::nullopt;
+  return SizeGate{*Out, *In};
 }
 
 } // namespace
@@ -170,7 +212,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
   Nest.InTemplate = R.InTemplate;
   Nest.Root = R.Root;
   Nest.Sweep = std::move(R.Sweep);
-  Nest.InsertBefore = viewInsertionDecl(Ctx, Nest.Loops[0]);
+  Nest.Insert = viewInsertionPoint(Ctx, Nest.Loops[0]);
   for (size_t K = 0; K < Nest.Loops.size(); ++K)
     Nest.Loops[K].Packed = packs(Ctx, Nest, K);
   if (O.DeviceHeap)
@@ -182,7 +224,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
       P.Reach = reachDeviceCode(Ctx, Nest, P);
       P.Reach.CopiesTables = O.Backend == BackendKind::OpenMP;
     }
-  Nest.Gate = sizeGate(Nest, O);
+  Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, O);
   Nest.InRegion = O.InRegion;
   return Nest;
 }

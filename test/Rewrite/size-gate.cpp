@@ -159,6 +159,46 @@ struct Box {
   }
 };
 void use(Box &b) { b.sum(); }
+
+// Symmetric pair nests walk the outer loop's view: both extents are the
+// outer loop's, its container's size or its trip count (a library
+// container's size() is evaluated again; a user's function is not).
+// CHECK-LABEL: {{^}}void pairs_over_iterators(
+// CHECK: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::range_size(ps), ::soaview::range_size(ps));
+// CHECK-NEXT: if (!([[P]]trial.converted())) {
+void pairs_over_iterators(std::vector<P *> &ps) {
+  [[clang::soa_conversion]]
+  for (auto it = ps.begin(); it != ps.end(); ++it)
+    [[clang::soa_conversion]]
+    for (auto jt = it + 1; jt != ps.end(); ++jt)
+      (*it)->f += (*jt)->m;
+}
+// CHECK-LABEL: {{^}}void pairs_over_indices(
+// CHECK: ::soaview::trial [[P:sv[0-9_]+]]trial({{.*}}, ::soaview::trip_count(0, ps.size()), ::soaview::trip_count(0, ps.size()));
+// CHECK-NEXT: if (!([[P]]trial.converted())) {
+void pairs_over_indices(std::vector<P> &ps) {
+  [[clang::soa_conversion, clang::soa_conversion_target("ps")]]
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    [[clang::soa_conversion, clang::soa_conversion_target("ps")]]
+    for (std::size_t j = i + 1; j < ps.size(); ++j)
+      ps[i].f += ps[j].m;
+}
+struct Bodies {
+  P *items;
+  int n;
+  int count() const { return n; }
+};
+// CHECK-LABEL: {{^}}void pairs_counted(
+// CHECK-NOT: soaview::trial
+// CHECK: { // soaview: view of 'P' in {m, f} out {f}
+void pairs_counted(Bodies &b) {
+  P *items = b.items;
+  [[clang::soa_conversion, clang::soa_conversion_target("items")]]
+  for (int i = 0; i < b.count(); ++i)
+    [[clang::soa_conversion, clang::soa_conversion_target("items")]]
+    for (int j = i + 1; j < b.count(); ++j)
+      items[i].f += items[j].m;
+}
 #else
 // REMARK: size-gate.cpp:[[@LINE+4]]:3: remark: soaview: view of 'P' in {f} out {f} (gather 8 B, scatter 8 B per element); runs when its ranges give at least 48 pairs per element gathered, a square nest from 96 x 96 (::soaview::pays_off, checked when the nest starts) and its first calls measured it faster (::soaview::gate), as written otherwise
 // REMARK: size-gate.cpp:[[@LINE+5]]:5: remark: soaview: view of 'P' in {m} out {} (gather 8 B, scatter 0 B per element); built 1 loop level(s) out; runs when its ranges give at least 48 pairs per element gathered
