@@ -22,9 +22,10 @@ discarded elements (`(void)p;`), user ranges found by argument-dependent
 lookup (free begin/end only), scratch allocation in offloaded bodies
 (new/delete, new[]/delete[], malloc/free: routed to soaview's device heap),
 and the loop forms of docs/attributes.md: iterator loops (`*it`, `it->`;
-begin/end, std::begin/std::end, cbegin, `it++`, the end first) and index
-loops with `<=` from 1 (`buf[i - 1]`) and `!=` with an offset
-(`buf[i - first]`), reads of other elements of an index loop's target
+begin/end, std::begin/std::end, cbegin, `it++`, the end first, a
+condition asking the iterator, `it.isValid()`) and index loops with `<=`
+from 1 (`buf[i - 1]`) and `!=` with an offset (`buf[i - first]`), their
+target written or inferred, reads of other elements of an index loop's target
 (`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), neighbour-list loops
 (`buf[ngb[k]]` over a list with repeats), classes carried as bytes
 with copies of their own (the C++98 idiom with an empty destructor, an
@@ -589,7 +590,7 @@ class Gen:
                               "vindex", "tmpl", "pair", "cptr", "nbody", "sweep",
                               "adlptr", "bindptr", "holder", "itvec", "itptr", "itlist",
                               "index1", "indexoff", "refptr", "wrap", "wrapvar",
-                              "symidx", "symit", "ngblist"])
+                              "symidx", "symit", "ngblist", "itvalid"])
             name = f"kernel{k}"
             if kind == "adlptr" and all(kd != "adlptr" for _, kd in kernels):
                 # A user range a range-for finds through argument-dependent
@@ -597,6 +598,15 @@ class Gen:
                 w("struct PtrRange { S **first; int n; };")
                 w("inline S **begin(const PtrRange &r) { return r.first; }")
                 w("inline S **end(const PtrRange &r) { return r.first + r.n; }")
+            if kind == "itvalid" and all(kd != "itvalid" for _, kd in kernels):
+                # An iterator that says itself when it is done (AutoPas's
+                # and ls1-mardyn's particle iterators): no end to compare.
+                w("struct Cursor {")
+                w("  S *const *p, *const *e;")
+                w("  bool isValid() const { return p != e; }")
+                w("  S *const &operator*() const { return *p; }")
+                w("  Cursor &operator++() { ++p; return *this; }")
+                w("};")
             kernels.append((name, kind))
             # Offloaded loops run through OpenMP host offloading: their own
             # device data environment, so a missing copy changes the output.
@@ -604,7 +614,7 @@ class Gen:
             # (Ranges of std::reference_wrapper stay on the host too.)
             device = r.random() < 0.25 and kind not in ("cptr", "nbody", "bindptr", "holder",
                                                         "wrap", "wrapvar", "symidx", "symit",
-                                                        "ngblist")
+                                                        "ngblist", "itvalid")
             attr = "[[clang::soa_conversion_offload_compute]]" if device else "[[clang::soa_conversion]]"
             self.offload = self.offload or device
             if device:
@@ -647,6 +657,10 @@ class Gen:
                           "(*it)", True),
                 "itlist": ("std::list<S *> &c", "auto it = c.cbegin(); it != c.cend(); it++",
                            "(*it)", True),
+                "itvalid": ("std::vector<S *> &c", self.pick([
+                    "Cursor it{c.data(), c.data() + c.size()}; it.isValid(); ++it",
+                    "auto it = Cursor{c.data(), c.data() + c.size()}; it.isValid(); ++it"]),
+                    "(*it)", True),
             }
             if kind in iterators:
                 param, header, elem, arrow = iterators[kind]
@@ -662,7 +676,11 @@ class Gen:
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
                 w("  const int first = 3;")
-                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
+                # The target is inferred when only soa_conversion is written.
+                if not device and r.random() < 0.5:
+                    w("  [[clang::soa_conversion]]")
+                else:
+                    w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 if kind == "index1":
                     w("  for (int i = 1; i <= n; i += 1) {")
                     elem = "buf[i - 1]"
@@ -711,7 +729,11 @@ class Gen:
             elif kind == "vindex":
                 w(f"double {name}(std::vector<S> &buf) {{")
                 w("  double acc = 0;")
-                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
+                # The target is inferred when only soa_conversion is written.
+                if not device and r.random() < 0.5:
+                    w("  [[clang::soa_conversion]]")
+                else:
+                    w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w("  for (std::size_t i = 0; i < buf.size(); i++) {")
                 body = self.body("buf[i]", False, getters, device)
                 if not device and r.random() < 0.3:  # another element, the size
@@ -728,7 +750,11 @@ class Gen:
                 w(f"double {name}(S *buf, int n) {{")
                 w("  double acc = 0;")
                 lo = r.randint(0, 2)
-                w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
+                # The target is inferred when only soa_conversion is written.
+                if not device and r.random() < 0.5:
+                    w("  [[clang::soa_conversion]]")
+                else:
+                    w('  [[clang::soa_conversion_target("buf")]]' + (f" {attr}" if device else ""))
                 w(f"  for (int i = {lo}; i < n; ++i) {{")
                 body = self.body("buf[i]", False, getters, device)
                 if not device and r.random() < 0.3:  # another element: in or past the range
@@ -895,7 +921,7 @@ class Gen:
                    "itptr": "ptrs", "itlist": "lst", "index1": "store.data(), n",
                    "indexoff": "store.data(), n", "refptr": "ptrs", "wrap": "wrefs",
                    "wrapvar": "lrefs", "symidx": "store.data(), n", "symit": "store",
-                   "ngblist": "store.data(), ngbl"}[kind]
+                   "ngblist": "store.data(), ngbl", "itvalid": "ptrs"}[kind]
             if name in self.symptr:
                 arg = "ptrs"
             if name in self.offloaded:

@@ -27,6 +27,7 @@ public:
       Result.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
       return;
     }
+    inferIndexTargets(Ctx, Collector);
     if (Opts.AnnotateAll)
       annotateEveryLoop(Ctx, Collector);
     runFirstPass(Ctx, Collector, Opts, Result);

@@ -88,6 +88,40 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
               {{"Frame", Frame}, {"P", Prefix}}));
 }
 
+/// An iterator loop's begin as an expression: the initializer of `auto it
+/// = c.begin()`, or the iterator's type with the arguments of `Walker
+/// it{&list}` or `Walker it(&list)`.
+std::string LoopEmitter::iteratorBegin(const LoopForm &F) const {
+  const VarDecl *It = F.Iterator;
+  if (It->getInitStyle() == VarDecl::CInit)
+    return Emit.Source.exprText(F.Begin);
+  std::string Type = Emit.Types.name(It->getType().getUnqualifiedType());
+  const Expr *Init = F.Begin->IgnoreImplicit();
+  if (isa<InitListExpr>(Init) || It->getInitStyle() == VarDecl::ListInit)
+    return Type + Emit.Source.exprText(Init);
+  const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+  if (!CE) // `Walker it(w.begin())`, the copy elided
+    return Type + "(" + Emit.Source.exprText(F.Begin) + ")";
+  if (CE->getNumArgs() == 0)
+    return Type + "()";
+  SourceRange Args(CE->getArg(0)->getBeginLoc(),
+                   CE->getArg(CE->getNumArgs() - 1)->getEndLoc());
+  return Type + "(" + Emit.Source.text(CharSourceRange::getTokenRange(Args)) +
+         ")";
+}
+
+/// An iterator loop's end: as written, or for a condition that asks the
+/// iterator, `::soaview::while_valid([](const auto &it) { return
+/// it.isValid(); })`.
+std::string LoopEmitter::iteratorEnd(const LoopForm &F) const {
+  if (F.End)
+    return Emit.Source.exprText(F.End);
+  return fill("${WhileValid}([](const auto &${It}) { return ${Cond}; })",
+              {{"WhileValid", rt::WhileValid},
+               {"It", F.Iterator->getName().str()},
+               {"Cond", Emit.Source.exprText(F.Valid)}});
+}
+
 /// The range a range or iterator loop's frame gathers from, `sv_range`:
 /// the range as written, or an iterator loop's [begin, end).
 void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
@@ -97,8 +131,8 @@ void LoopEmitter::rangePrologue(CodeWriter &W, const LoopPlan &P) const {
       F.Kind == LoopFormKind::Iterator
           ? fill("${Iterators}(${Begin}, ${End})",
                  {{"Iterators", rt::Iterators},
-                  {"Begin", Emit.Source.exprText(F.Begin)},
-                  {"End", Emit.Source.exprText(F.End)}})
+                  {"Begin", iteratorBegin(F)},
+                  {"End", iteratorEnd(F)}})
           : Emit.Source.exprText(cast<CXXForRangeStmt>(F.Loop)->getRangeInit());
   // A loop over structured bindings gathers from the binding that stands
   // for the element, picked from the range as written (its "whole"); a

@@ -65,6 +65,8 @@ private:
   void prologue(CodeWriter &W, const LoopPlan &P,
                 const std::string &Frame) const;
   void rangePrologue(CodeWriter &W, const LoopPlan &P) const;
+  std::string iteratorBegin(const LoopForm &F) const;
+  std::string iteratorEnd(const LoopForm &F) const;
   void indexPrologue(CodeWriter &W, const LoopPlan &P,
                      const std::string &Frame) const;
   std::string firstSubscript(const LoopForm &F,

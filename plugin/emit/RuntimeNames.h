@@ -52,6 +52,7 @@ inline constexpr const char *IndexSpanAt = "::soaview::index_span_at";
 inline constexpr const char *IndexListAt = "::soaview::index_list_at";
 inline constexpr const char *Bound = "::soaview::bound";
 inline constexpr const char *Iterators = "::soaview::iterators";
+inline constexpr const char *WhileValid = "::soaview::while_valid";
 // omp.h and cuda.h: the device frames, in their backend's namespace.
 inline constexpr const char *OmpNamespace = "::soaview::omp::";
 inline constexpr const char *CudaNamespace = "::soaview::cuda::";

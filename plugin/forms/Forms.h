@@ -87,6 +87,15 @@ struct LoopForm {
   const clang::VarDecl *Iterator = nullptr;
   const clang::Expr *Begin = nullptr;
   const clang::Expr *End = nullptr;
+  /// Begin calls something that is not begin/end, const or constexpr
+  /// (ls1-mardyn's `molCont->iterator(...)`): the converted loop evaluates
+  /// it once, as the loop does, but nothing may evaluate it again or
+  /// earlier (soa_conversion_hoist; the nest as written after a repeat).
+  bool BeginHasEffects = false;
+  /// Or, with no End, a condition that asks the iterator whether it is at
+  /// the end: `it.isValid()`, `!it.atEnd()` (a const member function of the
+  /// iterator, without arguments).
+  const clang::Expr *Valid = nullptr;
   /// The target names (`bodies` of `bodies[i]`) of uses inside another
   /// annotated loop over the same target, whose own `bodies` shadows ours:
   /// they are renamed to an alias of this loop's shadow.

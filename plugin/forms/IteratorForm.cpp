@@ -4,7 +4,10 @@
 // range-for over that range does: it converts as one, with `it` in the body
 // a pointer to the view. That holds when the header is exactly `auto it =
 // begin; it != end; ++it` (or `it++`) and the body uses `it` only as `*it`
-// or `it->`: the element, never the iterator itself. Anything else is
+// or `it->`: the element, never the iterator itself. The condition may also
+// ask the iterator (`it.isValid()`, `!it.atEnd()`: a const member function
+// without arguments), as the iterators of AutoPas and ls1-mardyn are used;
+// the frame then gathers until that condition fails. Anything else is
 // refused with the form found (err_form_iterator).
 //===----------------------------------------------------------------------===//
 #include "forms/IteratorForm.h"
@@ -44,9 +47,9 @@ bool isArithmetic(const CallExpr *C, const FunctionDecl *FD) {
   });
 }
 
-/// An iterator bound soaview evaluates once, before the loop: no side
-/// effects; calls only to begin/end (members or free), const members and
-/// constexpr functions (`std::next`).
+/// An iterator bound free of side effects: calls only to begin/end
+/// (members or free), const members and constexpr functions (`std::next`).
+/// The end must be one: soaview evaluates it once, before the loop.
 bool pureIteratorBound(const Expr *E) {
   struct Check : RecursiveASTVisitor<Check> {
     bool OK = true;
@@ -120,6 +123,7 @@ public:
 private:
   bool init();
   bool condition();
+  bool askedIterator(const clang::Expr *Cond);
   bool increment();
   bool element();
   bool uses();
@@ -163,9 +167,7 @@ bool IteratorRecogniser::init() {
   F.Iterator = V;
   F.Begin = V->getInit();
   F.RangeInit = containerOf(F.Begin);
-  if (!pureIteratorBound(F.Begin))
-    return fail(F.Begin->getBeginLoc(), "the loop's begin '" + text(F.Begin) +
-                                            "' may have side effects");
+  F.BeginHasEffects = !pureIteratorBound(F.Begin);
   return true;
 }
 
@@ -186,6 +188,8 @@ bool IteratorRecogniser::condition() {
     if (NotEqual)
       L = OC->getArg(0), R = OC->getArg(1);
   }
+  if (askedIterator(Cond))
+    return true;
   if (NotEqual && refersTo(R, F.Iterator))
     std::swap(L, R);
   if (!NotEqual || !refersTo(L, F.Iterator) || refersTo(R, F.Iterator))
@@ -196,6 +200,25 @@ bool IteratorRecogniser::condition() {
   if (!pureIteratorBound(F.End))
     return fail(F.End->getBeginLoc(),
                 "the loop's end '" + text(F.End) + "' may have side effects");
+  return true;
+}
+
+/// `it.isValid()` or `!it.atEnd()`: a const member function of the
+/// iterator without arguments, called on the iterator itself.
+bool IteratorRecogniser::askedIterator(const Expr *Cond) {
+  const Expr *E = Cond ? strip(Cond) : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+      U && U->getOpcode() == UO_LNot)
+    E = strip(U->getSubExpr());
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->isConst() || MC->getNumArgs() != 0)
+    return false;
+  const auto *Object = dyn_cast<DeclRefExpr>(
+      MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  if (!Object || Object->getDecl() != F.Iterator)
+    return false;
+  F.Valid = Cond;
   return true;
 }
 

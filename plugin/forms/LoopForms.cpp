@@ -59,7 +59,8 @@ class Recogniser {
 public:
   Recogniser(ASTContext &Ctx, const LoopAnnotation &A,
              const AnnotationCollector &All, DiagStore &Diags)
-      : Ctx(Ctx), All(All), Diags(Diags), Target(A.get(AttrKind::Target)) {}
+      : Ctx(Ctx), All(All), Diags(Diags), Target(A.get(AttrKind::Target)),
+        Hoist(A.get(AttrKind::Hoist)) {}
 
   std::optional<LoopForm> run(const Stmt *Loop, const FunctionDecl *Fn) {
     F.Loop = Loop;
@@ -134,6 +135,7 @@ private:
   const AnnotationCollector &All;
   DiagStore &Diags;
   const AttrUse *Target;
+  const AttrUse *Hoist; ///< soa_conversion_hoist, if written
   LoopForm F;
 };
 
@@ -400,9 +402,19 @@ bool Recogniser::iterator(const ForStmt *FS) {
                  {"soa_conversion_target names the array of an index "
                   "loop, and this loop steps an iterator"}},
                 FS->getForLoc(), Msg(diag::note_form_iterator_expected));
-  return recogniseIterator(Ctx, FS, F, Diags, [&](const ForStmt *Inner) {
-    return All.Loops.count(Inner->getForLoc()) != 0;
-  });
+  if (!recogniseIterator(Ctx, FS, F, Diags, [&](const ForStmt *Inner) {
+        return All.Loops.count(Inner->getForLoc()) != 0;
+      }))
+    return false;
+  if (F.BeginHasEffects && Hoist) // evaluated before the loops around it
+    return fail(
+        F.Begin->getBeginLoc(),
+        {diag::err_form_iterator,
+         {"the loop's begin '" + writtenText(Ctx, F.Begin->getSourceRange()) +
+          "' may have side effects, and soa_conversion_hoist "
+          "evaluates it before the loops around it"}},
+        FS->getForLoc(), Msg(diag::note_form_iterator_expected));
+  return true;
 }
 
 bool Recogniser::index(const ForStmt *FS) {
@@ -410,7 +422,9 @@ bool Recogniser::index(const ForStmt *FS) {
   F.Body = FS->getBody();
   if (!Target)
     return expectIndexForm(FS->getForLoc(), FS->getForLoc(),
-                           "an index loop needs soa_conversion_target");
+                           "an index loop needs soa_conversion_target when "
+                           "its body subscripts no array of structs with the "
+                           "index, or several");
   if (!indexHeader(FS))
     return false;
   // Target: every use must be exactly `name[i]`.

@@ -223,7 +223,8 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
            (Index ? " + 1" : "' + 1 or 'std::next(" + Name + ")") +
            "') cannot pass the end";
   const Expr *OEnd = Index ? OF.Hi : OF.End, *IEnd = Index ? IF.Hi : IF.End;
-  if (!sameExpr(OEnd, IEnd, Ctx) || (Index && !sameLast(OF.Bound, IF.Bound)))
+  if (!OEnd || !IEnd || !sameExpr(OEnd, IEnd, Ctx) ||
+      (Index && !sameLast(OF.Bound, IF.Bound)))
     return "it tests '" + condition(IF) + "', the loop around it '" +
            condition(OF) + "': both must stop at one element" +
            (Index ? " ('<' or '!=' against one end, or '<=' in both)"
@@ -245,6 +246,11 @@ std::optional<std::string> PairRecogniser::whyNot(const RecognisedLoop &Outer,
            "soa_conversion_hoist)";
   if (Outer.WalksViewOf)
     return "the loop around it walks the view of another loop";
+  if (OF.BeginHasEffects && (IF.VarIsPointer || OF.VarIsPointer))
+    return "the loop around it starts at '" +
+           writtenText(Ctx, OF.Begin->getSourceRange()) +
+           "', which may have side effects, and a range holding an object "
+           "twice runs the nest as written, which would evaluate it again";
   return std::nullopt;
 }
 

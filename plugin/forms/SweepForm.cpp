@@ -93,7 +93,8 @@ std::optional<SweepForm> recogniseSweep(ASTContext &Ctx,
     return Refuse(A.ForLoc,
                   "it is in a template (write the sweep in a function "
                   "that is not a template)");
-  if (A.has(AttrKind::Hoist) || A.has(AttrKind::Target))
+  if (A.has(AttrKind::Hoist) ||
+      (A.has(AttrKind::Target) && !A.get(AttrKind::Target)->Inferred))
     return Refuse(A.ForLoc, "a cell loop takes no hoist or target attribute");
   if (S.Loop->getBeginLoc().isMacroID() || S.Body->getBeginLoc().isMacroID() ||
       S.Body->getEndLoc().isMacroID())

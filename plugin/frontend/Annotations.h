@@ -38,6 +38,10 @@ struct AttrUse {
   int64_t Hoist = 0;        ///< soa_conversion_hoist
   bool Always =
       false; ///< soa_conversion("always"): skip the profitability rule
+  /// Not written: the target inferred for an index loop annotated without
+  /// one (frontend/ImplicitAnnotations.h, inferIndexTargets); Range is the
+  /// loop's `for`.
+  bool Inferred = false;
 };
 
 /// Everything written on one loop. Keyed by the loop's `for` location, which

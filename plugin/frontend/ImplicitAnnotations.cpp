@@ -106,6 +106,48 @@ private:
   const VarDecl *V;
 };
 
+/// soa_conversion_target(Target) on the loop at For, not written.
+AttrUse inferredTarget(SourceLocation For, const ValueDecl *Target) {
+  AttrUse Use{AttrKind::Target, SourceRange(For, For),
+              Target->getNameAsString(), 0};
+  Use.Inferred = true;
+  return Use;
+}
+
+/// The one array of structs the body of an index loop subscripts with its
+/// index (SteppedUses), if the loop steps an integer and there is one.
+const ValueDecl *inferredTarget(const ASTContext &Ctx, const ForStmt *S) {
+  const VarDecl *Var = steppedVar(S);
+  if (!Var || !S->getBody() || !Var->getType()->isIntegerType())
+    return nullptr;
+  SteppedUses Uses(Ctx, Var);
+  Uses.TraverseStmt(const_cast<Stmt *>(S->getBody()));
+  return Uses.Targets.size() == 1 ? Uses.Targets.front() : nullptr;
+}
+
+/// Index loops annotated soa_conversion without soa_conversion_target.
+class UntargetedIndexLoops : public RecursiveASTVisitor<UntargetedIndexLoops> {
+public:
+  UntargetedIndexLoops(const ASTContext &Ctx, AnnotationCollector &C)
+      : Ctx(Ctx), Collector(C) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitForStmt(ForStmt *S) {
+    auto It = Collector.Loops.find(S->getForLoc());
+    if (It == Collector.Loops.end() || It->second.Implicit ||
+        !It->second.has(AttrKind::Convert) || It->second.has(AttrKind::Target))
+      return true;
+    if (const ValueDecl *Target = inferredTarget(Ctx, S))
+      It->second.Attrs.push_back(inferredTarget(S->getForLoc(), Target));
+    return true;
+  }
+
+private:
+  const ASTContext &Ctx;
+  AnnotationCollector &Collector;
+};
+
 class LoopsOverStructs : public RecursiveASTVisitor<LoopsOverStructs> {
 public:
   LoopsOverStructs(const ASTContext &Ctx, AnnotationCollector &C)
@@ -127,14 +169,15 @@ public:
     const VarDecl *Var = steppedVar(S);
     if (!Var || !S->getBody() || Var->getType()->isDependentType())
       return true;
+    if (Var->getType()->isIntegerType()) {
+      if (const ValueDecl *Target = inferredTarget(Ctx, S))
+        annotate(S->getForLoc(), Target);
+      return true;
+    }
     SteppedUses Uses(Ctx, Var);
     Uses.TraverseStmt(S->getBody());
-    if (!Var->getType()->isIntegerType()) {
-      if (Uses.DerefsToStructs)
-        annotate(S->getForLoc(), nullptr);
-    } else if (Uses.Targets.size() == 1) {
-      annotate(S->getForLoc(), Uses.Targets.front());
-    }
+    if (Uses.DerefsToStructs)
+      annotate(S->getForLoc(), nullptr);
     return true;
   }
 
@@ -153,8 +196,7 @@ private:
     Use.Always = true;
     A.Attrs.push_back(std::move(Use));
     if (Target)
-      A.Attrs.push_back({AttrKind::Target, SourceRange(For, For),
-                         Target->getNameAsString(), 0});
+      A.Attrs.push_back(inferredTarget(For, Target));
   }
 
   const ASTContext &Ctx;
@@ -166,6 +208,11 @@ private:
 
 void annotateEveryLoop(ASTContext &Ctx, AnnotationCollector &C) {
   LoopsOverStructs Finder(Ctx, C);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+void inferIndexTargets(ASTContext &Ctx, AnnotationCollector &C) {
+  UntargetedIndexLoops Finder(Ctx, C);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 

@@ -26,6 +26,13 @@ class AnnotationCollector;
 /// some function or instantiation, that carries no attribute of its own.
 void annotateEveryLoop(clang::ASTContext &Ctx, AnnotationCollector &C);
 
+/// Adds soa_conversion_target to every index loop annotated soa_conversion
+/// without one whose body subscripts exactly one array of structs with its
+/// index (`ps[i]`, `ps[i - 1]`, `ps[list[k]]`; `T *`, `T[N]`,
+/// `std::vector<T>`), as annotate=all infers it (AttrUse::Inferred). Other
+/// index loops keep asking for the attribute.
+void inferIndexTargets(clang::ASTContext &Ctx, AnnotationCollector &C);
+
 } // namespace soaview
 
 #endif

@@ -33,3 +33,34 @@ void pointers(std::list<Data *> &l) {
 // CHECK: auto &&[[Q:sv21_3_]]range = ::soaview::iterators(l.cbegin(), l.cend());
 // CHECK: for (std::size_t [[Q]]i = 0; [[Q]]i < [[Q]]frame.size(); ++[[Q]]i) { auto [[Q]]view = [[Q]]frame.at([[Q]]i); auto *[[Q]]element = &[[Q]]view; {{\[\[}}maybe_unused{{\]\]}} auto *it = &[[Q]]element;
 // CHECK-NEXT: (*it)->b *= 2;
+
+// A condition that asks the iterator ends the range through
+// ::soaview::while_valid, the condition as written in a generic lambda of
+// the iterator; an iterator initialized with braces or parentheses is
+// spelled with its type.
+struct Cursor {
+  Data *p, *e;
+  bool isValid() const { return p != e; }
+  Data &operator*() const { return *p; }
+  Data *operator->() const { return p; }
+  Cursor &operator++() { ++p; return *this; }
+};
+struct Box {
+  std::vector<Data> v;
+  Cursor begin() { return {v.data(), v.data() + v.size()}; }
+};
+// CHECK-LABEL: void valid(
+// CHECK: auto &&{{sv[0-9]+_3_}}range = ::soaview::iterators(b.begin(), ::soaview::while_valid([](const auto &it) { return it.isValid(); }));
+// CHECK: auto &&{{sv[0-9]+_3_}}range = ::soaview::iterators(::Cursor{d, d + n}, ::soaview::while_valid([](const auto &c) { return c.isValid(); }));
+// CHECK: auto &&{{sv[0-9]+_3_}}range = ::soaview::iterators(::Cursor(b.begin()), ::soaview::while_valid([](const auto &c) { return c.isValid(); }));
+void valid(Box &b, Data *d, int n) {
+  [[clang::soa_conversion]]
+  for (auto it = b.begin(); it.isValid(); ++it)
+    it->a = 1;
+  [[clang::soa_conversion]]
+  for (Cursor c{d, d + n}; c.isValid(); ++c)
+    c->b = 2;
+  [[clang::soa_conversion]]
+  for (Cursor c(b.begin()); c.isValid(); ++c)
+    (*c).a += 3;
+}

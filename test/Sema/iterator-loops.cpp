@@ -7,7 +7,7 @@ struct P { double x, y; };
 
 void escapes(std::vector<P> &v, std::vector<std::vector<P>::iterator> &out) {
   [[clang::soa_conversion]]
-  for (auto it = v.begin(); it != v.end(); ++it) { // expected-note {{expected 'for (auto it = c.begin(); it != c.end(); ++it)' (or 'it++'), with the element used only as '*it' or 'it->'}}
+  for (auto it = v.begin(); it != v.end(); ++it) { // expected-note {{expected 'for (auto it = c.begin(); it != c.end(); ++it)' (or 'it++'; or a condition asking the iterator, 'it.isValid()'), with the element used only as '*it' or 'it->'}}
     it->x = 1;
     out.push_back(it); // expected-error {{unsupported iterator loop: the iterator 'it' is used in 'out.push_back(it)'}}
   }
@@ -70,4 +70,52 @@ void grows(std::vector<P> &v) {
     it->x = 0;
     v.push_back(P{}); // expected-error {{cannot convert loop: the iterated container 'v' may be modified in the loop}}
   }
+}
+
+// A condition asking the iterator converts when the member function is
+// const and takes nothing (test/Exec/constructs/valid-iterators.cpp).
+struct Cursor {
+  P *p, *e;
+  bool isValid() { return p != e; } // not const: it could change the iterator
+  bool valid(int k) const { return p + k < e; }
+  P &operator*() const { return *p; }
+  Cursor &operator++() { ++p; return *this; }
+};
+void notConst(P *a, int n) {
+  [[clang::soa_conversion]]
+  for (Cursor it{a, a + n}; it.isValid(); ++it) // expected-error {{unsupported iterator loop: the loop's condition is 'it.isValid()'}} expected-note {{expected 'for (auto it = c.begin()}}
+    (*it).x = 0;
+}
+void withArgument(P *a, int n) {
+  [[clang::soa_conversion]]
+  for (Cursor it{a, a + n}; it.valid(1); ++it) // expected-error {{unsupported iterator loop: the loop's condition is 'it.valid(1)'}} expected-note {{expected 'for (auto it = c.begin()}}
+    (*it).x = 0;
+}
+struct Walker {
+  P *p, *e;
+  bool isValid() const { return p != e; }
+  P &operator*() const { return *p; }
+  Walker &operator++() { ++p; return *this; }
+};
+// A pair loop over such iterators has no end to share.
+void pairs(P *a, int n) {
+  [[clang::soa_conversion]]
+  for (Walker it{a, a + n}; it.isValid(); ++it)
+    [[clang::soa_conversion]]
+    for (Walker jt = it; jt.isValid(); ++jt) // expected-error {{cannot convert symmetric pair loop}} expected-note {{a pair loop walks the view of the loop around it}}
+      (*it).x += (*jt).y;
+}
+
+// A begin with side effects is evaluated once, as written; hoisted it would
+// be evaluated before the loops around it.
+struct Counting {
+  std::vector<P> v;
+  long calls = 0;
+  std::vector<P>::iterator first() { ++calls; return v.begin(); }
+};
+void hoistedBegin(Counting &c, int k) {
+  for (int r = 0; r < k; ++r)
+    [[clang::soa_conversion, clang::soa_conversion_hoist(1)]]
+    for (auto it = c.first(); it != c.v.end(); ++it) // expected-error {{unsupported iterator loop: the loop's begin 'c.first()' may have side effects, and soa_conversion_hoist evaluates it before the loops around it}} expected-note {{expected 'for (auto it = c.begin()}}
+      it->x += r;
 }

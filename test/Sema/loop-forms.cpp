@@ -17,10 +17,12 @@ void decrement(P *buf, int n) {
     buf[i].x = 0;
 }
 
-void noTarget(P *buf, int n) {
+// The target is inferred only where the body subscripts one array of
+// structs with the index (test/Rewrite/inferred-targets.cpp).
+void noTarget(P *buf, P *other, int n) {
   [[clang::soa_conversion]]
-  for (int i = 0; i < n; ++i) // expected-error {{unsupported loop form: an index loop needs soa_conversion_target}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
-    buf[i].x = 0;
+  for (int i = 0; i < n; ++i) // expected-error {{unsupported loop form: an index loop needs soa_conversion_target when its body subscripts no array of structs with the index, or several}} expected-note {{expected 'for (i = lo; i < n; ++i)'}}
+    buf[i].x = other[i].x;
 }
 
 void notStructs(std::vector<double> &v) {

@@ -44,10 +44,10 @@ void grow(std::vector<ns::Shape *> &v) {
     v.push_back(s); // expected-note {{cannot convert loop}}
   }
 }
-void noTarget(std::vector<ns::Shape> &v) {
+void noTarget(std::vector<ns::Shape> &v, std::vector<ns::Shape> &w) {
   [[clang::soa_conversion]]
   for (unsigned i = 0; i < v.size(); ++i) // expected-warning {{loop left as written}} expected-note {{soa_conversion("always") would give this error}} expected-note {{needs soa_conversion_target}}
-    v[i].a = 2;
+    v[i].a = w[i].a;
 }
 // A loop that would convert keeps the remark and its fix-it.
 void fine(std::vector<ns::Shape *> &v) {

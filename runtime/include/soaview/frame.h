@@ -202,6 +202,25 @@ template <class B, class E> iterator_range<B, E> iterators(B first, E last) {
   return {first, last};
 }
 
+/// The end of an iterator loop whose condition asks the iterator itself,
+/// `for (auto it = c.begin(); it.isValid(); ++it)`: an iterator is unequal
+/// to it while `valid(it)` holds (`valid` is the condition as written, as a
+/// generic lambda of the iterator; it must not change the iterator).
+template <class Valid> struct valid_sentinel {
+  Valid valid;
+};
+template <class It, class Valid>
+bool operator!=(const It &it, const valid_sentinel<Valid> &end) {
+  return static_cast<bool>(end.valid(it));
+}
+template <class It, class Valid>
+bool operator==(const It &it, const valid_sentinel<Valid> &end) {
+  return !(it != end);
+}
+template <class Valid> valid_sentinel<Valid> while_valid(Valid valid) {
+  return {valid};
+}
+
 /// Count of iterations of `for (i = lo; i < hi; ++i)`, compared in the
 /// types the loop itself compares.
 template <class I, class H> std::size_t trip_count(I lo, H hi) noexcept {
