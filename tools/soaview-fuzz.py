@@ -23,7 +23,8 @@ lookup (free begin/end only), scratch allocation in offloaded bodies
 (new/delete, new[]/delete[], malloc/free: routed to soaview's device heap),
 and the loop forms of docs/attributes.md: iterator loops (`*it`, `it->`;
 begin/end, std::begin/std::end, cbegin, `it++`, the end first, a
-condition asking the iterator, `it.isValid()`) and index loops with `<=`
+condition asking the iterator, `it.isValid()`), members named with their
+class (`e->S::x`), and index loops with `<=`
 from 1 (`buf[i - 1]`) and `!=` with an offset (`buf[i - first]`), their
 target written or inferred, reads of other elements of an index loop's target
 (`buf[n / 2]`, a neighbour list `buf[ngb[k]]`), neighbour-list loops
@@ -178,7 +179,8 @@ class Gen:
         lhs, kind = self.pick(self.scalars())
         rhs, rk = self.pick(self.scalars())
         L = f"{obj}{acc}{lhs}"
-        R = f"{obj}{acc}{rhs}"
+        # A member named with its class (`e->S::x`), as MercuryDPM writes.
+        R = f"{obj}{acc}{'S::' if r.random() < 0.08 else ''}{rhs}"
         if kind in ("double", "float") and r.random() < 0.15:
             # GNU macro (statement expression over __typeof__), decltype and
             # sizeof of fields: unevaluated operands are not accesses.

@@ -315,7 +315,7 @@ static unsigned declaringClasses(const CXXRecordDecl *RD, const ValueDecl *M) {
 /// (LoopAnalysis::Qualified). That names the same member only when no other
 /// class of the element declares the name; and a qualifier written in a
 /// macro cannot be taken out.
-bool Analyzer::qualifiedMember(const MemberExpr *ME, const ElementWalk &W) {
+bool Analyzer::qualifiedMember(const MemberExpr *ME, int View) {
   QualType T = ME->getBase()->IgnoreImpCasts()->getType(); // not the base's
   if (ME->isArrow())
     T = T->getPointeeType();
@@ -335,7 +335,7 @@ bool Analyzer::qualifiedMember(const MemberExpr *ME, const ElementWalk &W) {
            Msg(diag::note_use_qualified_macro));
     return false;
   }
-  Out.Loops[W.B.View].Qualified.push_back(ME);
+  Out.Loops[View].Qualified.push_back(ME);
   return true;
 }
 
@@ -543,7 +543,7 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return stepUnary(U, W);
   if (const auto *ME = dyn_cast<MemberExpr>(P)) {
     Handled.insert(ME);
-    if (ME->hasQualifier() && !qualifiedMember(ME, W))
+    if (ME->hasQualifier() && !qualifiedMember(ME, W.B.View))
       return false;
     const ValueDecl *M = ME->getMemberDecl();
     if (const auto *FD = dyn_cast<FieldDecl>(M))
@@ -607,12 +607,15 @@ void Analyzer::typeOfElement(const Expr *Operand, const char *Spelling,
 /// operand is not evaluated, so it is not an access to check.
 void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
   FieldPath Path;
+  std::vector<const MemberExpr *> Named; // `p->P::f`: the qualifier goes too
   const Expr *Base = ME;
   while (const auto *M = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts())) {
     const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
     if (!FD)
       return;
     Path.insert(Path.begin(), FD);
+    if (M->hasQualifier())
+      Named.push_back(M);
     Base = M->getBase();
   }
   auto Element = evalElement(Base, E);
@@ -620,6 +623,9 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
     return;
   for (const FieldDecl *FD : Path)
     if (!checkField(FD, ME->getMemberLoc()))
+      return;
+  for (const MemberExpr *M : Named)
+    if (!qualifiedMember(M, Element->first.View))
       return;
   const Binding &B = Element->first;
   FieldPath Full = B.Path;

@@ -218,7 +218,7 @@ private:
                  ElementWalk &W, clang::ParentMap &PM);
   bool stepMethod(const clang::MemberExpr *ME, const clang::CXXMethodDecl *MD,
                   ElementWalk &W, clang::ParentMap &PM);
-  bool qualifiedMember(const clang::MemberExpr *ME, const ElementWalk &W);
+  bool qualifiedMember(const clang::MemberExpr *ME, int View);
   bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &E);
   bool stepBinary(const clang::BinaryOperator *BO, ElementWalk &W);
   bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &E,
