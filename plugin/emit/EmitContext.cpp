@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -67,7 +68,11 @@ void EmitContext::identityEdits(CharSourceRange R,
 void EmitContext::unqualifyEdits(CharSourceRange R,
                                  const std::vector<const MemberExpr *> &Which,
                                  TextEdits &Edits) const {
+  // A body analysed with two bindings lists its members twice: one edit each.
+  llvm::SmallPtrSet<const MemberExpr *, 8> Seen;
   for (const MemberExpr *ME : Which) {
+    if (!Seen.insert(ME).second)
+      continue;
     SourceLocation Begin = ME->getQualifierLoc().getBeginLoc();
     if (Source.inside(Begin, R)) // not in a macro: analysis checked
       Edits.push_back(
