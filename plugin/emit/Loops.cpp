@@ -39,7 +39,9 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
                  {{"ElementOf", rt::ElementOf}, {"P", Emit.Names.prefix(P)}})
           : fill("${TargetElement}<decltype(${Target})>",
                  {{"TargetElement", rt::TargetElement},
-                  {"Target", F.TargetName}});
+                  {"Target", P.NondependentRange
+                                 ? Emit.Names.prefix(P) + "target"
+                                 : F.TargetName}});
   std::string Key =
       P.Keyed ? ", (" + instanceKeyPattern(P.Form.Function) + " *)nullptr" : "";
   return fill("decltype(${Selector}((${Element} *)nullptr${Key}))",
@@ -164,6 +166,12 @@ void LoopEmitter::indexPrologue(CodeWriter &W, const LoopPlan &P,
   const LoopForm &F = P.Form;
   std::string Prefix = Emit.Names.prefix(P);
   static const char *const Bounds[] = {"below", "up_to", "until"};
+  // A target whose type the pattern knows: the spec's selector is looked
+  // up when the template instantiates (as in rangePrologue).
+  if (P.NondependentRange)
+    W.line(fill("auto &${P}target = [](auto &r) -> auto & { return r; }"
+                "(${Target});",
+                {{"P", Prefix}, {"Target", F.TargetName}}));
   W.line(fill(
       "const ${Index} ${P}lo = ${Lo};",
       {{"Index", Emit.Types.name(F.IndexVar->getType().getUnqualifiedType())},

@@ -127,6 +127,8 @@ struct RecognisedLoop {
   /// parameters (`std::vector<P> ps` of the class): the code naming the
   /// view's spec must be made dependent, or it would be looked up before
   /// the spec is declared.
+  /// (An index loop whose target's type is known in the pattern, likewise:
+  /// its frame names the target through the same lambda.)
   bool NondependentRange = false;
   /// Instantiations with one element type use different fields here: the
   /// loop picks its spec by its template's arguments too

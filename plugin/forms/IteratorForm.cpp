@@ -90,11 +90,15 @@ const Expr *containerOf(const Expr *Begin) {
 }
 
 /// The operator*() of an iterator class, the non-const one for a
-/// non-const iterator when there is one.
-const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It) {
-  const CXXRecordDecl *RD = It->getAsCXXRecordDecl();
+/// non-const iterator when there is one; declared in the class or, if not,
+/// inherited (ls1-mardyn's RegionParticleIterator from ParticleIterator).
+const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It,
+                                   const CXXRecordDecl *RD = nullptr) {
+  if (!RD)
+    RD = It->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return nullptr;
+  RD = RD->getDefinition();
   const CXXMethodDecl *Found = nullptr;
   for (const NamedDecl *ND :
        RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Star))) {
@@ -104,6 +108,9 @@ const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It) {
     if (!Found || MD->isConst() == It.isConstQualified())
       Found = MD;
   }
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (!Found)
+      Found = derefOperator(Ctx, It, B.getType()->getAsCXXRecordDecl());
   return Found;
 }
 
@@ -307,7 +314,10 @@ const Stmt *IteratorRecogniser::parentThrough(const Expr *&E,
     const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
     bool Through =
         ((Skip & Through::Parens) && isa_and_nonnull<ParenExpr>(P)) ||
-        ((Skip & Through::NoOpCasts) && Cast && Cast->getCastKind() == CK_NoOp);
+        ((Skip & Through::NoOpCasts) && Cast &&
+         (Cast->getCastKind() == CK_NoOp ||
+          Cast->getCastKind() == CK_UncheckedDerivedToBase ||
+          Cast->getCastKind() == CK_DerivedToBase)); // an inherited operator*
     if (!Through)
       return P;
     E = cast<Expr>(P);

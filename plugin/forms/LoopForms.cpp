@@ -796,16 +796,41 @@ static const Stmt *loopAt(const Stmt *Body, SourceLocation For) {
   return nullptr;
 }
 
-/// A range-for (or an iterator loop) in a template whose range's type (the
-/// iterator's) is known in the pattern.
+/// Whether the pattern's loop names its target (`gates` of `gates[i]`)
+/// with a type known in the pattern.
+static bool nondependentTarget(const Stmt *Loop, StringRef Target) {
+  struct Find : RecursiveASTVisitor<Find> {
+    StringRef Name;
+    std::optional<bool> Known;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (!Known && E->getDecl()->getName() == Name)
+        Known = !E->isTypeDependent();
+      return !Known;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (!Known && E->getMemberDecl()->getDeclName().isIdentifier() &&
+          E->getMemberDecl()->getName() == Name)
+        Known = !E->isTypeDependent();
+      return !Known;
+    }
+  } F;
+  F.Name = Target;
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Known.value_or(false);
+}
+
+/// A range-for, an iterator loop or an index loop in a template whose
+/// range's type (the iterator's, the target's) is known in the pattern.
 static bool nondependentRange(const LoopInstance &I, const LoopForm &F) {
   const FunctionDecl *Pattern = I.Fn->getTemplateInstantiationPattern();
-  if (!Pattern || F.Kind == LoopFormKind::Index)
+  if (!Pattern)
     return false;
   const Stmt *Written = loopAt(Pattern->getBody(),
                                F.Kind == LoopFormKind::Range
                                    ? cast<CXXForRangeStmt>(I.Loop)->getForLoc()
                                    : cast<ForStmt>(I.Loop)->getForLoc());
+  if (F.Kind == LoopFormKind::Index)
+    return Written && nondependentTarget(Written, F.TargetName);
   if (const auto *RF = dyn_cast_or_null<CXXForRangeStmt>(Written))
     return RF->getRangeInit() && !RF->getRangeInit()->isTypeDependent();
   const auto *FS = dyn_cast_or_null<ForStmt>(Written);

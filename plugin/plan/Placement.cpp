@@ -229,6 +229,18 @@ static SourceLocation scopeEnd(ASTContext &Ctx, const DeclContext *DC) {
   return SM.getLocForEndOfFile(SM.getMainFileID());
 }
 
+/// Where the declarations in DC start in the main file: after the
+/// namespace's `{`, or the main file's start; invalid for a linkage
+/// specification.
+static SourceLocation scopeStart(ASTContext &Ctx, const DeclContext *DC) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+    return afterOpeningBrace(Ctx, NS);
+  if (isa<TranslationUnitDecl>(DC))
+    return SM.getLocForStartOfFile(SM.getMainFileID());
+  return {};
+}
+
 /// Just after the last token of D.
 static SourceLocation afterDecl(ASTContext &Ctx, const Decl *D) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -254,12 +266,16 @@ static std::optional<InsertionPoint> endOfMainFile(ASTContext &Ctx) {
       if (!C->isImplicit() && C->getBeginLoc().isValid() &&
           SM.isInMainFile(SM.getFileLoc(C->getBeginLoc())))
         Last = C;
-    if (!Last)
-      return std::nullopt;
+    // After the last declaration or, where there is none (a file of
+    // includes and explicit instantiations), from the scope's start.
+    SourceLocation From = Last ? afterDecl(Ctx, Last) : scopeStart(Ctx, DC);
     if (SourceLocation Trailing =
-            constructStart(Ctx, afterDecl(Ctx, Last), scopeEnd(Ctx, DC));
+            From.isValid() ? constructStart(Ctx, From, scopeEnd(Ctx, DC))
+                           : SourceLocation();
         Trailing.isValid())
       return InsertionPoint{Trailing, DC};
+    if (!Last)
+      return std::nullopt;
     if (!isa<NamespaceDecl>(Last) && !isa<LinkageSpecDecl>(Last))
       return before(Ctx, Last);
     DC = cast<DeclContext>(Last);

@@ -194,13 +194,29 @@ public:
           continue;
         }
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
-        if (isAccessor(MC)) {
+        if (isAccessor(MC) && !intoElement(MC)) {
           E = MC->getImplicitObjectArgument();
           continue;
         }
       return E;
     }
     return E;
+  }
+  /// A user's accessor called on an element selected from a container
+  /// (`buf[i].mut_x()`, `v.front().x()`): it reaches into the element's
+  /// own fields, as `buf[i].x` does, not into the container.
+  static bool intoElement(const CXXMemberCallExpr *MC) {
+    if (MC->getMethodDecl()->getParent()->isInStdNamespace())
+      return false;
+    const Expr *Object = strip(MC->getImplicitObjectArgument());
+    if (isa<ArraySubscriptExpr>(Object))
+      return true;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Object))
+      return OC->getOperator() == OO_Subscript;
+    const auto *Selected = dyn_cast<CXXMemberCallExpr>(Object);
+    return Selected && Selected->getMethodDecl() &&
+           Selected->getMethodDecl()->getParent()->isInStdNamespace() &&
+           isAccessor(Selected);
   }
   /// Non-const member functions that do not change their object (only give
   /// access to it): those of standard containers named below, and the

@@ -168,3 +168,20 @@ void listChangedByLambda(P *A, int n) {
     shrink(); // expected-error {{the iterated container 'ngb' may be modified in the loop}}
   }
 }
+
+// A user's accessor that writes nothing selects from the object it is
+// called on: on the container, a write through it reseats a pointer the
+// container holds; on an element (`buf[i].slot()`), it writes the element.
+struct Holder {
+  std::vector<P *> items;
+  P *&slot(int k) { return items[k]; }
+  std::vector<P *>::iterator begin() { return items.begin(); }
+  std::vector<P *>::iterator end() { return items.end(); }
+};
+void reseat(Holder &h, P *q) {
+  [[clang::soa_conversion]]
+  for (P *p : h) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    p->x = 0;
+    h.slot(0) = q; // expected-error {{cannot convert loop: the iterated container 'h' may be modified in the loop}}
+  }
+}

@@ -7,7 +7,7 @@
 // with `it->` and `*it`, a member and a free function, an empty range, and a
 // begin with a side effect (ls1-mardyn's `molCont->iterator(mode)`), which
 // both builds evaluate once per loop.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 5 --out %t \
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 6 --out %t \
 // RUN:   --run "1 9" --run "2 40" --run "3 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -71,6 +71,17 @@ public:
   }
 };
 
+// An iterator that inherits its operator* (ls1-mardyn's
+// RegionParticleIterator): refused before ("has no 'operator*'").
+struct OwnedIterator : Cells::Iterator {
+  explicit OwnedIterator(Cells &c) : Cells::Iterator(&c.cells) {}
+};
+void push(Cells &c) {
+  [[clang::soa_conversion("always")]]
+  for (OwnedIterator it(c); it.isValid(); ++it)
+    (*it).f[0] += 0.25;
+}
+
 void damp(Cells *c) {
   [[clang::soa_conversion("always")]]
   for (auto i = c->iterator(1); i.isValid(); ++i)
@@ -128,6 +139,7 @@ int main(int argc, char **argv) {
   drift(c, 0.01);
   damp(&c);
   damp(&c);
+  push(c);
   corpus::print("walks", c.walks);
   std::vector<Particle *> list;
   for (auto &cell : c.cells)
