@@ -124,13 +124,15 @@ public:
   bool run() {
     F.Kind = LoopFormKind::Iterator;
     F.Body = FS->getBody();
-    return init() && condition() && increment() && element() && uses();
+    return init() && condition() && increment() && element() &&
+           validReadsNoElement() && uses();
   }
 
 private:
   bool init();
   bool condition();
   bool askedIterator(const clang::Expr *Cond);
+  bool validReadsNoElement();
   bool increment();
   bool element();
   bool uses();
@@ -154,6 +156,7 @@ private:
   LoopForm &F;
   DiagStore &Diags;
   llvm::function_ref<bool(const ForStmt *)> Annotated;
+  const CXXMemberCallExpr *ValidCall = nullptr; ///< `it.isValid()`
 };
 
 /// `auto it = begin`: one iterator, declared in the header (its value
@@ -219,13 +222,49 @@ bool IteratorRecogniser::askedIterator(const Expr *Cond) {
     E = strip(U->getSubExpr());
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
-  if (!MD || !MD->isConst() || MC->getNumArgs() != 0)
-    return false;
+  if (!MD || !MD->isConst() || MC->getNumArgs() != 0 ||
+      MC->getImplicitObjectArgument()->getType()->isPointerType())
+    return false; // `p->alive()` asks the element, which the body may change
   const auto *Object = dyn_cast<DeclRefExpr>(
       MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
   if (!Object || Object->getDecl() != F.Iterator)
     return false;
   F.Valid = Cond;
+  ValidCall = MC;
+  return true;
+}
+
+/// The frame evaluates a condition that asks the iterator for every element
+/// before the loop runs: its answer must not depend on the elements, which
+/// the body may change. So its function's body must be visible and read no
+/// member of the element's class.
+bool IteratorRecogniser::validReadsNoElement() {
+  if (!F.Valid)
+    return true;
+  const FunctionDecl *Def = nullptr;
+  if (!ValidCall->getMethodDecl()->hasBody(Def) || !Def)
+    return fail(F.Valid->getBeginLoc(),
+                "the loop's condition '" + text(F.Valid) +
+                    "' calls a function whose definition is not visible");
+  struct Reads : RecursiveASTVisitor<Reads> {
+    const CXXRecordDecl *Element;
+    const MemberExpr *Found = nullptr;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *RD = dyn_cast<CXXRecordDecl>(
+          ME->getMemberDecl()->getDeclContext()->getRedeclContext());
+      if (RD && (RD->getCanonicalDecl() == Element->getCanonicalDecl() ||
+                 Element->isDerivedFrom(RD)))
+        Found = ME;
+      return !Found;
+    }
+  } R;
+  R.Element = F.Element;
+  R.TraverseStmt(Def->getBody());
+  if (R.Found)
+    return fail(F.Valid->getBeginLoc(),
+                "the loop's condition '" + text(F.Valid) + "' reads '" +
+                    R.Found->getMemberDecl()->getNameAsString() +
+                    "' of an element, which the body may change");
   return true;
 }
 

@@ -91,6 +91,17 @@ void withArgument(P *a, int n) {
   for (Cursor it{a, a + n}; it.valid(1); ++it) // expected-error {{unsupported iterator loop: the loop's condition is 'it.valid(1)'}} expected-note {{expected 'for (auto it = c.begin()}}
     (*it).x = 0;
 }
+// A condition through a pointer iterator asks the element, which the body
+// may change: evaluated for all elements before the loop, it could differ.
+struct Node {
+  double x;
+  bool alive() const { return x > 0; }
+};
+void asksElement(Node *first) {
+  [[clang::soa_conversion]]
+  for (Node *p = first; p->alive(); ++p) // expected-error {{unsupported iterator loop: the loop's condition is 'p->alive()'}} expected-note {{expected 'for (auto it = c.begin()}}
+    p[1].x -= 1;
+}
 struct Walker {
   P *p, *e;
   bool isValid() const { return p != e; }
@@ -118,4 +129,27 @@ void hoistedBegin(Counting &c, int k) {
     [[clang::soa_conversion, clang::soa_conversion_hoist(1)]]
     for (auto it = c.first(); it != c.v.end(); ++it) // expected-error {{unsupported iterator loop: the loop's begin 'c.first()' may have side effects, and soa_conversion_hoist evaluates it before the loops around it}} expected-note {{expected 'for (auto it = c.begin()}}
       it->x += r;
+}
+
+// Nor may the iterator's own answer read the elements (the frame asks it for
+// every element before the body runs), and it must be visible.
+struct UntilDead {
+  Node *p;
+  bool isValid() const { return p->alive(); }
+  Node &operator*() const { return *p; }
+  UntilDead &operator++() { ++p; return *this; }
+};
+struct Opaque {
+  Node *p;
+  bool isValid() const;
+  Node &operator*() const { return *p; }
+  Opaque &operator++() { ++p; return *this; }
+};
+void readsElement(Node *first) {
+  [[clang::soa_conversion]]
+  for (UntilDead it{first}; it.isValid(); ++it) // expected-error {{unsupported iterator loop: the loop's condition 'it.isValid()' reads 'alive' of an element, which the body may change}} expected-note {{expected 'for (auto it = c.begin()}}
+    (*it).x -= 1;
+  [[clang::soa_conversion]]
+  for (Opaque it{first}; it.isValid(); ++it) // expected-error {{unsupported iterator loop: the loop's condition 'it.isValid()' calls a function whose definition is not visible}} expected-note {{expected 'for (auto it = c.begin()}}
+    (*it).x -= 1;
 }
