@@ -46,18 +46,27 @@ struct Container {
   }
 };
 
-/// The variable an expression names (`ps`, `cell.parts`), with the members
-/// it selects on the way to it.
+/// The variable an expression names (`ps`, `cell.parts`, `hs[0].items`),
+/// with the members it selects on the way to it.
 void addNamed(const Expr *E, Container &C) {
   if (!E)
     return;
   E = E->IgnoreParenImpCasts();
   QualType T = E->getType();
-  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return C.add(ME->getMemberDecl(), T);
-    C.Names.insert(ME->getMemberDecl());
-    E = ME->getBase()->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return C.add(ME->getMemberDecl(), T);
+      C.Names.insert(ME->getMemberDecl());
+      E = ME->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase()->IgnoreParenImpCasts(); // `hs[0].items`: in hs
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+               OC && OC->getOperator() == OO_Subscript) {
+      E = OC->getArg(0)->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     C.add(DRE->getDecl(), T);

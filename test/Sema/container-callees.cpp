@@ -185,3 +185,27 @@ void reseat(Holder &h, P *q) {
     h.slot(0) = q; // expected-error {{cannot convert loop: the iterated container 'h' may be modified in the loop}}
   }
 }
+
+// A container reached through a subscript (`hs[0].items`) is the variable
+// subscripted: reseating one of its pointers is refused (before: converted,
+// and the loop visited the pointer the container held when it started),
+// while writing another member of the cell is not a change of it.
+struct Bin {
+  std::vector<P *> items;
+  int count;
+};
+void reseatSubscripted(std::vector<Bin> &hs, P *q) {
+  [[clang::soa_conversion]]
+  for (P *p : hs[0].items) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    p->x += 1;
+    hs[0].items[1] = q; // expected-error {{cannot convert loop: the iterated container 'hs' may be modified in the loop}}
+  }
+}
+void countSubscripted(std::vector<Bin> &hs, int c) {
+  [[clang::soa_conversion]]
+  for (P *p : hs[c].items) {
+    p->x += 1;
+    hs[c].count += 1;
+    hs[c + 1].count = 2;
+  }
+}
