@@ -9,7 +9,7 @@
 #include "Inputs/late-element/particle.h"
 
 // CHECK: #include "Inputs/late-element/particle.h"
-// CHECK: struct Cluster_Molecule_lists_h_{{[0-9]+}}_5 {
-// CHECK: using soaview_element = ::lib::Cluster<{{ ?}}::md::Molecule>;
+// CHECK: struct Cluster_{{(md_)?}}Molecule_lists_h_{{[0-9]+}}_5 {
+// CHECK: using soaview_element = ::lib::Cluster<{{ ?(::)?}}md::Molecule>;
 // CHECK: {{^}}template bool lib::Container<md::Molecule>::compute(int);
 template bool lib::Container<md::Molecule>::compute(int);
