@@ -157,17 +157,66 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
       return;
     }
   }
-  if (!addressStaysLocal(Use, PM)) {
+  if (const RecordDecl *RD =
+          Ctx.getBaseElementType(Use->getType())->getAsRecordDecl();
+      RD && !RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()) {
+    refuse(
+        Use->getExprLoc(), {diag::err_field_unnamed_class, {dotted(B.Path)}},
+        RD->getLocation(),
+        Msg(diag::note_field_unnamed_class, {B.Path.back()->getName().str()}));
+    return;
+  }
+  std::vector<PassedAddress> Passed;
+  if (RefCall)
+    Passed.push_back({RefCall, Use->getType()});
+  if (!addressStaysLocal(Use, PM, Passed)) {
     refuse(Use->getExprLoc(),
            {diag::err_field_address_escapes, {dotted(B.Path)}}, {},
            Msg(diag::note_field_address_escapes));
     return;
   }
+  if (!calleesSeeAddresses(Use, B, Passed))
+    return;
   Found.RefSensitive = Use->getType().isConstQualified() && passedOn(Use, PM);
   ViewModel &V = view(B);
   (Whole ? V.Wholes[B.Path] : V.Leaves[B.Path]).join(Found);
   if (Returned)
     ReturnedLeaves.push_back({*CurrentKey, B, Whole});
+}
+
+/// A call handing on the address of part of an element must reach a body
+/// soaview sees (checked where it is analysed), or a library function that
+/// only treats the object as memory: one given the address of a number (an
+/// array of numbers), or a builtin such as memcpy. A lock or another object
+/// known by its address would be the view's copy there, not the element's.
+bool Analyzer::calleesSeeAddresses(const Expr *Use, const Binding &B,
+                                   const std::vector<PassedAddress> &Passed) {
+  for (const PassedAddress &A : Passed) {
+    const FunctionDecl *FD = A.Call->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    bool System = FD && SM.isInSystemHeader(FD->getLocation());
+    if (!FD || (!FD->hasBody(Def) && !System)) {
+      refuse(Use->getExprLoc(),
+             {diag::err_field_address_invisible,
+              {dotted(B.Path), FD ? "'" + FD->getQualifiedNameAsString() + "'"
+                                  : std::string("an indirect call")}},
+             FD ? FD->getLocation() : Use->getExprLoc(),
+             Msg(diag::note_field_ref_invisible));
+      return false;
+    }
+    QualType Object = Ctx.getBaseElementType(A.Pointee.getNonReferenceType());
+    if (!System || FD->hasBody(Def) || FD->getBuiltinID() ||
+        !Object->isRecordType())
+      continue;
+    refuse(Use->getExprLoc(),
+           {diag::err_field_address_opaque,
+            {dotted(B.Path),
+             Object.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()),
+             FD->getQualifiedNameAsString()}},
+           FD->getLocation(), Msg(diag::note_field_address_opaque));
+    return false;
+  }
+  return true;
 }
 
 void Analyzer::resultUse(const AnalysisKey &Callee, const CallExpr *C,
@@ -217,7 +266,9 @@ const Stmt *valueParent(const Expr *&E, ParentMap &PM) {
 /// Whether a pointer value E (an address of part of an element) is only
 /// used within the statement: dereferenced, subscripted, compared, passed
 /// to a call.
-bool pointerUseIsLocal(const Expr *E, ParentMap &PM) {
+bool pointerUseIsLocal(const Expr *E, ParentMap &PM,
+                       std::vector<PassedAddress> &Passed) {
+  QualType Pointee = E->getType()->getPointeeType();
   const Stmt *P = valueParent(E, PM);
   if (!P)
     return true;
@@ -229,21 +280,24 @@ bool pointerUseIsLocal(const Expr *E, ParentMap &PM) {
     return ME->getBase() == E;
   if (const auto *BO = dyn_cast<BinaryOperator>(P))
     return BO->isComparisonOp();
-  if (isa<CallExpr>(P))
+  if (const auto *CE = dyn_cast<CallExpr>(P)) {
+    Passed.push_back({CE, Pointee});
     return true; // the callee may not keep it (docs/semantics.md)
+  }
   return false;
 }
 
 /// A use of a local reference to part of an element stays local: it is
 /// used like the field itself, except that its address is not taken and no
 /// other reference is bound to it.
-bool referenceUseIsLocal(const Expr *E, const Stmt *P, ParentMap &PM) {
+bool referenceUseIsLocal(const Expr *E, const Stmt *P, ParentMap &PM,
+                         std::vector<PassedAddress> &Passed) {
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
     if (UO->getOpcode() == UO_AddrOf)
       return false;
   if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
     if (IC->getCastKind() == CK_ArrayToPointerDecay &&
-        !pointerUseIsLocal(IC, PM))
+        !pointerUseIsLocal(IC, PM, Passed))
       return false;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
     for (const Decl *X : DS->decls())
@@ -255,19 +309,20 @@ bool referenceUseIsLocal(const Expr *E, const Stmt *P, ParentMap &PM) {
 
 /// Whether every use of local variable V (a pointer or reference to part
 /// of an element) stays within the iteration.
-bool localUsesStayLocal(const VarDecl *V, const Stmt *Body, ParentMap &PM) {
+bool localUsesStayLocal(const VarDecl *V, const Stmt *Body, ParentMap &PM,
+                        std::vector<PassedAddress> &Passed) {
   for (const DeclRefExpr *D :
        findVarUses(Body, [&](const VarDecl *W) { return W == V; })) {
     const Expr *E = D;
     const Stmt *P = valueParent(E, PM);
     if (V->getType()->isReferenceType()) {
-      if (!referenceUseIsLocal(E, P, PM))
+      if (!referenceUseIsLocal(E, P, PM, Passed))
         return false;
       continue;
     }
     if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P))
       if (IC->getCastKind() == CK_LValueToRValue) {
-        if (!pointerUseIsLocal(IC, PM))
+        if (!pointerUseIsLocal(IC, PM, Passed))
           return false;
         continue;
       }
@@ -291,15 +346,17 @@ const VarDecl *initialised(const DeclStmt *DS, const Expr *Init) {
 
 /// Whether a local pointer or reference V bound in DS keeps the address
 /// within the iteration.
-bool localStaysLocal(const VarDecl *V, const DeclStmt *DS, ParentMap &PM) {
+bool localStaysLocal(const VarDecl *V, const DeclStmt *DS, ParentMap &PM,
+                     std::vector<PassedAddress> &Passed) {
   const Stmt *Scope = PM.getParent(const_cast<DeclStmt *>(DS));
   return V->isLocalVarDecl() && !V->isStaticLocal() &&
-         localUsesStayLocal(V, Scope ? Scope : DS, PM);
+         localUsesStayLocal(V, Scope ? Scope : DS, PM, Passed);
 }
 
 } // namespace
 
-bool Analyzer::addressStaysLocal(const Expr *Use, ParentMap &PM) {
+bool Analyzer::addressStaysLocal(const Expr *Use, ParentMap &PM,
+                                 std::vector<PassedAddress> &Passed) {
   // Find the address or reference taken of the field, if any.
   const Expr *Cur = Use;
   while (true) {
@@ -339,17 +396,17 @@ bool Analyzer::addressStaysLocal(const Expr *Use, ParentMap &PM) {
       // `T &r = p->f;`: a local reference to the field.
       const VarDecl *V = initialised(DS, Cur);
       if (V && V->getType()->isReferenceType())
-        return localStaysLocal(V, DS, PM);
+        return localStaysLocal(V, DS, PM, Passed);
       return true;
     } else {
       return true;
     }
-    if (pointerUseIsLocal(Addr, PM))
+    if (pointerUseIsLocal(Addr, PM, Passed))
       return true;
     const Expr *E = Addr;
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(valueParent(E, PM)))
       if (const VarDecl *V = initialised(DS, E))
-        return localStaysLocal(V, DS, PM);
+        return localStaysLocal(V, DS, PM, Passed);
     return false;
   }
 }

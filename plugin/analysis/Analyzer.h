@@ -37,6 +37,13 @@ enum class Kind { Pointer, Lvalue };
 
 /// Which element an expression denotes: the view (loop of the nest) it
 /// belongs to, and the sub-object path from the element.
+/// A call that an address of part of an element is handed to, with the
+/// type it points to there (before any conversion to `void *`).
+struct PassedAddress {
+  const clang::CallExpr *Call;
+  clang::QualType Pointee;
+};
+
 struct Binding {
   int View = 0;
   FieldPath Path;
@@ -307,8 +314,14 @@ private:
   const LoopForm &form(int View) const { return In.Loops[View].Form; }
 
   /// False when the address of the field accessed by Use (or a reference
-  /// to it) may be kept beyond the iteration.
-  bool addressStaysLocal(const clang::Expr *Use, clang::ParentMap &PM);
+  /// to it) may be kept beyond the iteration. Passed collects the calls the
+  /// address is handed to, directly or through a local pointer.
+  bool addressStaysLocal(const clang::Expr *Use, clang::ParentMap &PM,
+                         std::vector<PassedAddress> &Passed);
+  /// False (refused, located) when a call in Passed cannot be seen into
+  /// and the object it gets must be the element's own.
+  bool calleesSeeAddresses(const clang::Expr *Use, const Binding &B,
+                           const std::vector<PassedAddress> &Passed);
   /// Reports why the nest cannot be converted (once), with the note saying
   /// what to write instead and the loop it concerns.
   void refuse(clang::SourceLocation L, const Msg &Error,

@@ -7,6 +7,8 @@
 // RUN: %soaview_verify -std=c++20 -Xclang -verify=host -fopenmp -ferror-limit=0 %s
 // RUN: %soaview_verify -std=c++20 -Xclang -verify=offload %offload_syntax -ferror-limit=0 -DOFFLOAD %s
 #include <atomic>
+#include <omp.h>
+#include <pthread.h>
 #include <soaview/sync.h>
 #include <vector>
 
@@ -146,6 +148,33 @@ void region(std::vector<Cell> &cells) {
     counted(cells);
   }
 }
+
+// Locks inline in the element, handed by address to a library function
+// soaview cannot see into: the view's copy would be locked.
+struct Locked {
+  double x, f;
+  omp_lock_t lock;
+  pthread_mutex_t m;
+};
+void ompLock(std::vector<Locked *> &ps) {
+  [[clang::soa_conversion("always")]]
+  for (Locked *p : ps) { // expected-note {{in the loop annotated here}}
+    omp_set_lock(&p->lock); // expected-error {{the address of field 'lock' (of type 'omp_lock_t') is passed to 'omp_set_lock', whose body soaview cannot see}}
+    p->f += p->x;
+    omp_unset_lock(&p->lock);
+  }
+}
+// expected-note@omp.h:* {{the callee would get the view's copy of the field, not the element's own object}}
+void mutexThroughLocal(std::vector<Locked *> &ps) {
+  [[clang::soa_conversion("always")]]
+  for (Locked *p : ps) { // expected-note {{in the loop annotated here}}
+    pthread_mutex_t *m = &p->m; // expected-error {{the address of field 'm' (of type 'pthread_mutex_t') is passed to 'pthread_mutex_lock'}}
+    pthread_mutex_lock(m);
+    p->f += p->x;
+    pthread_mutex_unlock(m);
+  }
+}
+// expected-note@pthread.h:* {{the callee would get the view's copy of the field}}
 #else
 // Offloaded loops and sweeps over cells.
 void offloaded(std::vector<P *> &ps) {

@@ -20,6 +20,45 @@ void fieldToUnseen(std::vector<P *> &v) {
     update(p->x); // expected-error {{a reference to field 'x' is passed to 'update' whose definition is not visible}}
 }
 
+// By pointer, directly or through a local pointer, and through a function
+// pointer: the same rule as a reference.
+void scaleBy(double *v, double k); // expected-note 2 {{soaview must see what the callee does with its address}}
+void fieldAddressToUnseen(std::vector<P *> &v, void (*hook)(double *)) {
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    scaleBy(&p->x, 2); // expected-error {{the address of field 'x' is passed to 'scaleBy' whose definition is not visible}}
+  [[clang::soa_conversion]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    double *y = &p->y; // expected-error {{the address of field 'y' is passed to 'scaleBy' whose definition is not visible}}
+    scaleBy(y, 2);
+  }
+  [[clang::soa_conversion]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    hook(&p->x); // expected-error {{the address of field 'x' is passed to an indirect call whose definition is not visible}} expected-note {{soaview must see}}
+}
+
+// A field whose class has no name: its members convert one by one; used
+// whole, the view would have to name its type.
+struct Anon {
+  double f;
+  struct { // expected-note 2 {{a view holds the field in a buffer of its type, which generated code must name}}
+    double a, b;
+  } pair, arr[2];
+};
+void unnamedClass(std::vector<Anon *> &v, double &s) {
+  [[clang::soa_conversion("always")]]
+  for (auto *p : v)
+    p->f += p->pair.a;
+  [[clang::soa_conversion("always")]]
+  for (auto *p : v) { // expected-note {{in the loop annotated here}}
+    auto q = p->pair; // expected-error {{field 'pair' is used whole and its class has no name}}
+    s += q.b;
+  }
+  [[clang::soa_conversion("always")]]
+  for (auto *p : v) // expected-note {{in the loop annotated here}}
+    s += p->arr[1].a; // expected-error {{field 'arr' is used whole and its class has no name}}
+}
+
 void intoConstructor(std::vector<P *> &v) {
   [[clang::soa_conversion]]
   for (auto *p : v) { // expected-note {{in the loop annotated here}}
