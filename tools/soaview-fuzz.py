@@ -124,6 +124,9 @@ class Gen:
         # constructor zeroing, an empty destructor); or an array copied in a loop
         self.bvec_style = self.pick(["copies", "cxx98", "array"])
         self.catomic = r.random() < 0.1      # CAtom at: a copyable atomic, never converted
+        # or, drawn only then, a lock inline in S (pthread_mutex_t mx): the
+        # view's copy would be locked, so never converted either
+        self.lock_style = self.pick(["catom", "mutex"]) if self.catomic else None
         self.fields = fields
         self.inner = inner
 
@@ -266,11 +269,14 @@ class Gen:
         w("#include <algorithm>")
         w("#include <array>")
         w("#include <atomic>")
+        w("#include <cmath>")
         w("#include <cstdio>")
         w("#include <cstdlib>")
+        w("#include <cstring>")
         w("#include <deque>")
         w("#include <functional>")
         w("#include <list>")
+        w("#include <pthread.h>")
         w("#include <vector>")
         w("#include <utility>")
         w("#define SV_MAX(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); a_ > b_ ? a_ : b_; })")
@@ -309,7 +315,7 @@ class Gen:
             else:
                 w("  BVec &operator=(const BVec &o) { x = o.x; y = o.y; return *this; }")
             w("};")
-        if self.catomic:  # derived from std::atomic with copies of its own
+        if self.lock_style == "catom":  # derived from std::atomic with copies of its own
             w("struct CAtom : std::atomic<int> {")
             w("  CAtom() : std::atomic<int>(0) {}")
             w("  CAtom(const CAtom &o) : std::atomic<int>(o.load()) {}")
@@ -330,8 +336,10 @@ class Gen:
             w("  struct { double s0; int s1; };")
         if self.bvec:
             w("  BVec bv;")
-        if self.catomic:
+        if self.lock_style == "catom":
             w("  CAtom at;")
+        if self.lock_style == "mutex":
+            w("  pthread_mutex_t mx;")
         if self.private:
             w("  Real get_pv() const { return pv; }")
             w("  const Real &ref_pv() const { return pv; }")
@@ -541,7 +549,15 @@ class Gen:
                 lhs, _ = self.pick(self.scalars())
                 out.append(f"acc += {var}{acc}{lhs};")
         if self.catomic and r.random() < 0.5:  # must be refused (check())
-            out.insert(r.randint(0, len(out)), f"{var}{acc}at.fetch_add(1);")
+            use = (f"{var}{acc}at.fetch_add(1);" if self.lock_style == "catom" else
+                   f"{{ pthread_mutex_lock(&{var}{acc}mx); acc += 1; pthread_mutex_unlock(&{var}{acc}mx); }}")
+            out.insert(r.randint(0, len(out)), use)
+        if not device and r.random() < 0.1:  # a library function given a field's address
+            (a, ka), (b, kb) = self.pick(self.scalars()), self.pick(self.scalars())
+            if ka in ("double", "float"):
+                out.insert(r.randint(0, len(out)), f"acc += std::modf({var}{acc}{a}, &{var}{acc}{a});")
+            elif ka == kb:
+                out.insert(r.randint(0, len(out)), f"std::memcpy(&{var}{acc}{a}, &{var}{acc}{b}, sizeof({ka}));")
         if r.random() < 0.1 and not self.iterator:  # a discarded element: `(void)p;`
             out.insert(r.randint(0, len(out)), f"(void){var};")
         if not device and not self.in_template and r.random() < 0.15:
@@ -570,6 +586,8 @@ class Gen:
                 w(f"  s.{path} = ({kind})((k * 31u + {stable_hash(path) % 89}u) % 1000u);")
         for c, _ in self.chars():
             w(f"  s.{c} = (char)('a' + (k + {stable_hash(c) % 26}) % 26);")
+        if self.lock_style == "mutex":  # all zeros: PTHREAD_MUTEX_INITIALIZER
+            w("  std::memset(&s.mx, 0, sizeof s.mx);")
         w("  Access::init(s, k);")
         w("}")
         w("static void dump(const S &s) {")
@@ -1080,7 +1098,7 @@ def run(cmd, timeout, cwd=None, env=None):
 
 
 # An annotated loop's body that uses the copyable atomic (body()).
-ATOMIC_USE = re.compile(r"(->|\.)at\.fetch_add\(1\); // @r")
+ATOMIC_USE = re.compile(r"((->|\.)at\.fetch_add\(1\);|pthread_mutex_unlock\(&[^)]*mx\); \}) // @r")
 
 
 def check(src, work, plain, soaview, flags, svflags=SOAVIEW_FLAGS):

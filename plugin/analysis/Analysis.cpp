@@ -298,8 +298,17 @@ bool Analyzer::stepUnary(const UnaryOperator *U, ElementWalk &W) {
 }
 
 /// How many classes among RD and its bases declare a member named as M
-/// (a class reached twice through bases counts twice).
+/// (a class reached twice through bases counts twice). For an anonymous
+/// struct or union (`p->S::s0` with s0 its member), the most that one of
+/// its members' names counts.
 static unsigned declaringClasses(const CXXRecordDecl *RD, const ValueDecl *M) {
+  if (const auto *FD = dyn_cast<FieldDecl>(M);
+      FD && FD->isAnonymousStructOrUnion()) {
+    unsigned Most = 0;
+    for (const FieldDecl *Member : FD->getType()->getAsRecordDecl()->fields())
+      Most = std::max(Most, declaringClasses(RD, Member));
+    return Most;
+  }
   unsigned N = 0;
   auto Count = [&](const CXXRecordDecl *C) {
     N += !C->lookup(M->getDeclName()).empty();

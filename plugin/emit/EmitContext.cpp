@@ -8,7 +8,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/SmallPtrSet.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -68,12 +69,14 @@ void EmitContext::identityEdits(CharSourceRange R,
 void EmitContext::unqualifyEdits(CharSourceRange R,
                                  const std::vector<const MemberExpr *> &Which,
                                  TextEdits &Edits) const {
-  // A body analysed with two bindings lists its members twice: one edit each.
-  llvm::SmallPtrSet<const MemberExpr *, 8> Seen;
+  // A body analysed with two bindings lists its members twice, and a member
+  // of an anonymous struct (`p->S::s0`) has its qualifier on both member
+  // expressions: one edit per qualifier.
+  std::set<SourceLocation::UIntTy> Seen;
   for (const MemberExpr *ME : Which) {
-    if (!Seen.insert(ME).second)
-      continue;
     SourceLocation Begin = ME->getQualifierLoc().getBeginLoc();
+    if (!Seen.insert(Begin.getRawEncoding()).second)
+      continue;
     if (Source.inside(Begin, R)) // not in a macro: analysis checked
       Edits.push_back(
           {CharSourceRange::getCharRange(Begin, ME->getMemberLoc()), ""});

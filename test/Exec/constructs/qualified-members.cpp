@@ -22,6 +22,15 @@ struct Spinner : Base { // makes Base::speed a call that could dispatch
 };
 struct Grain : Base {
   double r = 1;
+  struct {
+    double spin = 0;
+  };
+  union {
+    struct {
+      double tilt;
+    };
+    long bits = 0;
+  };
   double reach() const { return Base::pos() + this->Grain::r0() + r; }
   double r0() const { return 0.5; }
 };
@@ -38,6 +47,9 @@ void step(std::vector<Grain *> &gs, double dt) {
     g->Base::x += dt * g->Base::v + 1e-3 * twice(*g);
     decltype(g->Grain::r) half = sizeof(g->Base::v) / 16.0;
     g->Base::v -= half * g->Base::v;
+    // A member of an anonymous struct named with the class holding it (the
+    // fuzzer's seed 35000009: refused as named by two classes before).
+    g->Grain::spin += g->Grain::tilt * dt + g->Base::v;
   }
 }
 
@@ -78,5 +90,6 @@ int main(int argc, char **argv) {
   for (const Grain &g : gs) {
     corpus::print("x", g.x);
     corpus::print("f", g.f);
+    corpus::print("spin", g.spin);
   }
 }
