@@ -297,6 +297,20 @@ bool Analyzer::stepUnary(const UnaryOperator *U, ElementWalk &W) {
   return false;
 }
 
+/// Whether the qualifier and the name of ME are written in the file, as
+/// written or in one argument of a macro (`SV_MAX(a, p->Base::x)`).
+static bool qualifierWritten(const SourceManager &SM, const MemberExpr *ME) {
+  SourceLocation Begin = ME->getQualifierLoc().getBeginLoc(),
+                 Name = ME->getMemberLoc();
+  if (!Begin.isMacroID() && !Name.isMacroID())
+    return true;
+  if (!SM.isMacroArgExpansion(Begin) || !SM.isMacroArgExpansion(Name))
+    return false;
+  SourceLocation B = SM.getSpellingLoc(Begin), N = SM.getSpellingLoc(Name);
+  return SM.getFileID(B) == SM.getFileID(N) && !SM.isWrittenInScratchSpace(B) &&
+         SM.isBeforeInTranslationUnit(B, N);
+}
+
 /// How many classes among RD and its bases declare a member named as M
 /// (a class reached twice through bases counts twice). For an anonymous
 /// struct or union (`p->S::s0` with s0 its member), the most that one of
@@ -323,7 +337,8 @@ static unsigned declaringClasses(const CXXRecordDecl *RD, const ValueDecl *M) {
 /// their names alone, so the qualifier goes where the element is a view
 /// (LoopAnalysis::Qualified). That names the same member only when no other
 /// class of the element declares the name; and a qualifier written in a
-/// macro cannot be taken out.
+/// macro's definition cannot be taken out (one written in a macro's
+/// argument is taken out where the argument is written).
 bool Analyzer::qualifiedMember(const MemberExpr *ME, int View) {
   QualType T = ME->getBase()->IgnoreImpCasts()->getType(); // not the base's
   if (ME->isArrow())
@@ -338,8 +353,7 @@ bool Analyzer::qualifiedMember(const MemberExpr *ME, int View) {
            M->getLocation(), Msg(diag::note_use_qualified_hidden));
     return false;
   }
-  if (ME->getQualifierLoc().getBeginLoc().isMacroID() ||
-      ME->getMemberLoc().isMacroID()) {
+  if (!qualifierWritten(SM, ME)) {
     refuse(ME->getMemberLoc(), {diag::err_use_qualified_macro, {Name}}, {},
            Msg(diag::note_use_qualified_macro));
     return false;

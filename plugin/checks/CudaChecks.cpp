@@ -8,7 +8,11 @@
 //  * the body may not use `this` (the object stays in host memory);
 //  * variables from outside the loop are copied into the kernel: they must
 //    be plain values (no pointers, references or objects holding them);
-//  * globals must be constants nvcc can fold into device code;
+//  * globals must be constants nvcc can fold into device code, or constant
+//    tables at namespace scope of the translated file: each gets a device
+//    copy after its definition, and device code names the copy
+//    (SOAVIEW_DEVICE_TABLE), so each reference must be in text soaview
+//    edits;
 //  * every user function reached is compiled for the device: marked
 //    __host__ __device__ by the emitter when it is in the translated file,
 //    or already marked (a macro, __device__, constexpr) when in a header.
@@ -54,7 +58,7 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), P(P), Diags(Diags),
         Attr(P.OffloadAttr) {}
 
-  bool run() { return enclosingFunction() && body() && reached(); }
+  bool run() { return enclosingFunction() && body() && reached() && tables(); }
 
 private:
   bool refuse(SourceLocation L, const Msg &Error, const Msg &Note) {
@@ -74,6 +78,8 @@ private:
   bool body();
   bool reached();
   bool function(const ReachedFunction &R);
+  bool tables();
+  bool editableReference(const DeclRefExpr *E, bool Copied);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
@@ -127,7 +133,7 @@ bool Checker::body() {
                    {V->getName().str(), qualifiedName(Ctx, V->getType())}},
                   diag::note_cuda_capture);
   }
-  if (const DeclRefExpr *Global = Reach.HostGlobal)
+  if (const DeclRefExpr *Global = Reach.HostVariable)
     return refuse(Global->getLocation(),
                   {diag::err_cuda_global, {Global->getDecl()->getName().str()}},
                   diag::note_cuda_global);
@@ -160,11 +166,48 @@ bool Checker::function(const ReachedFunction &R) {
         return refuseAt(R.CallLoc, {diag::err_cuda_in_header, {Name}},
                         Decl->getLocation(), diag::note_cuda_in_header);
   }
-  if (const DeclRefExpr *Global = R.HostGlobal)
+  if (const DeclRefExpr *Global = R.HostVariable)
     return refuse(Global->getLocation(),
                   {diag::err_cuda_callee_global,
                    {FD->getNameAsString(), Global->getDecl()->getName().str()}},
                   diag::note_cuda_callee_global);
+  return true;
+}
+
+/// The constant tables device code reads: defined at namespace scope of the
+/// translated file (their copies go right after them), and named where
+/// soaview can spell the copy instead.
+bool Checker::tables() {
+  for (const VarDecl *V : P.Reach.Tables) {
+    SourceLocation L = V->getLocation();
+    if (L.isMacroID() || !SM.isInMainFile(L) ||
+        !V->getDeclContext()->isFileContext())
+      return refuseAt(L,
+                      {diag::err_offload_table_place, {V->getNameAsString()}},
+                      L, diag::note_offload_table_place);
+  }
+  for (const DeclRefExpr *E : P.Reach.TableRefs)
+    if (!editableReference(E, false))
+      return false;
+  for (const ReachedFunction &R : P.Reach.Functions)
+    for (const DeclRefExpr *E : R.TableRefs)
+      if (!editableReference(E, R.Copied))
+        return false;
+  return true;
+}
+
+/// A reference to a table in the loop's body or a function it reaches:
+/// written outside macros, in the translated file unless the function is
+/// copied for the device (a clone or a view's member).
+bool Checker::editableReference(const DeclRefExpr *E, bool Copied) {
+  SourceLocation L = E->getBeginLoc();
+  std::string Name = E->getDecl()->getNameAsString();
+  if (L.isMacroID() || E->getEndLoc().isMacroID())
+    return refuseAt(SM.getExpansionLoc(L), {diag::err_cuda_table_macro, {Name}},
+                    SM.getSpellingLoc(L), diag::note_cuda_table_macro);
+  if (!Copied && !SM.isInMainFile(L))
+    return refuseAt(L, {diag::err_cuda_table_header, {Name}},
+                    E->getDecl()->getLocation(), diag::note_cuda_table_header);
   return true;
 }
 

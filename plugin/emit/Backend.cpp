@@ -41,8 +41,8 @@ public:
   std::string declareTargetEnd(bool Device) const override {
     return Device ? "#pragma omp end declare target\n" : "";
   }
-  std::string declareTargetVariable(const std::string &Name) const override {
-    return fill("#pragma omp declare target(${Name})", {{"Name", Name}});
+  std::string deviceTable(const DeviceTableCopy &T) const override {
+    return fill("#pragma omp declare target(${Name})", {{"Name", T.Name}});
   }
   void launchPrologue(CodeWriter &W, const std::string &Prefix,
                       const std::string &Captures) const override {
@@ -101,6 +101,22 @@ public:
   std::string viewsNamespace() const override { return "namespace {"; }
   bool plainViewsNamespace() const override { return true; }
   bool marksDeviceFunctions() const override { return true; }
+  // A table of host memory gets a copy in the device's constant (or global)
+  // memory, initialised as the table is; device code reads the copy.
+  std::string deviceTable(const DeviceTableCopy &T) const override {
+    return fill("${Memory} decltype(${Name}) ${Device} ${Init}; // ${Name} "
+                "for device code, added by soaview",
+                {{"Memory", T.Constant ? "__constant__" : "__device__"},
+                 {"Name", T.Name},
+                 {"Device", T.DeviceName},
+                 {"Init", T.Init}});
+  }
+  std::string tableReference(const std::string &Host,
+                             const std::string &Device) const override {
+    return fill(
+        "${Macro}(${Host}, ${Device})",
+        {{"Macro", rt::DeviceTable}, {"Host", Host}, {"Device", Device}});
+  }
 };
 
 } // namespace

@@ -18,6 +18,15 @@
 
 namespace soaview {
 
+/// A constant table (plan/DeviceCode.cpp, constantTable) and its copy for
+/// device code.
+struct DeviceTableCopy {
+  std::string Name;       ///< the table's, as its definition spells it
+  std::string DeviceName; ///< the copy's, declared beside the table
+  std::string Init;       ///< its initializer, as written (`= {...}`)
+  bool Constant = true;   ///< fits the device's constant memory
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -47,9 +56,13 @@ public:
   /// Text before and after declarations compiled for the device.
   virtual std::string declareTargetBegin(bool Device) const { return ""; }
   virtual std::string declareTargetEnd(bool Device) const { return ""; }
-  /// The line that gives device code its own copy of the constant table
-  /// Name, right after its definition ("" where the backend has none).
-  virtual std::string declareTargetVariable(const std::string &Name) const {
+  /// What gives device code its own copy of a constant table, right after
+  /// the table's definition ("" where the backend has none).
+  virtual std::string deviceTable(const DeviceTableCopy &T) const { return ""; }
+  /// How device code names the copy Device where the user's code names the
+  /// table as Host ("": as written, the copy has the table's name).
+  virtual std::string tableReference(const std::string &Host,
+                                     const std::string &Device) const {
     return "";
   }
   /// True when an offloaded loop's body becomes a lambda that a kernel

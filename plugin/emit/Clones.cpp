@@ -65,6 +65,7 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
       R.Qualified.push_back(ME);
     for (const HeapRoute &H : Nest.heapRoutes())
       R.Routes.push_back(H);
+    llvm::append_range(R.TableRefs, Nest.tableRefs());
     for (const LoopPlan &L : Nest.Loops)
       for (const VarDecl *V : L.View.Aliases)
         R.Aliases.push_back({V, L.View.Element});
@@ -260,6 +261,7 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
     Emit.identityEdits(Range, R.Identities, Edits);
     Emit.unqualifyEdits(Range, R.Qualified, Edits);
     routeEditsIn(Emit, R.Routes, Range, Edits);
+    Emit.tableEdits(R.TableRefs, Edits, Range);
   }
   std::string Clone = Emit.Source.lineDirective(Range.getBegin()) +
                       Emit.Source.withEdits(Range, Edits) +

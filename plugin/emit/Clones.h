@@ -53,6 +53,7 @@ private:
     std::vector<const clang::Expr *> Identities;
     std::vector<const clang::MemberExpr *> Qualified;
     std::vector<HeapRoute> Routes;
+    std::vector<const clang::DeclRefExpr *> TableRefs;
     std::vector<std::pair<const clang::VarDecl *, const clang::RecordDecl *>>
         Aliases;
     bool Device = false;

@@ -57,7 +57,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
-  if (!declareTables(Nest))
+  if (!deviceTables(Nest))
     return false;
   Chunks All;
   All.append(Forward);
@@ -77,20 +77,52 @@ bool Emitter::emitDispatchGuard(const DispatchSite &Site) {
 }
 
 /// The constant tables the nest's device code reads, declared for the
-/// device right after their definitions (once each).
-bool Emitter::declareTables(const NestPlan &Nest) {
+/// device right after their definitions (once each), and where the backend
+/// names their copies, every reference in the user's code spelt so (once
+/// each; copies of user code spell theirs, EmitContext::copyEdits).
+bool Emitter::deviceTables(const NestPlan &Nest) {
   for (const LoopPlan &P : Nest.Loops)
-    for (const VarDecl *V : P.Reach.Tables) {
-      std::string Line = Target->declareTargetVariable(V->getNameAsString());
-      if (Line.empty() || !DeclaredTables.insert(V).second)
-        continue;
-      SourceLocation After = Context->Source.afterSemi(
-          Context->Source.fileEnd(V->getSourceRange().getEnd()));
-      EditBuffer *Buffer = Context->Files.bufferFor(After);
-      if (!Buffer)
+    for (const VarDecl *V : P.Reach.Tables)
+      if (DeclaredTables.insert(V).second && !declareTable(V))
         return false;
-      Buffer->insert(Context->Source.offset(After), "\n" + Line + "\n");
-    }
+  TextEdits Edits;
+  Context->tableEdits(Nest.tableRefs(), Edits);
+  for (auto &[R, Text] : Edits) {
+    unsigned Begin = Context->Source.offset(R.getBegin());
+    if (!Context->SM.isInMainFile(R.getBegin()) ||
+        !SpeltTableRefs.insert(R.getBegin().getRawEncoding()).second)
+      continue; // a header's are in the copies made of its functions
+    EditBuffer *Buffer = Context->Files.bufferFor(R.getBegin());
+    if (!Buffer)
+      return false;
+    Buffer->replace(Begin, Context->Source.offset(R.getEnd()), Text);
+  }
+  return true;
+}
+
+/// Device code's copy of table V, after its definition: in the device's
+/// constant memory while 48 KiB of the 64 KiB it has hold every table.
+bool Emitter::declareTable(const VarDecl *V) {
+  constexpr uint64_t ConstantBudget = 48 * 1024;
+  DeviceTableCopy T;
+  T.Name = V->getNameAsString();
+  T.DeviceName = Context->Names.deviceTable(V);
+  const Expr *Init = V->getInit();
+  T.Init = (V->getInitStyle() == VarDecl::CInit ? "= " : "") +
+           Context->Source.exprText(Init);
+  uint64_t Bytes = Context->Ast.getTypeSizeInChars(V->getType()).getQuantity();
+  T.Constant = ConstantBytes + Bytes <= ConstantBudget;
+  if (T.Constant)
+    ConstantBytes += Bytes;
+  std::string Line = Target->deviceTable(T);
+  if (Line.empty())
+    return true;
+  SourceLocation After = Context->Source.afterSemi(
+      Context->Source.fileEnd(V->getSourceRange().getEnd()));
+  EditBuffer *Buffer = Context->Files.bufferFor(After);
+  if (!Buffer)
+    return false;
+  Buffer->insert(Context->Source.offset(After), "\n" + Line + "\n");
   return true;
 }
 

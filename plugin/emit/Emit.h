@@ -94,10 +94,15 @@ private:
   std::unique_ptr<CloneEmitter> Clones;
   std::unique_ptr<LoopEmitter> Loops;
   std::unique_ptr<SweepEmitter> Sweeps;
-  /// Constant tables already declared for the device.
+  /// Constant tables already declared for the device, and the bytes of
+  /// those in its constant memory.
   std::set<const clang::VarDecl *> DeclaredTables;
+  uint64_t ConstantBytes = 0;
+  /// References to tables already spelt for device code, by location.
+  std::set<unsigned> SpeltTableRefs;
   std::set<unsigned> RegionSyncs; ///< loops given a region_sync()
-  bool declareTables(const NestPlan &Nest);
+  bool deviceTables(const NestPlan &Nest);
+  bool declareTable(const clang::VarDecl *V);
 };
 
 } // namespace soaview

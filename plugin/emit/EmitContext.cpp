@@ -74,17 +74,40 @@ void EmitContext::unqualifyEdits(CharSourceRange R,
   // expressions: one edit per qualifier.
   std::set<SourceLocation::UIntTy> Seen;
   for (const MemberExpr *ME : Which) {
-    SourceLocation Begin = ME->getQualifierLoc().getBeginLoc();
+    // In a macro's argument (expanded once or more): where it is written.
+    SourceLocation Begin =
+        SM.getSpellingLoc(ME->getQualifierLoc().getBeginLoc());
     if (!Seen.insert(Begin.getRawEncoding()).second)
       continue;
-    if (Source.inside(Begin, R)) // not in a macro: analysis checked
-      Edits.push_back(
-          {CharSourceRange::getCharRange(Begin, ME->getMemberLoc()), ""});
+    if (Source.inside(Begin, R)) // not in a macro's definition: checked
+      Edits.push_back({CharSourceRange::getCharRange(
+                           Begin, SM.getSpellingLoc(ME->getMemberLoc())),
+                       ""});
+  }
+}
+
+void EmitContext::tableEdits(const std::vector<const DeclRefExpr *> &Which,
+                             TextEdits &Edits,
+                             std::optional<CharSourceRange> R) const {
+  std::set<SourceLocation::UIntTy> Seen;
+  for (const DeclRefExpr *E : Which) {
+    SourceLocation Begin = E->getBeginLoc();
+    if (Begin.isMacroID() || (R && !Source.inside(Begin, *R)) ||
+        !Seen.insert(Begin.getRawEncoding()).second)
+      continue; // in a macro: checks/CudaChecks.cpp refused it
+    CharSourceRange Ref = CharSourceRange::getCharRange(
+        Begin, Lexer::getLocForEndOfToken(E->getEndLoc(), 0, SM, Lang));
+    std::string Text = Target.tableReference(
+        Source.text(Ref),
+        Names.qualifiedDeviceTable(cast<VarDecl>(E->getDecl())));
+    if (!Text.empty())
+      Edits.push_back({Ref, Text});
   }
 }
 
 void EmitContext::copyEdits(const NestPlan &Nest, CharSourceRange R,
                             TextEdits &Edits) const {
+  tableEdits(Nest.tableRefs(), Edits, R);
   identityEdits(R, Nest.identities(), Edits);
   routeEditsIn(*this, Nest.heapRoutes(), R, Edits);
 }

@@ -19,6 +19,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace clang {
@@ -71,7 +72,8 @@ struct EmitContext {
   Msg remark(const LoopPlan &P, const std::string &Where = "") const;
   /// The edits of user code copied into generated code (clones, view
   /// methods) that Nest's conversion needs in range R: element address
-  /// comparisons wrapped, allocation routed to the device heap.
+  /// comparisons wrapped, allocation routed to the device heap, constant
+  /// tables named by their device copies.
   void copyEdits(const NestPlan &Nest, clang::CharSourceRange R,
                  TextEdits &Edits) const;
   /// Each of Which that lies in R without its qualifier: `p->Base::x` ->
@@ -79,6 +81,12 @@ struct EmitContext {
   void unqualifyEdits(clang::CharSourceRange R,
                       const std::vector<const clang::MemberExpr *> &Which,
                       TextEdits &Edits) const;
+  /// Each reference of Which to a constant table, where the backend names
+  /// the table's device copy (SOAVIEW_DEVICE_TABLE(t, ::soaview_device_t)),
+  /// once per place; only those in R with R given.
+  void tableEdits(const std::vector<const clang::DeclRefExpr *> &Which,
+                  TextEdits &Edits,
+                  std::optional<clang::CharSourceRange> R = {}) const;
   /// `identity(e)` around each of Which that lies in R.
   void identityEdits(clang::CharSourceRange R,
                      const std::vector<const clang::Expr *> &Which,

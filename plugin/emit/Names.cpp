@@ -120,4 +120,23 @@ std::string GeneratedNames::keep(SourceLocation At) const {
   return fresh("soaview_keep_" + siteTag(At));
 }
 
+std::string GeneratedNames::deviceTable(const VarDecl *V) const {
+  return fresh("soaview_device_" + V->getNameAsString());
+}
+
+std::string GeneratedNames::qualifiedDeviceTable(const VarDecl *V) const {
+  std::string Scope = "::";
+  // Named namespaces from the outside in; an unnamed one's members are
+  // found through the namespace around it.
+  std::vector<std::string> Names;
+  for (const DeclContext *DC = V->getDeclContext(); !DC->isTranslationUnit();
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && !NS->isAnonymousNamespace())
+      Names.push_back(NS->getNameAsString());
+  for (auto It = Names.rbegin(); It != Names.rend(); ++It)
+    Scope += *It + "::";
+  return Scope + deviceTable(V);
+}
+
 } // namespace soaview

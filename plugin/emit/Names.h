@@ -22,6 +22,7 @@
 namespace clang {
 class ASTContext;
 class Decl;
+class VarDecl;
 } // namespace clang
 
 namespace soaview {
@@ -79,6 +80,11 @@ public:
   /// The constant holding the address of a function declared at At, which
   /// the converted program may no longer call (`soaview_keep_12_13`).
   std::string keep(clang::SourceLocation At) const;
+  /// The device copy of the constant table V, declared beside it
+  /// (`soaview_device_kTable`), and with its namespaces
+  /// (`::kernel::soaview_device_kTable`).
+  std::string deviceTable(const clang::VarDecl *V) const;
+  std::string qualifiedDeviceTable(const clang::VarDecl *V) const;
 
 private:
   std::string elementTag(const RecognisedLoop &L) const;

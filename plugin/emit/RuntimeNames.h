@@ -14,6 +14,8 @@ inline constexpr const char *OmpHeader = "soaview/omp.h";
 inline constexpr const char *CudaHeader = "soaview/cuda.h";
 inline constexpr const char *OmpHeapHeader = "soaview/heap_omp.h";
 inline constexpr const char *CudaHeapHeader = "soaview/heap_cuda.h";
+/// How CUDA device code names a constant table's device copy (cuda.h).
+inline constexpr const char *DeviceTable = "SOAVIEW_DEVICE_TABLE";
 inline constexpr const char *SweepHeader = "soaview/sweep.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";

@@ -322,6 +322,7 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   const DeclRefExpr *BadGlobal = nullptr;
   const DeclRefExpr *BadVariable = nullptr; ///< BadGlobal, tables aside
   std::vector<const VarDecl *> Tables;
+  std::vector<const DeclRefExpr *> TableRefs;
   DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
       : Ctx(Ctx), Replaced(Replaced) {}
   bool ownStatic(const VarDecl *) const { return false; }
@@ -360,9 +361,10 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
       return true;
     if (!BadGlobal)
       BadGlobal = E;
-    if (constantTable(V))
+    if (constantTable(V)) {
       Tables.push_back(V);
-    else if (!BadVariable)
+      TableRefs.push_back(E);
+    } else if (!BadVariable)
       BadVariable = E;
     return true;
   }
@@ -477,6 +479,7 @@ void Reacher::body() {
   Found.HostGlobal = W.BadGlobal;
   Found.HostVariable = W.BadVariable;
   addTables(W.Tables);
+  Found.TableRefs = W.TableRefs;
   for (auto &[FD, L] : W.Calls)
     reach(FD, L);
 }
@@ -495,7 +498,8 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   ReachedFunction R{FD, CallLoc};
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   R.Lambda = MD && MD->getParent()->isLambda();
-  R.NeedsMark = !R.Lambda && !emittedByView(FD) && !markedForDevice(Ctx, FD);
+  R.Copied = emittedByView(FD);
+  R.NeedsMark = !R.Lambda && !R.Copied && !markedForDevice(Ctx, FD);
   size_t At = Found.Functions.size();
   Found.Functions.push_back(R);
   const FunctionDecl *Def = nullptr;
@@ -508,6 +512,7 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
   addTables(K.Tables);
+  Found.Functions[At].TableRefs = K.TableRefs;
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
 }

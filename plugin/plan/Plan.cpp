@@ -37,6 +37,16 @@ std::vector<const MemberExpr *> NestPlan::qualifiedMembers() const {
   return All;
 }
 
+std::vector<const DeclRefExpr *> NestPlan::tableRefs() const {
+  std::vector<const DeclRefExpr *> All;
+  for (const LoopPlan &P : Loops) {
+    llvm::append_range(All, P.Reach.TableRefs);
+    for (const ReachedFunction &R : P.Reach.Functions)
+      llvm::append_range(All, R.TableRefs);
+  }
+  return All;
+}
+
 bool NestPlan::offloads() const {
   for (const LoopPlan &P : Loops)
     if (P.Offload)

@@ -62,6 +62,11 @@ struct ReachedFunction {
   const clang::DeclRefExpr *HostGlobal = nullptr;
   /// The same, not counting constant tables (OpenMP copies those).
   const clang::DeclRefExpr *HostVariable = nullptr;
+  /// The references to constant tables in its body.
+  std::vector<const clang::DeclRefExpr *> TableRefs;
+  /// Copied for the device as a view's member or a clone (the copy can be
+  /// edited wherever the function is written).
+  bool Copied = false;
   /// A lambda called from the loop (it must be written in the loop).
   bool Lambda = false;
   /// Not compiled for the device yet: the emitter marks it __host__
@@ -83,8 +88,12 @@ struct DeviceReach {
   /// namespace scope: SWIFT's kernel coefficients); OpenMP declares them
   /// for the device.
   std::vector<const clang::VarDecl *> Tables;
-  /// The backend gives device code its own copy of constant tables
-  /// (OpenMP); the CUDA backend refuses every host variable itself.
+  /// The references to them in the loop's body (those of the functions it
+  /// reaches are theirs); the CUDA backend spells them through
+  /// SOAVIEW_DEVICE_TABLE.
+  std::vector<const clang::DeclRefExpr *> TableRefs;
+  /// The OpenMP backend's checks judge host variables (constant tables get
+  /// a device copy); the CUDA backend's own checks judge them.
   bool CopiesTables = false;
   std::vector<ReachedFunction> Functions;
 };
@@ -176,6 +185,9 @@ struct NestPlan {
   std::vector<const clang::Expr *> identities() const;
   /// Every loop's qualified members of the element (LoopAnalysis::Qualified).
   std::vector<const clang::MemberExpr *> qualifiedMembers() const;
+  /// Every reference to a constant table in device code: offloaded loops'
+  /// bodies and the functions they reach.
+  std::vector<const clang::DeclRefExpr *> tableRefs() const;
   /// True when a loop of the nest is offloaded.
   bool offloads() const;
   /// True when the nest is swept on the host: a sweep in a view region of a

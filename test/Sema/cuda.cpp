@@ -117,3 +117,39 @@ struct Public {
       p->x = 3;
   }
 };
+
+// Constant tables (const, constant initializer, at namespace scope of the
+// translated file) get a device copy: read in the loop and in a function
+// it calls, accepted (test/Offload/tables.test runs them). Named inside a
+// macro, read in a header soaview does not rewrite, or defined in a class,
+// soaview cannot name the copy instead: refused, located.
+const double kTab[4] = {0.5, 0.25, 0.125, 0.0625};
+static double tabulated(int i) { return kTab[i & 3]; }
+void tables(std::vector<P *> &v) {
+  [[clang::soa_conversion_offload_compute]]
+  for (auto *p : v)
+    p->x = kTab[1] * p->y + tabulated(2);
+}
+#define TAB(i) kTab[i] // expected-note {{write the name outside the macro}}
+void tableInMacro(std::vector<P *> &v) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{offloaded here}}
+  for (auto *p : v)
+    p->x = TAB(1) * p->y; // expected-error {{cannot offload loop to CUDA: the constant table 'kTab' is named inside a macro}}
+}
+const double kReadByHeader[2] = {3, 5}; // expected-note {{read the table there, or pass the values through a local variable}}
+#include "cuda_table_reader.h"
+void tableInHeader(std::vector<P *> &v) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{offloaded here}}
+  for (auto *p : v)
+    p->x = readerLookup(1) * p->y;
+}
+// expected-error@cuda_table_reader.h:* {{cannot offload loop to CUDA: the constant table 'kReadByHeader' is read in a header that soaview does not rewrite}}
+struct Coeffs {
+  static const double w[2];
+};
+const double Coeffs::w[2] = {1.5, 2.5}; // expected-error {{cannot offload loop: the constant table 'w' cannot be declared for the device where it is defined}} expected-note {{define it there, or pass the values through a local variable}}
+void memberTable(std::vector<P *> &v) {
+  [[clang::soa_conversion_offload_compute]] // expected-note {{offloaded here}}
+  for (auto *p : v)
+    p->x = Coeffs::w[1] * p->y;
+}

@@ -107,6 +107,13 @@ $tr "$ex/region_exchange.cpp" -o "$cu/exchange.cu" -- -std=c++17 -I"$ex"
 $nvcc -O2 --fmad=false -Xcompiler -fopenmp -I"$ex" "$cu/exchange.cu" -o "$bundle/bin/exchange.cuda" $nvlibs
 $tr "$devices" -o "$cu/two_devices.cu" -- -std=c++17
 $nvcc -O2 --fmad=false "$cu/two_devices.cu" -o "$bundle/bin/two_devices.cuda" $nvlibs
+# Constant tables read by offloaded code (test/GPU/tables.test): plain,
+# CUDA backend (device copies of the tables), OpenMP backend.
+tables="$root/test/Offload/Inputs/tables.cpp"
+clang++-19 $strict -Wno-unknown-attributes "$tables" -o "$bundle/bin/tables.plain"
+$tr "$tables" -o "$cu/tables.cu" -- -std=c++17
+$nvcc -O2 --fmad=false "$cu/tables.cu" -o "$bundle/bin/tables.cuda" $nvlibs
+"$sv" $strict -fopenmp $arch "$tables" -o "$bundle/bin/tables.gpu"
 # Allocation in an offloaded loop (examples/small/offload_alloc.cpp): routed
 # to soaview's device heap (CUDA, OpenMP) and, for comparison, left to CUDA's
 # device malloc (--device-heap=off, its heap as large as soaview's).

@@ -48,6 +48,17 @@
 #include <thread>
 #include <vector>
 
+/// A constant table read by device code (a kernel's coefficients) gets a
+/// copy in device memory, declared after the table by the translator, with
+/// the same initializer; each reference in code compiled for the device is
+/// written SOAVIEW_DEVICE_TABLE(table, copy): the copy in nvcc's device
+/// pass, the table as written in its host pass (docs/offload.md).
+#ifdef __CUDA_ARCH__
+#define SOAVIEW_DEVICE_TABLE(host, device) device
+#else
+#define SOAVIEW_DEVICE_TABLE(host, device) host
+#endif
+
 namespace soaview::cuda {
 
 /// A CUDA call that failed (other than running out of memory).

@@ -40,6 +40,18 @@ template <class G> double shifted(G &g) {
   return g.Base::v + g.Grain::r + (sizeof(g.Base::f) > 4 ? 0.5 : 0.25);
 }
 
+// A qualified member written in a macro's argument, expanded twice: the
+// qualifier goes where the argument is written (the fuzzer's SV_MAX; refused
+// before). One written in a macro's definition stays refused
+// (test/Sema/refusals-more.cpp).
+#define TWICE(a) ((a) + (a))
+#define MAX_OF(a, b)                                                           \
+  ({                                                                           \
+    __typeof__(a) a_ = (a);                                                    \
+    __typeof__(b) b_ = (b);                                                    \
+    a_ > b_ ? a_ : b_;                                                         \
+  })
+
 void step(std::vector<Grain *> &gs, double dt) {
   [[clang::soa_conversion]]
   for (Grain *g : gs) {
@@ -50,6 +62,7 @@ void step(std::vector<Grain *> &gs, double dt) {
     // A member of an anonymous struct named with the class holding it (the
     // fuzzer's seed 35000009: refused as named by two classes before).
     g->Grain::spin += g->Grain::tilt * dt + g->Base::v;
+    g->Base::f += TWICE(g->Base::x) * dt + MAX_OF(g->Base::v, g->Grain::r);
   }
 }
 
