@@ -35,6 +35,9 @@ namespace {
 struct Container {
   std::vector<const ValueDecl *> Roots;
   llvm::SmallPtrSet<const ValueDecl *, 4> Names; ///< Roots and their members
+  /// Roots whose elements are the container (`hs[0]`, `cells[c].parts`):
+  /// writing such an element writes the container.
+  llvm::SmallPtrSet<const ValueDecl *, 4> Selected;
   /// The containers' types, each with the root naming it.
   std::vector<std::pair<const ValueDecl *, const Type *>> Types;
   void add(const ValueDecl *Root, QualType T) {
@@ -53,23 +56,31 @@ void addNamed(const Expr *E, Container &C) {
     return;
   E = E->IgnoreParenImpCasts();
   QualType T = E->getType();
+  bool Subscripted = false;
+  auto Add = [&](const ValueDecl *Root) {
+    C.add(Root, T);
+    if (Subscripted)
+      C.Selected.insert(Root);
+  };
   while (true) {
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        return C.add(ME->getMemberDecl(), T);
+        return Add(ME->getMemberDecl());
       C.Names.insert(ME->getMemberDecl());
       E = ME->getBase()->IgnoreParenImpCasts();
     } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
       E = AS->getBase()->IgnoreParenImpCasts(); // `hs[0].items`: in hs
+      Subscripted = true;
     } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
                OC && OC->getOperator() == OO_Subscript) {
       E = OC->getArg(0)->IgnoreParenImpCasts();
+      Subscripted = true;
     } else {
       break;
     }
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    C.add(DRE->getDecl(), T);
+    Add(DRE->getDecl());
 }
 
 /// The variables an iterator loop's begin and end read (`c` of `c.begin()`,
@@ -308,7 +319,7 @@ bool checkContainerUnchanged(ASTContext &Ctx, const LoopForm &F,
   Container C = containerOf(F);
   if (C.Roots.empty())
     return true;
-  if (const Expr *W = findWrite(F.Body, C.Names)) {
+  if (const Expr *W = findWrite(F.Body, C.Names, nullptr, &C.Selected)) {
     StoredDiag &D =
         Diags.report(W->getExprLoc(),
                      {diag::err_loop_container_modified, {shownRoot(C, W)}});
@@ -321,7 +332,7 @@ bool checkContainerUnchanged(ASTContext &Ctx, const LoopForm &F,
       Reachable.insert(T);
   const AliasTypes *Aliases = Reachable.empty() ? nullptr : &Reachable;
   for (const Reached &R : ReachWalk(Ctx).run(F.Body)) {
-    const Expr *W = findWrite(R.FD->getBody(), C.Names, Aliases);
+    const Expr *W = findWrite(R.FD->getBody(), C.Names, Aliases, &C.Selected);
     if (!W)
       continue;
     StoredDiag &D =

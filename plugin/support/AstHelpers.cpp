@@ -175,13 +175,14 @@ bool userAccessor(const CXXMethodDecl *MD);
 class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
   WriteFinder(const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,
-              const AliasTypes *Aliases)
-      : Vars(Vars), Aliases(Aliases) {}
+              const AliasTypes *Aliases,
+              const llvm::SmallPtrSetImpl<const ValueDecl *> *Selected)
+      : Vars(Vars), Aliases(Aliases), SelectedRoots(Selected) {}
   const Expr *Found = nullptr;
 
   /// The variable an lvalue is part of, looking through element selection
   /// (`v[i]`, `v.front()`) but not into the elements' own fields.
-  static const Expr *root(const Expr *E) {
+  static const Expr *root(const Expr *E, bool IntoElements = true) {
     while (E) {
       E = strip(E);
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -194,7 +195,7 @@ public:
           continue;
         }
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
-        if (isAccessor(MC) && !intoElement(MC)) {
+        if (isAccessor(MC) && !(IntoElements && intoElement(MC))) {
           E = MC->getImplicitObjectArgument();
           continue;
         }
@@ -234,7 +235,23 @@ public:
     return Accessors.contains(MD->getName());
   }
 
+  /// Whether E's root, through elements and their accessors, is one of
+  /// Selected: an element of it is a container the loop walks.
+  bool inSelected(const Expr *E) const {
+    if (!SelectedRoots)
+      return false;
+    const Expr *R = root(E, false);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(R))
+      return SelectedRoots->count(DRE->getDecl());
+    const auto *ME = dyn_cast_or_null<MemberExpr>(R);
+    return ME && SelectedRoots->count(ME->getMemberDecl());
+  }
+
   bool check(const Expr *E) {
+    if (E && !Found && root(E, false) != strip(E) && inSelected(E)) {
+      Found = E;
+      return true;
+    }
     const Expr *R = root(E);
     // Writing an element object reached through the container (`buf[i]`
     // passed by reference, a method called on it) changes the element, not
@@ -319,6 +336,7 @@ public:
 private:
   const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars;
   const AliasTypes *Aliases;
+  const llvm::SmallPtrSetImpl<const ValueDecl *> *SelectedRoots;
 };
 
 /// Counts the uses of `this` in a body, and those that only name a member
@@ -386,10 +404,11 @@ const Type *aliasKey(QualType T) {
       .getTypePtr();
 }
 
-const Expr *findWrite(const Stmt *S,
-                      const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,
-                      const AliasTypes *Aliases) {
-  WriteFinder Finder(Vars, Aliases);
+const Expr *
+findWrite(const Stmt *S, const llvm::SmallPtrSetImpl<const ValueDecl *> &Vars,
+          const AliasTypes *Aliases,
+          const llvm::SmallPtrSetImpl<const ValueDecl *> *Selected) {
+  WriteFinder Finder(Vars, Aliases, Selected);
   Finder.TraverseStmt(const_cast<Stmt *>(S));
   return Finder.Found;
 }

@@ -100,10 +100,14 @@ const clang::Type *aliasKey(clang::QualType T);
 /// object). With Aliases, also a write to an object of one of those types
 /// reached through a pointer or a reference (`(*p)[k] = q`,
 /// `r.push_back(q)` with `r` a reference), which may be any such object.
-const clang::Expr *
-findWrite(const clang::Stmt *S,
-          const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars,
-          const AliasTypes *Aliases = nullptr);
+/// With Selected (variables and fields among Vars whose elements are
+/// containers themselves: the loop runs over `hs[0]`), a write to an element
+/// of one (`hs[0] = h`, `hs[0].slot(1) = q`, `hs[0].clear()`) counts too.
+const clang::Expr *findWrite(
+    const clang::Stmt *S,
+    const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Vars,
+    const AliasTypes *Aliases = nullptr,
+    const llvm::SmallPtrSetImpl<const clang::ValueDecl *> *Selected = nullptr);
 
 /// The first reference in S to a variable that Which accepts, outside the
 /// subtrees Skip, or null.

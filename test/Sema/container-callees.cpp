@@ -201,6 +201,24 @@ void reseatSubscripted(std::vector<Bin> &hs, P *q) {
     hs[0].items[1] = q; // expected-error {{cannot convert loop: the iterated container 'hs' may be modified in the loop}}
   }
 }
+// The element selected is the container itself (`for (P *p : hs[0])` over
+// a user container): reseating through its accessor, assigning it, or a
+// call that may change it writes the container (before: converted, and the
+// loop visited the pointer the holder held when it started).
+void holderSubscripted(std::vector<Holder> &hs, P *q) {
+  [[clang::soa_conversion]]
+  for (P *p : hs[0]) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    p->x = 0;
+    hs[0].slot(1) = q; // expected-error {{cannot convert loop: the iterated container 'hs' may be modified in the loop}}
+  }
+}
+void holderAssigned(std::vector<Holder> &hs, const Holder &other) {
+  [[clang::soa_conversion]]
+  for (P *p : hs[1]) { // expected-note {{the view is built from the container's elements before the loop starts}}
+    p->x = 0;
+    hs[2] = other; // expected-error {{cannot convert loop: the iterated container 'hs' may be modified in the loop}}
+  }
+}
 void countSubscripted(std::vector<Bin> &hs, int c) {
   [[clang::soa_conversion]]
   for (P *p : hs[c].items) {
