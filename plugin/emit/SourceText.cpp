@@ -7,6 +7,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace soaview {
@@ -41,6 +43,15 @@ std::string SourceText::withEdits(CharSourceRange R, TextEdits Edits) const {
     return SM.getFileOffset(A.first.getEnd()) >
            SM.getFileOffset(B.first.getEnd());
   });
+  // One edit found twice (`S::ua.u0`, with ua in an anonymous union: the
+  // qualifier sits on two member expressions) applies once.
+  Edits.erase(std::unique(Edits.begin(), Edits.end(),
+                          [](auto &A, auto &B) {
+                            return A.first.getAsRange() ==
+                                       B.first.getAsRange() &&
+                                   A.second == B.second;
+                          }),
+              Edits.end());
   for (auto &[Range, Replacement] : Edits) {
     unsigned From = SM.getFileOffset(Range.getBegin()) - Begin;
     unsigned To = SM.getFileOffset(Range.getEnd()) - Begin;

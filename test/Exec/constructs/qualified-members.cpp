@@ -31,6 +31,17 @@ struct Grain : Base {
     };
     long bits = 0;
   };
+  // A named member of an anonymous union, named with the class in a member
+  // function the view copies (the fuzzer's seed 36000919: `S::ua.u0` lost
+  // `ua.` in the copy, an internal error, since the qualifier sits on two
+  // member expressions and its removal was applied twice).
+  union {
+    struct {
+      double a, b;
+    } pose;
+    char raw[16];
+  };
+  double lean() const { return Grain::pose.a - this->Grain::pose.b; }
   double reach() const { return Base::pos() + this->Grain::r0() + r; }
   double r0() const { return 0.5; }
 };
@@ -63,6 +74,7 @@ void step(std::vector<Grain *> &gs, double dt) {
     // fuzzer's seed 35000009: refused as named by two classes before).
     g->Grain::spin += g->Grain::tilt * dt + g->Base::v;
     g->Base::f += TWICE(g->Base::x) * dt + MAX_OF(g->Base::v, g->Grain::r);
+    g->Base::v += g->lean() * dt;
   }
 }
 
@@ -94,6 +106,7 @@ int main(int argc, char **argv) {
   for (Grain &g : gs) {
     g.x = corpus::uniform(), g.v = corpus::uniform() - 0.5;
     g.r = 0.5 + corpus::uniform();
+    g.pose = {corpus::uniform(), corpus::uniform()};
     ptrs.push_back(&g);
   }
   for (int s = 0; s < 3; ++s)
