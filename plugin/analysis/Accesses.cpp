@@ -142,21 +142,6 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
            Msg(diag::note_field_atomic_use));
     return;
   }
-  if (RefCall) {
-    // A field passed by non-const reference or pointer: the callee must be
-    // visible (it may keep the address; it must at least be seen).
-    const FunctionDecl *FD = RefCall->getDirectCallee();
-    const FunctionDecl *Def = nullptr;
-    if (!FD || (!FD->hasBody(Def) && !SM.isInSystemHeader(FD->getLocation()))) {
-      refuse(Use->getExprLoc(),
-             {diag::err_field_ref_invisible,
-              {dotted(B.Path), FD ? "'" + FD->getQualifiedNameAsString() + "'"
-                                  : std::string("an indirect call")}},
-             FD ? FD->getLocation() : Use->getExprLoc(),
-             Msg(diag::note_field_ref_invisible));
-      return;
-    }
-  }
   if (const RecordDecl *RD =
           Ctx.getBaseElementType(Use->getType())->getAsRecordDecl();
       RD && !RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()) {
@@ -167,8 +152,8 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
     return;
   }
   std::vector<PassedAddress> Passed;
-  if (RefCall)
-    Passed.push_back({RefCall, Use->getType()});
+  if (RefCall) // by non-const reference or pointer: it may keep the address
+    Passed.push_back({RefCall, Use->getType(), true});
   if (!addressStaysLocal(Use, PM, Passed)) {
     refuse(Use->getExprLoc(),
            {diag::err_field_address_escapes, {dotted(B.Path)}}, {},
@@ -197,7 +182,8 @@ bool Analyzer::calleesSeeAddresses(const Expr *Use, const Binding &B,
     bool System = FD && SM.isInSystemHeader(FD->getLocation());
     if (!FD || (!FD->hasBody(Def) && !System)) {
       refuse(Use->getExprLoc(),
-             {diag::err_field_address_invisible,
+             {A.ByReference ? diag::err_field_ref_invisible
+                            : diag::err_field_address_invisible,
               {dotted(B.Path), FD ? "'" + FD->getQualifiedNameAsString() + "'"
                                   : std::string("an indirect call")}},
              FD ? FD->getLocation() : Use->getExprLoc(),

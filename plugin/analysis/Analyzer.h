@@ -42,6 +42,7 @@ enum class Kind { Pointer, Lvalue };
 struct PassedAddress {
   const clang::CallExpr *Call;
   clang::QualType Pointee;
+  bool ByReference = false; ///< the field itself is the argument
 };
 
 struct Binding {
