@@ -104,7 +104,7 @@ public:
   // A table of host memory gets a copy in the device's constant (or global)
   // memory, initialised as the table is; device code reads the copy.
   std::string deviceTable(const DeviceTableCopy &T) const override {
-    return fill("${Memory} decltype(${Name}) ${Device} ${Init}; // ${Name} "
+    return fill("${Memory} decltype(${Name}) ${Device}${Init}; // ${Name} "
                 "for device code, added by soaview",
                 {{"Memory", T.Constant ? "__constant__" : "__device__"},
                  {"Name", T.Name},

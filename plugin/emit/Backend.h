@@ -23,7 +23,7 @@ namespace soaview {
 struct DeviceTableCopy {
   std::string Name;       ///< the table's, as its definition spells it
   std::string DeviceName; ///< the copy's, declared beside the table
-  std::string Init;       ///< its initializer, as written (`= {...}`)
+  std::string Init;       ///< its initializer, as written (` = {...}`)
   bool Constant = true;   ///< fits the device's constant memory
 };
 

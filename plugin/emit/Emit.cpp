@@ -30,6 +30,7 @@
 #include "frontend/Annotations.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang;
 
@@ -100,6 +101,23 @@ bool Emitter::deviceTables(const NestPlan &Nest) {
   return true;
 }
 
+/// V's initializer as written after its name: ` = {...}`, `{...}`, or the
+/// arguments of a constructor (`(1.5f, 2.5f)`; "" when it has none).
+std::string Emitter::initializerText(const VarDecl *V) const {
+  const Expr *Init = V->getInit();
+  if (!Init)
+    return "";
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit())) {
+    SourceRange Args = CE->getParenOrBraceRange();
+    if (V->getInitStyle() != VarDecl::CInit)
+      return Args.isValid()
+                 ? Context->Source.text(CharSourceRange::getTokenRange(Args))
+                 : "";
+  }
+  return (V->getInitStyle() == VarDecl::CInit ? " = " : "") +
+         Context->Source.exprText(Init);
+}
+
 /// Device code's copy of table V, after its definition: in the device's
 /// constant memory while 48 KiB of the 64 KiB it has hold every table.
 bool Emitter::declareTable(const VarDecl *V) {
@@ -107,9 +125,7 @@ bool Emitter::declareTable(const VarDecl *V) {
   DeviceTableCopy T;
   T.Name = V->getNameAsString();
   T.DeviceName = Context->Names.deviceTable(V);
-  const Expr *Init = V->getInit();
-  T.Init = (V->getInitStyle() == VarDecl::CInit ? "= " : "") +
-           Context->Source.exprText(Init);
+  T.Init = initializerText(V);
   uint64_t Bytes = Context->Ast.getTypeSizeInChars(V->getType()).getQuantity();
   T.Constant = ConstantBytes + Bytes <= ConstantBudget;
   if (T.Constant)

@@ -103,6 +103,7 @@ private:
   std::set<unsigned> RegionSyncs; ///< loops given a region_sync()
   bool deviceTables(const NestPlan &Nest);
   bool declareTable(const clang::VarDecl *V);
+  std::string initializerText(const clang::VarDecl *V) const;
 };
 
 } // namespace soaview
