@@ -92,6 +92,13 @@ std::optional<HostOnlyForm> hostOnlyForm(const clang::ASTContext &Ctx,
 /// Allocation in the code offloaded loop P runs (P.Heap): what cannot be
 /// routed to the device heap, frees of system headers, pointer fields a
 /// loop that allocates writes.
+/// Whether a constant table's device copy (or declare target) can go right
+/// after V's definition: at namespace scope, outside macros, in a file
+/// soaview rewrites (with InMainFile, the translated file itself: the CUDA
+/// backend's output).
+bool tableDeclarable(const clang::SourceManager &SM, const clang::VarDecl *V,
+                     bool InMainFile);
+
 bool checkDeviceHeap(const NestPlan &Nest, const LoopPlan &P, DiagStore &Diags);
 
 //--- SweepChecks.cpp ---------------------------------------------------------

@@ -21,6 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "checks/CudaChecks.h"
 
+#include "checks/Checks.h"
+
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
@@ -178,14 +180,11 @@ bool Checker::function(const ReachedFunction &R) {
 /// translated file (their copies go right after them), and named where
 /// soaview can spell the copy instead.
 bool Checker::tables() {
-  for (const VarDecl *V : P.Reach.Tables) {
-    SourceLocation L = V->getLocation();
-    if (L.isMacroID() || !SM.isInMainFile(L) ||
-        !V->getDeclContext()->isFileContext())
-      return refuseAt(L,
+  for (const VarDecl *V : P.Reach.Tables)
+    if (!tableDeclarable(SM, V, true))
+      return refuseAt(V->getLocation(),
                       {diag::err_offload_table_place, {V->getNameAsString()}},
-                      L, diag::note_offload_table_place);
-  }
+                      V->getLocation(), diag::note_offload_table_place);
   for (const DeclRefExpr *E : P.Reach.TableRefs)
     if (!editableReference(E, false))
       return false;

@@ -35,13 +35,13 @@ bool checkHostVariables(const SourceManager &SM, const LoopPlan &P,
            {R.FD->getQualifiedNameAsString(), V->getDecl()->getNameAsString()}},
           diag::note_offload_global);
   for (const VarDecl *V : P.Reach.Tables)
-    if (SM.isInSystemHeader(SM.getFileLoc(V->getLocation())) ||
-        V->getLocation().isMacroID() || !V->getDeclContext()->isFileContext())
+    if (!tableDeclarable(SM, V, false))
       return Refuse(V->getLocation(),
                     {diag::err_offload_table_place, {V->getNameAsString()}},
                     diag::note_offload_table_place);
   return true;
 }
+
 /// A field of a view that device code cannot have, where it is first used.
 struct HostOnlyField {
   SourceLocation Loc;
@@ -87,6 +87,13 @@ std::optional<HostOnlyForm> hostOnlyForm(const ASTContext &Ctx,
          {writtenText(Ctx, F.OriginalUses.front().Use->getSourceRange())}},
         diag::note_offload_other_elements};
   return std::nullopt;
+}
+
+bool tableDeclarable(const SourceManager &SM, const VarDecl *V,
+                     bool InMainFile) {
+  SourceLocation L = V->getLocation();
+  return !L.isMacroID() && V->getDeclContext()->isFileContext() &&
+         (InMainFile ? SM.isInMainFile(L) : !SM.isInSystemHeader(L));
 }
 
 /// What an offloaded loop may not do: its iterations run in parallel on a

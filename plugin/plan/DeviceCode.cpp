@@ -320,9 +320,8 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   const std::set<const Stmt *> &Replaced;
   std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
   const DeclRefExpr *BadGlobal = nullptr;
-  const DeclRefExpr *BadVariable = nullptr; ///< BadGlobal, tables aside
-  std::vector<const VarDecl *> Tables;
-  std::vector<const DeclRefExpr *> TableRefs;
+  const DeclRefExpr *BadVariable = nullptr;   ///< BadGlobal, tables aside
+  std::vector<const DeclRefExpr *> TableRefs; ///< to constant tables
   DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
       : Ctx(Ctx), Replaced(Replaced) {}
   bool ownStatic(const VarDecl *) const { return false; }
@@ -361,10 +360,9 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
       return true;
     if (!BadGlobal)
       BadGlobal = E;
-    if (constantTable(V)) {
-      Tables.push_back(V);
+    if (constantTable(V))
       TableRefs.push_back(E);
-    } else if (!BadVariable)
+    else if (!BadVariable)
       BadVariable = E;
     return true;
   }
@@ -394,10 +392,12 @@ private:
   /// Functions that get a view-typed clone or are copied into a view: the
   /// emitter writes those for the device; their callees still need a look.
   bool emittedByView(const FunctionDecl *FD) const;
-  void addTables(const std::vector<const VarDecl *> &Tables) {
-    for (const VarDecl *V : Tables)
-      if (!llvm::is_contained(Found.Tables, V->getDefinition()))
-        Found.Tables.push_back(V->getDefinition());
+  /// The tables Refs name, once each (their definitions).
+  void addTables(const std::vector<const DeclRefExpr *> &Refs) {
+    for (const DeclRefExpr *E : Refs)
+      if (const VarDecl *V = cast<VarDecl>(E->getDecl())->getDefinition();
+          !llvm::is_contained(Found.Tables, V))
+        Found.Tables.push_back(V);
   }
 
   ASTContext &Ctx;
@@ -478,7 +478,7 @@ void Reacher::body() {
   Found.BadCapture = W.BadCapture;
   Found.HostGlobal = W.BadGlobal;
   Found.HostVariable = W.BadVariable;
-  addTables(W.Tables);
+  addTables(W.TableRefs);
   Found.TableRefs = W.TableRefs;
   for (auto &[FD, L] : W.Calls)
     reach(FD, L);
@@ -511,7 +511,7 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   K.TraverseStmt(Def->getBody());
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
-  addTables(K.Tables);
+  addTables(K.TableRefs);
   Found.Functions[At].TableRefs = K.TableRefs;
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
