@@ -39,11 +39,10 @@ int main(int argc, char **argv) {
     soaview::rt::set_profiling(true);
     call();
     soaview::rt::set_profiling(false);
-    std::uint64_t ns[soaview::rt::phase_count];
-    soaview::rt::phase_totals(ns);
+    const soaview::rt::phase_times t = soaview::rt::phase_totals();
     Phases p;
     for (int k = 0; k < 5; ++k)
-      p.us[k] = ns[k] * 1e-3;
+      p.us[k] = t.ns[k] * 1e-3;
     return p;
   };
   return run_bench(BENCH_VARIANT, argc, argv, drift, density, profiled);

@@ -571,20 +571,19 @@ void profile(System &sys, void (System::*reset)(), const Job &j, Row &r,
   soaview::rt::set_profiling(true);
   double wall = j.run();
   soaview::rt::set_profiling(false);
-  std::uint64_t ph[soaview::rt::phase_count];
-  soaview::rt::phase_totals(ph);
+  const soaview::rt::phase_times ph = soaview::rt::phase_totals();
   double busy =
       wall * (j.swept ? 1 : std::min<long>(j.threads, sys.grid * sys.grid));
-  r.gather = std::min(1.0, ph[soaview::rt::gather] / busy);
-  r.scatter = std::min(1.0, ph[soaview::rt::scatter] / busy);
-  r.index = std::min(1.0, ph[soaview::rt::index] / busy);
+  r.gather = std::min(1.0, ph[soaview::rt::phase::gather] / busy);
+  r.scatter = std::min(1.0, ph[soaview::rt::phase::scatter] / busy);
+  r.index = std::min(1.0, ph[soaview::rt::phase::index] / busy);
   if (j.build->device() || j.swept) {
-    r.toDevice = std::min(1.0, ph[soaview::rt::to_device] / busy);
-    r.compute = std::min(1.0, ph[soaview::rt::kernel] / busy);
-    r.fromDevice = std::min(1.0, ph[soaview::rt::from_device] / busy);
+    r.toDevice = std::min(1.0, ph[soaview::rt::phase::to_device] / busy);
+    r.compute = std::min(1.0, ph[soaview::rt::phase::kernel] / busy);
+    r.fromDevice = std::min(1.0, ph[soaview::rt::phase::from_device] / busy);
   }
-  if (j.swept && (j.build->device() || ph[soaview::rt::kernel]))
-    r.kernelNs = ph[soaview::rt::kernel] / updates;
+  if (j.swept && (j.build->device() || ph[soaview::rt::phase::kernel]))
+    r.kernelNs = ph[soaview::rt::phase::kernel] / updates;
 }
 
 /// One row of the table: checks each job's physics once against the first

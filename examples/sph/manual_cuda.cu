@@ -239,15 +239,12 @@ template <class K, bool Mask> void sweep(CellLists &locals, CellLists &actives) 
   static soaview::site where(Mask ? "manual_cuda.cu:masking" : "manual_cuda.cu:branching");
   static thread_local Blocks blocks;
   constexpr int kF = K::kIn + K::kOut;
-  const bool prof = soaview::rt::profiling();
-  std::uint64_t t0 = prof ? soaview::rt::now_ns() : 0;
+  soaview::rt::phase_clock clock(where);
   auto phase = [&](soaview::rt::phase p) {
-    if (!prof)
+    if (!clock.on())
       return;
     check(cudaStreamSynchronize(cudaStreamPerThread), "phase");
-    std::uint64_t t1 = soaview::rt::now_ns();
-    soaview::rt::record(where, p, t1 - t0);
-    t0 = t1;
+    clock.mark(p);
   };
   int side = 0;
   const std::vector<std::uint32_t> start = layout(locals, actives, side);
@@ -272,11 +269,11 @@ template <class K, bool Mask> void sweep(CellLists &locals, CellLists &actives) 
         h.f[f][start[c] + k] = v[f];
     }
   }
-  phase(soaview::rt::gather);
+  phase(soaview::rt::phase::gather);
   check(cudaMemcpyAsync(blocks.dev, blocks.host, bytes, cudaMemcpyHostToDevice,
                         cudaStreamPerThread),
         "copy to the device");
-  phase(soaview::rt::to_device);
+  phase(soaview::rt::phase::to_device);
   std::size_t most = 0;
   for (const ParticleList &L : locals)
     most = L.size() > most ? L.size() : most;
@@ -286,12 +283,12 @@ template <class K, bool Mask> void sweep(CellLists &locals, CellLists &actives) 
     sweepKernel<K, Mask><<<grid, block, 0, cudaStreamPerThread>>>(d);
     check(cudaGetLastError(), "kernel launch");
   }
-  phase(soaview::rt::kernel);
+  phase(soaview::rt::phase::kernel);
   check(cudaMemcpyAsync(h.f[K::kIn], d.f[K::kIn], K::kOut * n * sizeof(double),
                         cudaMemcpyDeviceToHost, cudaStreamPerThread),
         "copy from the device");
   check(cudaStreamSynchronize(cudaStreamPerThread), "sweep");
-  phase(soaview::rt::from_device);
+  phase(soaview::rt::phase::from_device);
 #pragma omp parallel for schedule(static)
   for (std::size_t c = 0; c < cells; ++c) {
     double v[kF];
@@ -301,7 +298,7 @@ template <class K, bool Mask> void sweep(CellLists &locals, CellLists &actives) 
       K::scatter(*locals[c][k], v);
     }
   }
-  phase(soaview::rt::scatter);
+  phase(soaview::rt::phase::scatter);
 }
 
 // The sweeps where kernels.cpp has them; the rest run cell by cell from the

@@ -548,13 +548,13 @@ void profile(Domain &d, const Plan &p, const Halo &h, const Options &o,
   Timing t;
   runSteps(d, p, &h, o.steps, threads, t);
   soaview::rt::set_profiling(false);
-  std::uint64_t ph[soaview::rt::phase_count];
-  soaview::rt::phase_totals(ph);
+  const soaview::rt::phase_times ph = soaview::rt::phase_totals();
   namespace rt = soaview::rt;
   // Conversion: gathers, scatters and the sweeps' lists (rt::index).
-  double mine[4] = {double(ph[rt::gather] + ph[rt::scatter] + ph[rt::index]),
-                    double(ph[rt::to_device] + ph[rt::from_device]),
-                    double(ph[rt::kernel]),
+  using rt::phase;
+  double mine[4] = {double(ph[phase::gather] + ph[phase::scatter] + ph[phase::index]),
+                    double(ph[phase::to_device] + ph[phase::from_device]),
+                    double(ph[phase::kernel]),
                     t.kernels * 1e9 * (b.swept() ? 1 : threads)};
   double sum[4];
   MPI_Allreduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, h.comm);

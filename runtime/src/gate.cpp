@@ -1,5 +1,6 @@
 //===- gate.cpp - a small nest's choice, measured (soaview/gate.h) --------===//
 #include "soaview/gate.h"
+#include "options.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -11,11 +12,7 @@ namespace soaview {
 namespace {
 
 /// SOAVIEW_TRIALS=0: no measuring, the size rule alone decides.
-bool trials_on() {
-  const char *v = std::getenv("SOAVIEW_TRIALS");
-  return !v || std::strcmp(v, "0") != 0;
-}
-const bool measuring = trials_on();
+const bool measuring = rt::option_switch(rt::option::trials, true);
 
 struct Gates {
   std::mutex mu;

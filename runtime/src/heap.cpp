@@ -6,6 +6,7 @@
 // runs where the offloaded code runs.
 //===----------------------------------------------------------------------===//
 #include "soaview/heap.h"
+#include "options.h"
 #include "soaview/pool.h"
 
 #include <atomic>
@@ -18,8 +19,8 @@
 namespace soaview::heap {
 
 std::size_t configured_bytes(std::size_t fallback) {
-  const char *v = std::getenv("SOAVIEW_DEVICE_HEAP");
-  if (!v || !*v)
+  const char *v = rt::option_text(rt::option::device_heap);
+  if (!v)
     return fallback;
   char *end = nullptr;
   unsigned long long n = std::strtoull(v, &end, 10);

@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "soaview/soaview.h"
 
+#include "options.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -72,17 +74,13 @@ Registry &registry() {
 
 std::atomic<unsigned> next_site_id{0};
 
-std::size_t env_size(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) : 0;
-}
-const std::size_t max_bytes = env_size("SOAVIEW_MAX_BYTES");
-const bool want_stats = env_size("SOAVIEW_STATS") != 0;
-std::atomic<bool> want_profile{env_size("SOAVIEW_STATS") >= 2};
+const std::size_t max_bytes = rt::option_number(rt::option::max_bytes);
+const bool want_stats = rt::option_number(rt::option::stats) != 0;
+std::atomic<bool> want_profile{rt::option_number(rt::option::stats) >= 2};
 const bool print_profile = want_profile.load();
 // Benchmark baseline only: give every buffer back at release, so each call
 // allocates again (what soaview's pool exists to avoid).
-const bool no_pool = env_size("SOAVIEW_NO_POOL") != 0;
+const bool no_pool = rt::option_number(rt::option::no_pool) != 0;
 
 // Phase times per site (SOAVIEW_STATS=2): summed with relaxed atomics; only
 // touched when profiling.
@@ -192,7 +190,7 @@ struct StatsPrinter {
     std::fprintf(stderr, "soaview: %-32s %-12s %10s %14s %14s\n", "site",
                  "phase", "calls", "mean us", "max us");
     for (std::size_t i = 0; i < r.names.size() && i < kMaxProfiledSites; ++i)
-      for (int p = 0; p < rt::phase_count; ++p) {
+      for (std::size_t p = 0; p < rt::phase_count; ++p) {
         std::uint64_t c = phase_calls[i][p].load(), ns = phase_ns[i][p].load();
         if (c)
           std::fprintf(stderr, "soaview: %-32s %-12s %10llu %14.1f %14.1f\n",
@@ -268,21 +266,11 @@ void release_on(const backend &b, int device, const site &s) noexcept {
 }
 
 namespace {
-/// The process's rank on its node, from the launcher's environment; -1 if
-/// none is set.
-long local_rank() {
-  for (const char *v :
-       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
-    if (const char *s = std::getenv(v); s && *s)
-      return std::strtol(s, nullptr, 10);
-  return -1;
-}
-
 int parse_device(const char *v, int devices, const char *&why) {
   if (devices <= 0)
     return why = "no device", -1;
   if (!std::strcmp(v, "local")) {
-    long r = local_rank();
+    long r = launcher_local_rank();
     return r < 0 ? (why = "no local rank set by the launcher", -1)
                  : static_cast<int>(r % devices);
   }
@@ -297,8 +285,8 @@ int parse_device(const char *v, int devices, const char *&why) {
 } // namespace
 
 int device_from_env(int devices) noexcept {
-  const char *v = std::getenv("SOAVIEW_DEVICE");
-  if (!v || !*v)
+  const char *v = option_text(option::device);
+  if (!v)
     return -1;
   const char *why = nullptr;
   int d = parse_device(v, devices, why);
@@ -320,17 +308,17 @@ void set_profiling(bool on) noexcept {
   want_profile.store(on, std::memory_order_relaxed);
 }
 
-void phase_totals(std::uint64_t (&ns)[phase_count]) noexcept {
-  for (int p = 0; p < phase_count; ++p) {
-    ns[p] = 0;
+phase_times phase_totals() noexcept {
+  phase_times t;
+  for (std::size_t p = 0; p < phase_count; ++p)
     for (unsigned i = 0; i < kMaxProfiledSites; ++i)
-      ns[p] += phase_ns[i][p].load(std::memory_order_relaxed);
-  }
+      t.ns[p] += phase_ns[i][p].load(std::memory_order_relaxed);
+  return t;
 }
 
 void reset_phases() noexcept {
   for (unsigned i = 0; i < kMaxProfiledSites; ++i)
-    for (int p = 0; p < phase_count; ++p) {
+    for (std::size_t p = 0; p < phase_count; ++p) {
       phase_ns[i][p].store(0, std::memory_order_relaxed);
       phase_calls[i][p].store(0, std::memory_order_relaxed);
       phase_max[i][p].store(0, std::memory_order_relaxed);
@@ -340,9 +328,10 @@ void reset_phases() noexcept {
 void record(const site &s, phase p, std::uint64_t ns) noexcept {
   if (s.id() >= kMaxProfiledSites)
     return;
-  phase_ns[s.id()][p].fetch_add(ns, std::memory_order_relaxed);
-  phase_calls[s.id()][p].fetch_add(1, std::memory_order_relaxed);
-  std::atomic<std::uint64_t> &max = phase_max[s.id()][p];
+  const auto k = static_cast<unsigned>(p);
+  phase_ns[s.id()][k].fetch_add(ns, std::memory_order_relaxed);
+  phase_calls[s.id()][k].fetch_add(1, std::memory_order_relaxed);
+  std::atomic<std::uint64_t> &max = phase_max[s.id()][k];
   for (std::uint64_t m = max.load(std::memory_order_relaxed);
        m < ns && !max.compare_exchange_weak(m, ns, std::memory_order_relaxed);)
     ; // the longest call: a first run's build stands out from the mean
@@ -375,11 +364,11 @@ pool_counters counters(const site &s) noexcept {
   pool_counters r;
   for (const Pool &p : tls.pools)
     if (s.id() < p.sites.size()) {
-      const SiteStats &st = p.sites[s.id()].stats;
+      const SiteStats &stats = p.sites[s.id()].stats;
       auto &dst = p.b == &host_backend ? r.host : r.device;
-      dst.calls += st.calls;
-      dst.hits += st.hits;
-      dst.misses += st.misses;
+      dst.calls += stats.calls;
+      dst.hits += stats.hits;
+      dst.misses += stats.misses;
     }
   return r;
 }

@@ -7,6 +7,7 @@
 // gathers, write-backs and syncs, and the entry points; its side of the
 // sweeps (slots, indices, launches) is region_sweeps.cpp's.
 //===----------------------------------------------------------------------===//
+#include "options.h"
 #include "region_impl.h"
 
 #include <algorithm>
@@ -26,10 +27,7 @@ namespace soaview::rt {
 resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
 
-extern const bool overlap_on = [] {
-  const char *v = std::getenv("SOAVIEW_OVERLAP");
-  return !v || std::strcmp(v, "0") != 0;
-}();
+extern const bool overlap_on = option_switch(option::overlap, true);
 std::mutex plans_mutex;
 
 namespace {
@@ -146,7 +144,7 @@ void region_impl::retire(const void *p) noexcept {
 /// not on the device that this sweep does not use is gathered by the one
 /// that does.
 void resident::upload() {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  phase_clock clock(owner_->where());
   bool copied = false;
   for (std::size_t k : s_->pending) {
     field &f = s_->fields[k];
@@ -160,8 +158,7 @@ void resident::upload() {
   s_->pending.clear();
   if (copied && ops_->wait) // one wait for the batch
     ops_->wait(owner_->where(), device_);
-  if (t0 && copied)
-    record(owner_->where(), to_device, now_ns() - t0);
+  clock.mark(phase::to_device, copied);
 }
 
 /// `dev` points into the field's device buffer: a sweep over part of the
@@ -197,7 +194,7 @@ void *resident::host(const char *name) const noexcept {
 }
 
 void region_impl::write_back(resident &r) {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  phase_clock clock(site_);
   bool copied = false;
   for (resident::field &f : r.s_->fields)
     if (f.dirty && f.on_device && f.host != f.dev && r.locals_) {
@@ -207,9 +204,7 @@ void region_impl::write_back(resident &r) {
     }
   if (copied && r.ops_->wait) // one wait, then the host buffers are read
     r.ops_->wait(site_, r.device_);
-  std::uint64_t t1 = t0 ? now_ns() : 0;
-  if (t0 && copied)
-    record(site_, from_device, t1 - t0);
+  clock.mark(phase::from_device, copied);
   const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
   if (!fns.empty())
     in_blocks(r.locals_, [&](std::size_t b, std::size_t e) {
@@ -219,8 +214,7 @@ void region_impl::write_back(resident &r) {
   r.s_->scatters.clear();
   for (resident::field &f : r.s_->fields)
     f.dirty = false;
-  if (t0)
-    record(site_, scatter, now_ns() - t1);
+  clock.mark(phase::scatter);
 }
 
 resident &region_impl::resident_for(type_key key, const device_ops &ops,
@@ -256,13 +250,9 @@ void region_impl::gather_learned(const site &s, resident &r) {
   const auto views = views_of(*r.s_->learned);
   if (views.empty())
     return;
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  phase_clock clock(s);
   verify(); // the elements are read: the lists must be those recorded
-  if (t0) {
-    const std::uint64_t t1 = now_ns();
-    record(s, index, t1 - t0);
-    t0 = t1;
-  }
+  clock.mark(phase::index);
   for (auto &v : views)
     v.first(r);
   const auto &gathers = cover_of(r, views);
@@ -271,8 +261,7 @@ void region_impl::gather_learned(const site &s, resident &r) {
       g(r, b, e);
   });
   r.upload();
-  if (t0)
-    record(s, gather, now_ns() - t0);
+  clock.mark(phase::gather);
 }
 
 namespace {
@@ -312,31 +301,32 @@ covering(const std::vector<std::vector<std::size_t>> &bound, std::size_t nf) {
 /// buffer of its views, spec.h). Kept until a view or a field is added.
 const std::vector<resident::gather_fn> &
 region_impl::cover_of(resident &r, const learned_list &views) {
-  resident::storage &st = *r.s_;
-  if (st.cover_views == views.size() && st.cover_fields == st.fields.size())
-    return st.cover;
+  resident::storage &store = *r.s_;
+  if (store.cover_views == views.size() &&
+      store.cover_fields == store.fields.size())
+    return store.cover;
   std::vector<std::vector<std::size_t>> bound(views.size());
   for (std::size_t i = 0; i < views.size(); ++i) {
-    st.recording = &bound[i];
+    store.recording = &bound[i];
     views[i].first(r);
   }
-  st.recording = nullptr;
-  st.cover.clear();
-  for (std::size_t i : covering(bound, st.fields.size()))
-    st.cover.push_back(views[i].second);
-  st.cover_views = views.size();
-  st.cover_fields = st.fields.size();
+  store.recording = nullptr;
+  store.cover.clear();
+  for (std::size_t i : covering(bound, store.fields.size()))
+    store.cover.push_back(views[i].second);
+  store.cover_views = views.size();
+  store.cover_fields = store.fields.size();
   if (profiling()) {
     std::lock_guard<std::mutex> lock(plans_mutex);
-    if (st.learned->reported_views != views.size() &&
-        st.cover.size() < views.size())
+    if (store.learned->reported_views != views.size() &&
+        store.cover.size() < views.size())
       std::fprintf(stderr,
                    "soaview: %s gathers %zu of %zu views (the fields of the "
                    "others are among theirs)\n",
-                   site_.where(), st.cover.size(), views.size());
-    st.learned->reported_views = views.size();
+                   site_.where(), store.cover.size(), views.size());
+    store.learned->reported_views = views.size();
   }
-  return st.cover;
+  return store.cover;
 }
 
 /// Whether every field of every view the region's site learned for r's type
@@ -358,8 +348,8 @@ bool region_impl::ready(resident &r) {
 
 /// The slots of the n elements at `elems` that r holds, as ranges.
 slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
-  resident::storage &st = *r.s_;
-  for (const resident::storage::synced_list &l : st.synced)
+  resident::storage &store = *r.s_;
+  for (const resident::storage::synced_list &l : store.synced)
     if (l.elems.size() == n && std::equal(elems, elems + n, l.elems.begin()))
       return l.runs;
   std::vector<std::uint32_t> slots;
@@ -378,8 +368,8 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
       runs.back().second = std::max<std::size_t>(runs.back().second, j + 1);
     else
       runs.emplace_back(j, j + 1);
-  resident::storage::synced_list &l = st.synced[st.synced_next];
-  st.synced_next ^= 1;
+  resident::storage::synced_list &l = store.synced[store.synced_next];
+  store.synced_next ^= 1;
   l.elems.assign(elems, elems + n);
   l.runs = runs;
   return runs;
@@ -415,36 +405,28 @@ bool region_impl::copy_runs(resident &r, const slot_runs &runs,
 
 /// Copies back and scatters the written fields of r's slots in `runs`.
 void region_impl::write_back(resident &r, const slot_runs &runs) {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
-  bool copied = copy_runs(r, runs, false);
-  std::uint64_t t1 = t0 ? now_ns() : 0;
-  if (t0 && copied)
-    record(site_, from_device, t1 - t0);
+  phase_clock clock(site_);
+  clock.mark(phase::from_device, copy_runs(r, runs, false));
   const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
   if (!fns.empty())
     in_runs(runs, r.locals_, [&](std::size_t b, std::size_t e) {
       for (resident::scatter_fn fn : fns)
         fn(r, b, e);
     });
-  if (t0)
-    record(site_, scatter, now_ns() - t1);
+  clock.mark(phase::scatter);
 }
 
 /// Gathers every learned view of r's slots in `runs` again, and copies them
 /// to the device (r is ready()).
 void region_impl::refresh(resident &r, const slot_runs &runs) {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  phase_clock clock(site_);
   const auto &gathers = cover_of(r, views_of(*r.s_->learned));
   in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
     for (resident::gather_fn g : gathers)
       g(r, b, e);
   });
-  std::uint64_t t1 = t0 ? now_ns() : 0;
-  if (t0)
-    record(site_, gather, t1 - t0);
-  bool copied = copy_runs(r, runs, true);
-  if (t0 && copied)
-    record(site_, to_device, now_ns() - t1);
+  clock.mark(phase::gather);
+  clock.mark(phase::to_device, copy_runs(r, runs, true));
 }
 
 /// soaview::sync (sync.h): the slots of the elements f reads written back,
@@ -513,10 +495,9 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
     return nullptr;
   resident *r = tl_current->join(s, key, ops, device, st, writes, inner, dev);
   if (!check_later) {
-    std::uint64_t t0 = profiling() ? now_ns() : 0;
+    phase_clock clock(s);
     tl_current->verify();
-    if (t0)
-      record(s, index, now_ns() - t0);
+    clock.mark(phase::index);
   }
   return r;
 }

@@ -68,14 +68,14 @@ bool index_in_slots(const std::vector<void *> &slots, const slot_table &table,
 #pragma omp parallel for schedule(dynamic, 16) reduction(| : lost)
 #endif
   for (std::size_t c = 0; c < cells; ++c) {
-    std::uint32_t prev = kMissing, runs = 0;
+    std::uint32_t prev = kMissing, count = 0;
     for (std::size_t k = 0; k < ir[c].n && !lost; ++k) {
       std::uint32_t j = slot_of(c, k, prev);
       lost |= j == kMissing;
-      runs += prev == kMissing || j != prev + 1;
+      count += prev == kMissing || j != prev + 1;
       prev = j;
     }
-    off[c + 1] = runs;
+    off[c + 1] = count;
   }
   missing.clear();
   if (lost) { // one thread: the elements in order of first appearance

@@ -29,8 +29,8 @@ index_key index_key_of(const site &s, const sweep_state &st) {
 bool region_impl::fits(const resident &r, const sweep_state &st,
                        bool inner) const {
   const std::vector<void *> &e = r.s_->elems;
-  if (st.lptr.size() != r.locals_ ||
-      !std::equal(st.lptr.begin(), st.lptr.end(), e.begin()))
+  if (st.local_elems.size() != r.locals_ ||
+      !std::equal(st.local_elems.begin(), st.local_elems.end(), e.begin()))
     return false;
   if (!inner)
     return true;
@@ -53,10 +53,10 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
       d = {};
     }
   std::vector<void *> &e = r.s_->elems;
-  e.assign(st.lptr.begin(), st.lptr.end());
+  e.assign(st.local_elems.begin(), st.local_elems.end());
   if (inner)
     e.insert(e.end(), st.extra.begin(), st.extra.end());
-  r.locals_ = st.lptr.size();
+  r.locals_ = st.local_elems.size();
   r.elems_ = e.data();
   r.elems_size_ = e.size();
 }
@@ -105,7 +105,7 @@ void region_impl::relayout(resident &r) {
 /// grow()), and x holds the slots it writes and reads.
 bool region_impl::part_of(resident &r, const sweep_state &st, bool inner,
                           site_index &x, inner_runs &runs) {
-  const std::vector<void *> &lp = st.lptr, &e = r.s_->elems;
+  const std::vector<void *> &lp = st.local_elems, &e = r.s_->elems;
   const std::size_t n = lp.size();
   if (!r.locals_ || n >= r.locals_)
     return false;
@@ -200,7 +200,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
 resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
                             int device, sweep_state &st, bool writes,
                             bool inner, sweep_index &dev) {
-  std::uint64_t t0 = profiling() ? now_ns() : 0;
+  phase_clock clock(s);
   verify();
   if (stopped)
     stop(s);
@@ -225,8 +225,7 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
   st.region_count = x->count;
   last_resident_ = &r;
   last_index_ = x;
-  if (t0)
-    record(s, index, now_ns() - t0);
+  clock.mark(phase::index);
   gather_learned(s, r);
   return &r;
 }
@@ -257,28 +256,28 @@ void region_impl::launched() {
   if (!ov)
     return;
   const overlap_ops &o = *ov;
-  resident::storage &st = *r->s_;
-  if (st.launches.size() == kLaunches) {
-    if (st.floor)
-      o.release(st.floor, r->device_);
-    st.floor = st.launches.front().mark;
-    st.launches.erase(st.launches.begin());
+  resident::storage &store = *r->s_;
+  if (store.launches.size() == kLaunches) {
+    if (store.floor)
+      o.release(store.floor, r->device_);
+    store.floor = store.launches.front().mark;
+    store.launches.erase(store.launches.begin());
   }
   const site_index &x = *last_index_;
-  st.launches.push_back({o.mark(site_, r->device_), x.first, x.first + x.count,
-                         x.read_lo, x.read_hi});
+  store.launches.push_back({o.mark(site_, r->device_), x.first,
+                            x.first + x.count, x.read_lo, x.read_hi});
 }
 
 void region_impl::release_launches(resident &r) {
-  resident::storage &st = *r.s_;
+  resident::storage &store = *r.s_;
   if (const overlap_ops *o = overlap_of(r.ops_)) {
-    for (const auto &l : st.launches)
+    for (const auto &l : store.launches)
       o->release(l.mark, r.device_);
-    if (st.floor)
-      o->release(st.floor, r.device_);
+    if (store.floor)
+      o->release(store.floor, r.device_);
   }
-  st.launches.clear();
-  st.floor = nullptr;
+  store.launches.clear();
+  store.floor = nullptr;
 }
 
 /// What a soaview::sync's copies of r's slots `reads` (back from the

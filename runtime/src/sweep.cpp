@@ -58,14 +58,14 @@ bool holds_slots(const sweep_range &r, void *const *owned, void *const *lp,
 /// it was, and its runs' slots (local ones and the extras the last sweep
 /// found, in the order it found them) in order. One parallel pass.
 bool same_runs(const sweep_state &st) {
-  const std::size_t cells = st.inner.size(), n = st.lptr.size(),
+  const std::size_t cells = st.inner.size(), n = st.local_elems.size(),
                     m = st.extra.size();
-  if (st.aoff.size() != cells + 1 || st.run_off.size() != cells + 1)
+  if (st.inner_first.size() != cells + 1 || st.run_off.size() != cells + 1)
     return false;
   const sweep_range *ir = st.inner.data();
   void *const *owned = st.owned.data();
-  void *const *lp = st.lptr.data(), *const *ex = st.extra.data();
-  const std::uint32_t *off = st.aoff.data(), *ro = st.run_off.data(),
+  void *const *lp = st.local_elems.data(), *const *ex = st.extra.data();
+  const std::uint32_t *off = st.inner_first.data(), *ro = st.run_off.data(),
                       *rs = st.run_start.data(), *rl = st.run_len.data();
   int differ = 0;
 #if defined(_OPENMP)
@@ -152,14 +152,14 @@ void index_local(const site &s, sweep_state &st, bool writes) {
 
 void list_local(const site &s, sweep_state &st) {
   const std::size_t cells = st.local.size();
-  const std::size_t n = offsets(st.local, st.loff, s);
-  st.lptr.resize(n);
+  const std::size_t n = offsets(st.local, st.local_first, s);
+  st.local_elems.resize(n);
   st.cell_of.resize(n);
   void *const *owned = st.owned.data();
   const sweep_range *lr = st.local.data();
-  void **lp = st.lptr.data();
+  void **lp = st.local_elems.data();
   std::uint32_t *cell = st.cell_of.data();
-  const std::uint32_t *off = st.loff.data();
+  const std::uint32_t *off = st.local_first.data();
   SOAVIEW_PARALLEL_FOR
   for (std::size_t c = 0; c < cells; ++c)
     for (std::size_t k = 0; k < lr[c].n; ++k) {
@@ -169,9 +169,9 @@ void list_local(const site &s, sweep_state &st) {
 }
 
 void table_local(const site &s, sweep_state &st, bool writes) {
-  const std::size_t n = st.lptr.size();
-  void *const *lp = st.lptr.data();
-  if (st.slots_valid && st.lptr == st.lprev)
+  const std::size_t n = st.local_elems.size();
+  void *const *lp = st.local_elems.data();
+  if (st.slots_valid && st.local_elems == st.last_local_elems)
     return; // the same local lists as last time: the same slots
   st.slots_valid = false;
   st.runs_valid = false; // other slots: other runs
@@ -179,28 +179,29 @@ void table_local(const site &s, sweep_state &st, bool writes) {
   for (std::size_t t = 0; t < n; ++t)
     if (st.slots.insert(lp[t], static_cast<std::uint32_t>(t)) != t && writes)
       refuse_sweep_repeat(s);
-  st.lprev = st.lptr;
+  st.last_local_elems = st.local_elems;
   st.slots_valid = true;
 }
 
 std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
   if (shared && st.runs_valid && same_runs(st)) {
-    st.inner_base = st.lptr.size();
-    return st.lptr.size() + st.extra.size(); // the same lists: the same runs
+    st.inner_base = st.local_elems.size();
+    return st.local_elems.size() +
+           st.extra.size(); // the same lists: the same runs
   }
   st.runs_valid = false;
   const std::size_t cells = st.inner.size();
-  const std::size_t entries = offsets(st.inner, st.aoff, s);
-  const std::size_t n = shared ? st.lptr.size() : 0;
+  const std::size_t entries = offsets(st.inner, st.inner_first, s);
+  const std::size_t n = shared ? st.local_elems.size() : 0;
   st.inner_base = n;
-  st.aidx.resize(entries);
+  st.inner_slot.resize(entries);
   st.missed.assign(cells, 0);
   st.run_off.resize(cells + 1);
   void *const *owned = st.owned.data();
-  void *const *lp = st.lptr.data();
+  void *const *lp = st.local_elems.data();
   const sweep_range *ir = st.inner.data();
-  const std::uint32_t *off = st.aoff.data();
-  std::uint32_t *idx = st.aidx.data(), *runs = st.run_off.data();
+  const std::uint32_t *off = st.inner_first.data();
+  std::uint32_t *idx = st.inner_slot.data(), *runs = st.run_off.data();
   unsigned char *missed = st.missed.data();
   const slot_table &slots = st.slots;
   constexpr std::uint32_t kMissing = slot_table::kMissing;

@@ -196,11 +196,11 @@ void sweepRing(bool withGhost) {
 
 /// One sweep of `r` at site `where`, run on the host; whether it kept the
 /// runs of the site's last sweep (its inner lists held the same slots):
-/// building them writes every entry's slot (aidx), marked here before.
+/// building them writes every entry's slot (inner_slot), marked here before.
 bool sweepOnce(const soaview::site &where, Ring &r) {
   constexpr std::uint32_t kMark = 0xabcdef;
   probe s(where);
-  std::vector<std::uint32_t> &slots = s.st().aidx;
+  std::vector<std::uint32_t> &slots = s.st().inner_slot;
   if (!slots.empty())
     slots[0] = kMark;
   for (std::size_t c = 0; c < r.local.size(); ++c)

@@ -224,17 +224,15 @@ template <class Spec, class Body>
 void launch_and_copy_back(const site &s, int device, std::size_t n,
                           const typename Spec::soa &host,
                           const typename Spec::soa &dev, const Body &body) {
-  std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+  rt::phase_clock clock(s);
   if (n) {
     for_each<<<grid_for(n, kBlock, device), kBlock, 0, cudaStreamPerThread>>>(
         n, body);
     check(cudaGetLastError(), s, "kernel launch");
   }
-  if (t0) {
+  if (clock.on()) { // profiling times each phase on its own
     check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
-    std::uint64_t t1 = rt::now_ns();
-    rt::record(s, rt::kernel, t1 - t0);
-    t0 = t1;
+    clock.mark(rt::phase::kernel);
   }
   cudaError_t e = cudaSuccess;
   rt::copy_runs<Spec>(
@@ -245,8 +243,7 @@ void launch_and_copy_back(const site &s, int device, std::size_t n,
       });
   check(e, s, "copy from the device");
   check(cudaStreamSynchronize(cudaStreamPerThread), s, "kernel");
-  if (t0)
-    rt::record(s, rt::from_device, rt::now_ns() - t0);
+  clock.mark(rt::phase::from_device);
 }
 
 /// The device side of one offloaded loop invocation (or of the hoisted
@@ -255,53 +252,38 @@ void launch_and_copy_back(const site &s, int device, std::size_t n,
 /// thread's stream, adjacent buffers in one copy (rt::copy_runs). launch()
 /// runs the kernel and brings the written fields back before the host frame
 /// scatters them.
-template <class Spec> class device_frame {
+template <class Spec> class device_frame : public rt::device_buffers<Spec> {
 public:
   template <class Frame>
   device_frame(const site &s, const Frame &host, int device = current_device())
-      : site_(s), host_(host.buffers()), n_(host.size()), device_(device),
-        lease_(s, Spec::bytes_for(n_), &backend, device) {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (Spec::writes && host.has_repeats())
-      rt::refuse_repeats_on_device(s); // the lease is released on the way out
-    dev_ = host_;
-    arena a(lease_.data());
-    Spec::carve(dev_, a, n_);       // same order and sizes as the host carve
-    dev_.soaview_address = nullptr; // identities are not offloaded
+      : rt::device_buffers<Spec>(s, host, &backend, device), site_(s),
+        device_(device) {
+    rt::phase_clock clock(s);
     cudaError_t e = cudaSuccess;
-    rt::copy_runs<Spec>(
-        host_, dev_, n_, false, [&](const void *h, void *d, std::size_t bytes) {
-          if (e == cudaSuccess)
-            e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
-                                cudaStreamPerThread);
-        });
+    this->copy_to_device([&](const void *h, void *d, std::size_t bytes) {
+      if (e == cudaSuccess)
+        e = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice,
+                            cudaStreamPerThread);
+    });
     if (e != cudaSuccess)
       fail(s, "copy to the device", e);
-    if (t0) { // profiling times each phase on its own
+    if (clock.on()) { // profiling times each phase on its own
       cudaStreamSynchronize(cudaStreamPerThread);
-      rt::record(s, rt::to_device, rt::now_ns() - t0);
+      clock.mark(rt::phase::to_device);
     }
   }
-  device_frame(const device_frame &) = delete;
-  device_frame &operator=(const device_frame &) = delete;
 
   /// Runs body(i) for i in [0, size()) on the device, copies the written
   /// fields back and waits for the thread's stream: the one wait of the
   /// invocation.
   template <class Body> void launch(const Body &body) {
-    launch_and_copy_back<Spec>(site_, device_, n_, host_, dev_, body);
+    launch_and_copy_back<Spec>(site_, device_, this->size(),
+                               this->host_buffers(), this->buffers(), body);
   }
-
-  /// Device buffers, captured by value by the kernel's lambda.
-  const typename Spec::soa &buffers() const noexcept { return dev_; }
-  std::size_t size() const noexcept { return n_; }
 
 private:
   const site &site_;
-  typename Spec::soa host_, dev_;
-  std::size_t n_;
   int device_;
-  lease lease_;
 };
 
 /// The stream of a view region's copies on this thread: the thread's own,
@@ -394,7 +376,7 @@ public:
     if (this->join_region(region_ops, device_, dl_, di_, dx_, true))
       return;
     this->prepare();
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    rt::phase_clock clock(this->site_);
     std::size_t bytes = this->block_bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, &backend, device_);
     arena a(dev_->data());
@@ -403,10 +385,10 @@ public:
       check(cudaMemcpyAsync(dev_->data(), this->host_->data(), bytes,
                             cudaMemcpyHostToDevice, cudaStreamPerThread),
             this->site_, "copy to the device");
-    if (t0) {
+    if (clock.on()) {
       check(cudaStreamSynchronize(cudaStreamPerThread), this->site_,
             "copy to the device");
-      rt::record(this->site_, rt::to_device, rt::now_ns() - t0);
+      clock.mark(rt::phase::to_device);
     }
   }
 
@@ -417,18 +399,17 @@ public:
     if (!this->in_region())
       return launch_and_copy_back<LSpec>(this->site_, device_, this->n_,
                                          this->lsoa_, dl_, body);
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    rt::phase_clock clock(this->site_);
     if (this->n_) {
       for_each<<<grid_for(this->n_, kBlock, device_), kBlock, 0,
                  cudaStreamPerThread>>>(this->n_, body);
       check(cudaGetLastError(), this->site_, "kernel launch");
     }
-    if (t0) { // profiling times the kernel and the check apart
+    if (clock.on()) { // profiling times the kernel and the check apart
       check(cudaStreamSynchronize(cudaStreamPerThread), this->site_, "kernel");
-      std::uint64_t t1 = rt::now_ns();
-      rt::record(this->site_, rt::kernel, t1 - t0);
+      clock.mark(rt::phase::kernel);
       rt::region_verify();
-      rt::record(this->site_, rt::index, rt::now_ns() - t1);
+      clock.mark(rt::phase::index);
     } else {
       rt::region_launched();
       rt::region_verify(); // the lists, checked while the kernel runs

@@ -350,7 +350,7 @@ public:
   frame(const site &s, Range &&r)
       : site_(s), n_(range_size(r)),
         lease_(s, bytes_for<Range>(n_), HostMemory) {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    rt::phase_clock clock(s);
     if (region::current()) // a view region's sweeps hold these elements
       rt::region_flush(rt::key_of<element>());
     arena a(lease_.data());
@@ -385,8 +385,7 @@ public:
       for (std::size_t k = 0; k < n_; ++k)
         ::new (static_cast<void *>(views_ + k)) view(Spec::at(soa_, k));
     }
-    if (t0)
-      rt::record(site_, rt::gather, rt::now_ns() - t0);
+    clock.mark(rt::phase::gather);
   }
   ~frame() {
     if constexpr (Packed)
@@ -395,15 +394,14 @@ public:
     if constexpr (kScatters) {
       if (discarded_)
         return;
-      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+      rt::phase_clock clock(site_);
       void *const *ep = reinterpret_cast<void *const *>(elems_);
       for (std::size_t i = 0; i < n_; ++i) {
         rt::prefetch_ahead<element, true>(ep, i, n_);
         if (!remap_ || remap_[i] == i)
           Spec::scatter(soa_, i, *elems_[i]);
       }
-      if (t0)
-        rt::record(site_, rt::scatter, rt::now_ns() - t0);
+      clock.mark(rt::phase::scatter);
     }
   }
   frame(const frame &) = delete;
@@ -530,6 +528,50 @@ void copy_runs(const typename Spec::soa &host, const typename Spec::soa &dev,
 /// element its container holds more than once is refused at run time (the
 /// one error policy: message naming the site, then std::logic_error).
 [[noreturn]] void refuse_repeats_on_device(const site &s);
+
+/// What the backends' device frames (soaview/omp.h, soaview/cuda.h) share:
+/// device buffers with the host frame's layout, leased from the pool in the
+/// backend's memory `mem` and carved in the host carve's order and sizes;
+/// identities are not offloaded; a loop that writes refuses repeated
+/// elements. The backend copies the runs (copy_to_device, copy_back) with
+/// its own calls.
+template <class Spec> class device_buffers {
+public:
+  template <class Frame>
+  device_buffers(const site &s, const Frame &host, const backend *mem,
+                 int device)
+      : host_(host.buffers()), n_(host.size()),
+        lease_(s, Spec::bytes_for(n_), mem, device) {
+    if (Spec::writes && host.has_repeats())
+      refuse_repeats_on_device(s); // the lease is released on the way out
+    dev_ = host_;
+    arena a(lease_.data());
+    Spec::carve(dev_, a, n_);
+    dev_.soaview_address = nullptr;
+  }
+  device_buffers(const device_buffers &) = delete;
+  device_buffers &operator=(const device_buffers &) = delete;
+
+  /// copy(host, device, bytes) for each run of the viewed fields.
+  template <class Copy> void copy_to_device(Copy &&copy) const {
+    copy_runs<Spec>(host_, dev_, n_, false, copy);
+  }
+  /// copy(host, device, bytes) for each run of the written fields.
+  template <class Copy> void copy_back(Copy &&copy) const {
+    copy_runs<Spec>(host_, dev_, n_, true, copy);
+  }
+
+  /// Device buffers, passed by value into the kernel.
+  const typename Spec::soa &buffers() const noexcept { return dev_; }
+  const typename Spec::soa &host_buffers() const noexcept { return host_; }
+  std::size_t size() const noexcept { return n_; }
+  int device() const noexcept { return lease_.device(); }
+
+private:
+  typename Spec::soa host_, dev_;
+  std::size_t n_;
+  lease lease_;
+};
 } // namespace rt
 
 } // namespace soaview

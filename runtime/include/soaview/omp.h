@@ -87,23 +87,19 @@ public:
       : lease(s, bytes, &backend, device) {}
 };
 
-/// After a (synchronous) target region that began at `ready`: records the
-/// kernel's time and copies the written fields of Spec's buffers back
-/// (dev -> host); the end of every device frame and sweep.
+/// After a (synchronous) target region that began at the clock's last
+/// mark: records the kernel's time and copies the written fields of Spec's
+/// buffers back (dev -> host); the end of every device frame and sweep.
 template <class Spec>
-void copy_back(const site &s, std::uint64_t ready,
-               const typename Spec::soa &host, const typename Spec::soa &dev,
-               std::size_t n, int device) {
-  std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-  if (t0 && ready)
-    rt::record(s, rt::kernel, t0 - ready);
+void copy_back(rt::phase_clock &clock, const typename Spec::soa &host,
+               const typename Spec::soa &dev, std::size_t n, int device) {
+  clock.mark(rt::phase::kernel);
   int init = omp_get_initial_device();
   rt::copy_runs<Spec>(
       host, dev, n, true, [&](const void *h, void *d, std::size_t bytes) {
         omp_target_memcpy(const_cast<void *>(h), d, bytes, 0, 0, init, device);
       });
-  if (t0)
-    rt::record(s, rt::from_device, rt::now_ns() - t0);
+  clock.mark(rt::phase::from_device);
 }
 
 /// The device side of one offloaded loop invocation: device buffers with the
@@ -111,46 +107,24 @@ void copy_back(const site &s, std::uint64_t ready,
 /// device on construction, the written fields copied back into the host
 /// buffers on destruction -- before the host frame scatters them; adjacent
 /// buffers go in one copy (rt::copy_runs).
-template <class Spec> class device_frame {
+template <class Spec> class device_frame : public rt::device_buffers<Spec> {
 public:
   template <class Frame>
   device_frame(const site &s, const Frame &host, int device = default_device())
-      : site_(s), host_(host.buffers()), n_(host.size()),
-        lease_(s, Spec::bytes_for(host.size()), device) {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-    if (Spec::writes && host.has_repeats())
-      rt::refuse_repeats_on_device(s);
-    dev_ = host_;
-    arena a(lease_.data());
-    Spec::carve(dev_, a, n_);       // same order and sizes as the host carve
-    dev_.soaview_address = nullptr; // identities are not offloaded
-    int dev = lease_.device(), init = omp_get_initial_device();
-    rt::copy_runs<Spec>(host_, dev_, n_, false,
-                        [&](const void *h, void *d, std::size_t bytes) {
-                          omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
-                        });
-    if (t0) {
-      ready_ = rt::now_ns();
-      rt::record(s, rt::to_device, ready_ - t0);
-    }
+      : rt::device_buffers<Spec>(s, host, &backend, device), clock_(s) {
+    int dev = this->device(), init = omp_get_initial_device();
+    this->copy_to_device([&](const void *h, void *d, std::size_t bytes) {
+      omp_target_memcpy(d, h, bytes, 0, 0, dev, init);
+    });
+    clock_.mark(rt::phase::to_device);
   }
   ~device_frame() {
-    copy_back<Spec>(site_, ready_, host_, dev_, n_, lease_.device());
+    copy_back<Spec>(clock_, this->host_buffers(), this->buffers(), this->size(),
+                    this->device());
   }
-  device_frame(const device_frame &) = delete;
-  device_frame &operator=(const device_frame &) = delete;
-
-  /// Device buffers, to pass into the target region by value.
-  const typename Spec::soa &buffers() const noexcept { return dev_; }
-  std::size_t size() const noexcept { return n_; }
-  int device() const noexcept { return lease_.device(); }
 
 private:
-  const site &site_;
-  std::uint64_t ready_ = 0;
-  typename Spec::soa host_, dev_;
-  std::size_t n_;
-  device_lease lease_;
+  rt::phase_clock clock_; ///< to the device, then the kernel, then back
 };
 
 /// The copies of a view region's buffers (soaview/region.h).
@@ -175,11 +149,10 @@ class sweep : public sweep_host<LSpec, ISpec, Scatter, &pinned> {
 
 public:
   explicit sweep(const site &s, int device = default_device())
-      : base(s), device_(device) {}
+      : base(s), device_(device), clock_(s) {}
   ~sweep() {
     if (dev_)
-      copy_back<LSpec>(this->site_, ready_, this->lsoa_, dl_, this->n_,
-                       device_);
+      copy_back<LSpec>(clock_, this->lsoa_, dl_, this->n_, device_);
     else if (this->in_region()) // the written fields stay on the device
       region_end();
   }
@@ -189,11 +162,11 @@ public:
   /// and index instead.
   void start() {
     if (this->join_region(region_ops, device_, dl_, di_, dx_)) {
-      ready_ = rt::profiling() ? rt::now_ns() : 0;
+      clock_ = rt::phase_clock(this->site_); // the kernel starts
       return;
     }
     this->prepare();
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    clock_ = rt::phase_clock(this->site_);
     std::size_t bytes = this->block_bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, device_);
     arena a(dev_->data());
@@ -201,10 +174,7 @@ public:
     if (bytes)
       omp_target_memcpy(dev_->data(), this->host_->data(), bytes, 0, 0, device_,
                         omp_get_initial_device());
-    if (t0) {
-      ready_ = rt::now_ns();
-      rt::record(this->site_, rt::to_device, ready_ - t0);
-    }
+    clock_.mark(rt::phase::to_device);
   }
 
   /// Device buffers and index, to pass into the target region by value.
@@ -215,13 +185,12 @@ public:
 
 private:
   void region_end() {
-    if (ready_)
-      rt::record(this->site_, rt::kernel, rt::now_ns() - ready_);
+    clock_.mark(rt::phase::kernel);
     this->region_wrote(dl_);
   }
 
   int device_;
-  std::uint64_t ready_ = 0;
+  rt::phase_clock clock_; ///< from start(): to the device, kernel, back
   std::optional<device_lease> dev_;
   typename LSpec::soa dl_{};
   typename base::inner_soa di_{};

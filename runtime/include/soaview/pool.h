@@ -99,14 +99,22 @@ void trim() noexcept;
 /// at exit, per site) or after set_profiling(true). `index`: a sweep's
 /// lists (the slots of their elements, the runs, and in a view region the
 /// check that they hold the elements they held before).
-enum phase {
+enum class phase : unsigned {
   gather,
   to_device,
   kernel,
   from_device,
   scatter,
   index,
-  phase_count
+};
+inline constexpr std::size_t phase_count = 6;
+static_assert(static_cast<unsigned>(phase::index) + 1 == phase_count);
+/// Nanoseconds per phase.
+struct phase_times {
+  std::uint64_t ns[phase_count] = {};
+  std::uint64_t operator[](phase p) const noexcept {
+    return ns[static_cast<unsigned>(p)];
+  }
 };
 /// SOAVIEW_STATS is set (not 0): statistics are printed at exit.
 bool stats_wanted() noexcept;
@@ -115,10 +123,37 @@ bool profiling() noexcept;
 void set_profiling(bool on) noexcept;
 /// Nanoseconds recorded per phase, summed over all sites and threads, since
 /// the start or the last reset_phases().
-void phase_totals(std::uint64_t (&ns)[phase_count]) noexcept;
+phase_times phase_totals() noexcept;
 void reset_phases() noexcept;
 void record(const site &s, phase p, std::uint64_t ns) noexcept;
 std::uint64_t now_ns() noexcept;
+
+/// The one timer of the phases of a site: started when profiling is on
+/// (otherwise it reads no clock and records nothing), each mark() records
+/// the time since the last mark (or the start) as one phase and starts the
+/// next. A phase that did not happen is marked with `happened` false: its
+/// time is skipped, not recorded.
+class phase_clock {
+public:
+  explicit phase_clock(const site &s) noexcept
+      : site_(&s), last_(profiling() ? now_ns() : 0) {}
+  void mark(phase p, bool happened = true) noexcept {
+    if (!last_)
+      return;
+    const std::uint64_t t = now_ns();
+    if (happened)
+      record(*site_, p, t - last_);
+    last_ = t;
+  }
+  /// Whether it times (profiling was on at its start).
+  bool on() const noexcept { return last_ != 0; }
+  /// When the last phase ended (0: off); for a phase that ends elsewhere.
+  std::uint64_t last() const noexcept { return last_; }
+
+private:
+  const site *site_;
+  std::uint64_t last_;
+};
 
 /// Calls, cache hits and misses (allocations) of one site on the calling
 /// thread, for tests and benchmarks.

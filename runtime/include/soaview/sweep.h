@@ -147,17 +147,19 @@ struct sweep_state {
   bool busy = false;
   std::vector<sweep_range> local, inner; ///< per cell
   std::vector<void *> owned;
-  std::vector<void *> lptr, lprev, extra; ///< local slots; last sweep's; extras
-  std::vector<std::uint32_t> loff, aoff;  ///< per cell (+1): first slot, entry
-  std::vector<std::uint32_t> cell_of, aidx, run_off, run_start, run_len;
+  std::vector<void *> local_elems, last_local_elems,
+      extra; ///< local slots; last sweep's; extras
+  std::vector<std::uint32_t> local_first,
+      inner_first; ///< per cell (+1): first slot, entry
+  std::vector<std::uint32_t> cell_of, inner_slot, run_off, run_start, run_len;
   std::vector<unsigned char> missed; ///< per cell: an inner element not local
   std::size_t inner_base = 0; ///< inner slots below it are the local slots
   slot_table slots;           ///< the local slots
   slot_table extra_slots;     ///< the last sweep's extras
   bool slots_valid = false;
-  /// run_off/run_start/run_len (and aoff, extra) describe the inner lists of
-  /// the last sweep over the current local slots: a sweep whose inner lists
-  /// hold the same elements keeps them (index_inner).
+  /// run_off/run_start/run_len (and inner_first, extra) describe the inner
+  /// lists of the last sweep over the current local slots: a sweep whose inner
+  /// lists hold the same elements keeps them (index_inner).
   bool runs_valid = false;
   /// In a view region (region_join): the sweep's local slots are the
   /// region's slots [region_first, region_first + region_count), and its
@@ -182,7 +184,7 @@ bool same_elements(const sweep_range &r, void *const *owned,
 /// Builds the slots, the index and the runs of `st` from its recorded
 /// ranges (runtime/src/sweep.cpp). Returns the inner view's slot count.
 void index_local(const site &s, sweep_state &st, bool writes);
-/// index_local's two parts: the local slots' elements and cells (lptr,
+/// index_local's two parts: the local slots' elements and cells (local_elems,
 /// cell_of), then their table (kept while the local lists are the last
 /// ones; a repeat with `writes` is refused).
 void list_local(const site &s, sweep_state &st);
@@ -246,8 +248,8 @@ public:
   ~sweep_host() {
     if constexpr (kScatters) {
       if (gathered_) {
-        std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
-        void *const *lp = st_.lptr.data();
+        rt::phase_clock clock(site_);
+        void *const *lp = st_.local_elems.data();
         const auto &soa = lsoa_;
         const std::size_t n = n_;
         SOAVIEW_PARALLEL_FOR
@@ -255,8 +257,7 @@ public:
           rt::prefetch_ahead<lelem, true>(lp, t, n);
           LSpec::scatter(soa, t, *static_cast<lelem *>(lp[t]));
         }
-        if (t0)
-          rt::record(site_, rt::scatter, rt::now_ns() - t0);
+        clock.mark(rt::phase::scatter);
       }
     }
     st_.busy = false;
@@ -280,9 +281,9 @@ public:
 
   /// Slots, index, runs and the gather of both views into host buffers.
   void prepare() {
-    std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+    rt::phase_clock clock(site_);
     rt::index_local(site_, st_, kScatters);
-    n_ = st_.lptr.size();
+    n_ = st_.local_elems.size();
     if constexpr (kInner) {
       m_ = rt::index_inner(site_, st_,
                            std::is_same_v<typename ISpec::element, lelem>);
@@ -293,11 +294,7 @@ public:
     }
     cells_ = st_.local.size();
     runs_ = st_.run_start.size();
-    if (t0) {
-      std::uint64_t t1 = rt::now_ns();
-      rt::record(site_, rt::index, t1 - t0);
-      t0 = t1;
-    }
+    clock.mark(rt::phase::index);
     // Every inner slot a local slot (no element outside the local lists):
     // the fields both views read are gathered and copied once.
     share_ = kShares && m_ == n_;
@@ -306,8 +303,7 @@ public:
     carve(a, lsoa_, isoa_, hidx_);
     gather();
     gathered_ = true;
-    if (t0)
-      rt::record(site_, rt::gather, rt::now_ns() - t0);
+    clock.mark(rt::phase::gather);
   }
 
   /// Local slots (the kernel's iteration count).
@@ -332,7 +328,7 @@ protected:
     } else {
       region_ = rt::region_join(site_, rt::key_of<lelem>(), ops, device, st_,
                                 kScatters, kInner, dx, check_later);
-      std::uint64_t t0 = rt::profiling() ? rt::now_ns() : 0;
+      rt::phase_clock clock(site_);
       region_->learn(&bind_region, &gather_region);
       n_ = st_.region_count;
       typename LSpec::soa hl{};
@@ -348,8 +344,7 @@ protected:
       // part of the region's cells); inner slots are the region's.
       const std::size_t first = st_.region_first;
       LSpec::fields(dl, [&](auto &p, const char *) { p += first; });
-      if (t0)
-        rt::record(site_, rt::gather, rt::now_ns() - t0);
+      clock.mark(rt::phase::gather);
       return true;
     }
   }
@@ -571,7 +566,7 @@ private:
   /// Both views' gathers; where the inner slots start with the local ones
   /// (one element type), one pass reads each element once for both.
   void gather() {
-    void *const *lp = st_.lptr.data();
+    void *const *lp = st_.local_elems.data();
     auto &ls = lsoa_;
     const std::size_t n = n_;
     if constexpr (kInner) {
