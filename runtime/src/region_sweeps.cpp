@@ -182,9 +182,9 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   const device_ops &ops = *r.ops_;
   auto copy = [&](const std::vector<std::uint32_t> &v) {
     auto *d = static_cast<std::uint32_t *>(
-        take(4 * v.size(), ops.device_memory, r.device_));
+        take(kEntryBytes * v.size(), ops.device_memory, r.device_));
     if (!v.empty())
-      ops.to_device(site_, d, v.data(), 4 * v.size(), r.device_);
+      ops.to_device(site_, d, v.data(), kEntryBytes * v.size(), r.device_);
     return d;
   };
   x.dev.cell_of = copy(st.cell_of);
