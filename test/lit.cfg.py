@@ -125,6 +125,7 @@ if os.path.exists(os.path.join(bin_dir, "soaview-sph-mpi")):
     config.available_features.add("sph-mpi")
 if os.path.exists(os.path.join(bin_dir, "soaview-sph-mpi-cuda")):
     config.available_features.add("sph-mpi-cuda")
+config.substitutions.append(("%check-layers", "python3 " + os.path.join(config.soaview_src_root, "tools", "check-layers.py")))
 config.substitutions.append(("%check-diagnostics", "python3 " + os.path.join(config.soaview_src_root, "tools", "check-diagnostics.py")))
 # tools/run-tests.sh collects which diagnostics -verify tests report.
 if "SOAVIEW_DIAG_COVERAGE" in os.environ:

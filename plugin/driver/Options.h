@@ -5,6 +5,7 @@
 
 #include "diag/Diagnostics.h"
 #include "support/EditBuffer.h"
+#include "support/Modes.h"
 
 #include "clang/Basic/SourceLocation.h"
 
@@ -19,16 +20,6 @@ class SourceManager;
 } // namespace clang
 
 namespace soaview {
-
-/// What offloaded loops become: OpenMP target regions (compiled by clang
-/// with -fopenmp and an offload target) or CUDA kernels (the translated file
-/// is compiled by nvcc; soaview-translate --backend=cuda).
-enum class BackendKind { OpenMP, Cuda };
-
-/// Which annotated loops convert: those the profitability rule says can pay
-/// (the default), every one (convert=always, SOAVIEW_CONVERT=always), or
-/// none (convert=never: soaview is off and the file compiles as written).
-enum class ConvertMode { Profitable, Always, Never };
 
 struct Options {
   bool Remarks = false;

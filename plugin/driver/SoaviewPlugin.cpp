@@ -8,9 +8,9 @@
 // Everything else lives in the soaview library; this file only wires it to
 // the compile. Tests: test/Rewrite, test/Sema, test/Exec.
 //===----------------------------------------------------------------------===//
-#include "diag/GeneratedCodeGuard.h"
 #include "driver/Action.h"
 #include "driver/Arguments.h"
+#include "driver/GeneratedCodeGuard.h"
 #include "frontend/Annotations.h"
 
 #include "clang/AST/ASTConsumer.h"

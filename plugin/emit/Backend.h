@@ -10,8 +10,8 @@
 #ifndef SOAVIEW_BACKEND_H
 #define SOAVIEW_BACKEND_H
 
-#include "driver/Options.h"
 #include "emit/CodeWriter.h"
+#include "support/Modes.h"
 
 #include <memory>
 #include <string>

@@ -14,10 +14,10 @@
 #define SOAVIEW_EMIT_H
 
 #include "diag/Diagnostics.h"
-#include "driver/Options.h"
 #include "emit/Dispatch.h"
 #include "plan/Plan.h"
 #include "support/EditBuffer.h"
+#include "support/Modes.h"
 
 #include "clang/Basic/SourceLocation.h"
 

@@ -8,8 +8,8 @@
 #ifndef SOAVIEW_PLANNER_H
 #define SOAVIEW_PLANNER_H
 
-#include "driver/Options.h"
 #include "plan/Plan.h"
+#include "support/Modes.h"
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 //===- GeneratedCodeGuard.cpp - errors in generated code are soaview's ----===//
-#include "diag/GeneratedCodeGuard.h"
+#include "driver/GeneratedCodeGuard.h"
 #include "support/Compat.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
