@@ -25,6 +25,7 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -43,13 +44,11 @@ namespace {
 /// True when S lies in the body of a lambda: the loop finder names the
 /// function around the lambda as the loop's function.
 bool insideLambda(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    if (Parents[0].get<LambdaExpr>())
+  for (const DynTypedNode &N : ancestors(Ctx, *S)) {
+    if (N.get<LambdaExpr>())
       return true;
-    if (Parents[0].get<FunctionDecl>() && !Parents[0].get<CXXMethodDecl>())
+    if (N.get<FunctionDecl>() && !N.get<CXXMethodDecl>())
       return false;
-    Parents = Ctx.getParents(Parents[0]);
   }
   return false;
 }

@@ -3,6 +3,7 @@
 
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -32,18 +33,19 @@ bool checkHoistLevel(ASTContext &Ctx, const LoopAnnotation &A, const Stmt *Loop,
 }
 
 static bool insideOpenMP(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  for (int Depth = 0; !Parents.empty() && Depth < 3; ++Depth) {
-    if (Parents[0].get<CapturedDecl>())
+  int Depth = 0; // three levels up at most
+  for (const DynTypedNode &N : ancestors(Ctx, *S)) {
+    if (Depth++ == 3)
+      return false;
+    if (N.get<CapturedDecl>())
       return true; // the body of an OpenMP construct
-    const Stmt *P = Parents[0].get<Stmt>();
+    const Stmt *P = N.get<Stmt>();
     if (!P)
       return false;
     if (isa<OMPExecutableDirective>(P) || isa<CapturedStmt>(P))
       return true;
     if (!isa<AttributedStmt>(P))
       return false;
-    Parents = Ctx.getParents(*P);
   }
   return false;
 }

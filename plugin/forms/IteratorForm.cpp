@@ -13,6 +13,7 @@
 #include "forms/IteratorForm.h"
 
 #include "diag/Diagnostics.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -333,13 +334,11 @@ bool IteratorRecogniser::uses() {
 /// The statement around S, through declarations and types (`P *q = p`,
 /// `__typeof__(it->x)`), which a ParentMap of the body does not reach.
 const Stmt *IteratorRecogniser::parent(const Stmt *S) const {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    if (const Stmt *P = Parents[0].get<Stmt>())
+  for (const DynTypedNode &N : ancestors(Ctx, *S)) {
+    if (const Stmt *P = N.get<Stmt>())
       return P;
-    if (Parents[0].get<FunctionDecl>())
+    if (N.get<FunctionDecl>())
       return nullptr;
-    Parents = Ctx.getParents(Parents[0]);
   }
   return nullptr;
 }

@@ -13,6 +13,7 @@
 #include "forms/IteratorForm.h"
 #include "forms/TargetNames.h"
 #include "frontend/Annotations.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 #include "support/TargetArrays.h"
 
@@ -304,8 +305,7 @@ const Stmt *Recogniser::shown(ParentMap &PM, const Expr *Use) const {
 const Stmt *Recogniser::parentOf(ParentMap &PM, const Stmt *S) const {
   if (const Stmt *P = PM.getParent(const_cast<Stmt *>(S)))
     return P;
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+  return firstParent(Ctx, *S).get<Stmt>();
 }
 
 /// The first parent of E that is not a parenthesis or a cast adjusting

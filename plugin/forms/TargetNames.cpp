@@ -8,6 +8,7 @@
 #include "forms/TargetNames.h"
 
 #include "frontend/Annotations.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -88,9 +89,7 @@ bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index, const VarDecl *Own,
 /// is nested in Own.
 bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E, const Stmt *Own,
                            StringRef Name, const AnnotationCollector &All) {
-  DynTypedNodeList Parents = Ctx.getParents(*E);
-  while (!Parents.empty()) {
-    DynTypedNode N = Parents[0];
+  for (const DynTypedNode &N : ancestors(Ctx, *E)) {
     const Stmt *P = N.get<Stmt>();
     if (P == Own)
       return false;
@@ -104,7 +103,6 @@ bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E, const Stmt *Own,
     if (const auto *FS = dyn_cast_or_null<ForStmt>(P))
       if (hasTarget(FS, Name, All))
         return true;
-    Parents = Ctx.getParents(N);
   }
   return false;
 }
@@ -113,9 +111,7 @@ bool insideOtherTargetLoop(ASTContext &Ctx, const Expr *E, const Stmt *Own,
 /// Name, in the same function: that loop's view shadows Name there.
 bool enclosedByTargetLoop(ASTContext &Ctx, const Stmt *Loop, StringRef Name,
                           const AnnotationCollector &All) {
-  DynTypedNodeList Parents = Ctx.getParents(*Loop);
-  while (!Parents.empty()) {
-    DynTypedNode N = Parents[0];
+  for (const DynTypedNode &N : ancestors(Ctx, *Loop)) {
     if (const auto *FD = N.get<FunctionDecl>()) {
       const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       if (!MD || !MD->getParent()->isLambda())
@@ -124,7 +120,6 @@ bool enclosedByTargetLoop(ASTContext &Ctx, const Stmt *Loop, StringRef Name,
     if (const auto *FS = N.get<ForStmt>())
       if (hasTarget(FS, Name, All))
         return true;
-    Parents = Ctx.getParents(N);
   }
   return false;
 }

@@ -8,6 +8,7 @@
 #include "regions/Regions.h"
 
 #include "frontend/Annotations.h"
+#include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 #include "support/Compat.h"
 
@@ -30,12 +31,9 @@ namespace {
 
 /// The function whose body holds S (null at namespace scope).
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList P = Ctx.getParents(*S);
-  while (!P.empty()) {
-    if (const auto *FD = P[0].get<FunctionDecl>())
+  for (const DynTypedNode &N : ancestors(Ctx, *S))
+    if (const auto *FD = N.get<FunctionDecl>())
       return FD;
-    P = Ctx.getParents(P[0]);
-  }
   return nullptr;
 }
 

@@ -1,5 +1,6 @@
 //===- AstHelpers.cpp - AST questions every stage asks --------------------===//
 #include "support/AstHelpers.h"
+#include "support/Ancestors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -140,15 +141,13 @@ bool contains(const SourceManager &SM, const Stmt *Outer, const Stmt *Inner) {
 /// The loop statements around S in its function, innermost first.
 std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
   std::vector<const Stmt *> R;
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    const Stmt *P = Parents[0].get<Stmt>();
+  for (const DynTypedNode &N : ancestors(Ctx, *S)) {
+    const Stmt *P = N.get<Stmt>();
     if (!P || isa<LambdaExpr>(P))
       break;
     if (isa<ForStmt>(P) || isa<CXXForRangeStmt>(P) || isa<WhileStmt>(P) ||
         isa<DoStmt>(P))
       R.push_back(P);
-    Parents = Ctx.getParents(*P);
   }
   return R;
 }
@@ -157,14 +156,12 @@ std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
 /// that ParentMap does not reach (operands of decltype and __typeof__ in a
 /// declaration's type).
 const Stmt *typeOperandParent(ASTContext &Ctx, const Expr *E) {
-  const Stmt *Cur = E;
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(*Cur);
-    const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+  for (const DynTypedNode &N : ancestors(Ctx, *E)) {
+    const Stmt *P = N.get<Stmt>();
     if (!P || !(isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P)))
       return P;
-    Cur = P;
   }
+  return nullptr;
 }
 
 namespace {

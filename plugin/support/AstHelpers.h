@@ -5,8 +5,8 @@
 //
 // Parents: inside one body the analysis walks a ParentMap built once per
 // body (parentThrough); walks that leave the body (the loops around a
-// statement, the operands of types) ask the ASTContext (enclosingLoops,
-// typeOperandParent).
+// statement, the operands of types) go up the ASTContext's map through
+// ancestors() (Ancestors.h: enclosingLoops, typeOperandParent).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_ASTHELPERS_H
 #define SOAVIEW_ASTHELPERS_H
