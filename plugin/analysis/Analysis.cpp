@@ -297,20 +297,6 @@ bool Analyzer::stepUnary(const UnaryOperator *U, ElementWalk &W) {
   return false;
 }
 
-/// Whether the qualifier and the name of ME are written in the file, as
-/// written or in one argument of a macro (`SV_MAX(a, p->Base::x)`).
-static bool qualifierWritten(const SourceManager &SM, const MemberExpr *ME) {
-  SourceLocation Begin = ME->getQualifierLoc().getBeginLoc(),
-                 Name = ME->getMemberLoc();
-  if (!Begin.isMacroID() && !Name.isMacroID())
-    return true;
-  if (!SM.isMacroArgExpansion(Begin) || !SM.isMacroArgExpansion(Name))
-    return false;
-  SourceLocation B = SM.getSpellingLoc(Begin), N = SM.getSpellingLoc(Name);
-  return SM.getFileID(B) == SM.getFileID(N) && !SM.isWrittenInScratchSpace(B) &&
-         SM.isBeforeInTranslationUnit(B, N);
-}
-
 /// How many classes among RD and its bases declare a member named as M
 /// (a class reached twice through bases counts twice). For an anonymous
 /// struct or union (`p->S::s0` with s0 its member), the most that one of
@@ -353,7 +339,8 @@ bool Analyzer::qualifiedMember(const MemberExpr *ME, int View) {
            M->getLocation(), Msg(diag::note_use_qualified_hidden));
     return false;
   }
-  if (!qualifierWritten(SM, ME)) {
+  if (!writtenQualifier(SM, ME->getQualifierLoc().getBeginLoc(),
+                        ME->getMemberLoc())) {
     refuse(ME->getMemberLoc(), {diag::err_use_qualified_macro, {Name}}, {},
            Msg(diag::note_use_qualified_macro));
     return false;

@@ -74,15 +74,13 @@ void EmitContext::unqualifyEdits(CharSourceRange R,
   // expressions: one edit per qualifier.
   std::set<SourceLocation::UIntTy> Seen;
   for (const MemberExpr *ME : Which) {
-    // In a macro's argument (expanded once or more): where it is written.
-    SourceLocation Begin =
-        SM.getSpellingLoc(ME->getQualifierLoc().getBeginLoc());
-    if (!Seen.insert(Begin.getRawEncoding()).second)
-      continue;
-    if (Source.inside(Begin, R)) // not in a macro's definition: checked
-      Edits.push_back({CharSourceRange::getCharRange(
-                           Begin, SM.getSpellingLoc(ME->getMemberLoc())),
-                       ""});
+    // In a macro's argument (expanded once or more): where it is written;
+    // in a macro's definition: refused by the analysis.
+    std::optional<CharSourceRange> Q = writtenQualifier(
+        SM, ME->getQualifierLoc().getBeginLoc(), ME->getMemberLoc());
+    if (Q && Seen.insert(Q->getBegin().getRawEncoding()).second &&
+        Source.inside(Q->getBegin(), R))
+      Edits.push_back({*Q, ""});
   }
 }
 

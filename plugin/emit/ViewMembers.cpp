@@ -237,10 +237,10 @@ private:
     const Type *T = compat::qualifierType(Q);
     const RecordDecl *RD = T ? T->getAsCXXRecordDecl() : nullptr; // also
     // a class template's injected name
-    if (RD && isElementOrBase(RD, Element) && !Q.getBeginLoc().isMacroID() &&
-        !Name.isMacroID())
-      Edits.push_back(
-          {CharSourceRange::getCharRange(Q.getBeginLoc(), Name), ""});
+    if (RD && isElementOrBase(RD, Element))
+      if (std::optional<CharSourceRange> R =
+              writtenQualifier(Emit.SM, Q.getBeginLoc(), Name))
+        Edits.push_back({*R, ""});
     return true;
   }
   void replaceToken(SourceLocation L, std::string Text) {

@@ -138,6 +138,21 @@ bool contains(const SourceManager &SM, const Stmt *Outer, const Stmt *Inner) {
          !SM.isBeforeInTranslationUnit(Outer->getEndLoc(), Inner->getEndLoc());
 }
 
+std::optional<CharSourceRange> writtenQualifier(const SourceManager &SM,
+                                                SourceLocation QualifierBegin,
+                                                SourceLocation Name) {
+  if (!QualifierBegin.isMacroID() && !Name.isMacroID())
+    return CharSourceRange::getCharRange(QualifierBegin, Name);
+  if (!SM.isMacroArgExpansion(QualifierBegin) || !SM.isMacroArgExpansion(Name))
+    return std::nullopt;
+  SourceLocation B = SM.getSpellingLoc(QualifierBegin),
+                 N = SM.getSpellingLoc(Name);
+  if (SM.getFileID(B) != SM.getFileID(N) || SM.isWrittenInScratchSpace(B) ||
+      !SM.isBeforeInTranslationUnit(B, N))
+    return std::nullopt;
+  return CharSourceRange::getCharRange(B, N);
+}
+
 /// The loop statements around S in its function, innermost first.
 std::vector<const Stmt *> enclosingLoops(ASTContext &Ctx, const Stmt *S) {
   std::vector<const Stmt *> R;

@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,17 @@ clang::PrintingPolicy qualifiedPolicy(const clang::ASTContext &Ctx);
 
 /// True when RD is Element or one of its bases, or the pattern of a class
 /// template that Element or a base specializes (its name in its own text).
+/// Where the qualifier of a member written `Q::name` can be taken out: from
+/// Q's first character to the name, in the file as written, or where one
+/// argument of a macro is written when both come from it
+/// (`SV_MAX(a, p->Base::x)`). None when either comes from a macro's
+/// definition. The analysis refuses such members (analysis/Analysis.cpp);
+/// every rewrite that drops element qualifiers removes this range.
+std::optional<clang::CharSourceRange>
+writtenQualifier(const clang::SourceManager &SM,
+                 clang::SourceLocation QualifierBegin,
+                 clang::SourceLocation Name);
+
 bool isElementOrBase(const clang::RecordDecl *RD,
                      const clang::CXXRecordDecl *Element);
 
