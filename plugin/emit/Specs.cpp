@@ -27,7 +27,7 @@ namespace soaview {
 //--- The specs ----------------------------------------------------------------
 
 std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
-                                    StringRef Obj, std::string &Tags) const {
+                                    StringRef Obj) const {
   std::string Access = Obj.str();
   for (size_t I = 0; I < Path.size(); ++I) {
     const FieldDecl *F = Path[I];
@@ -38,7 +38,7 @@ std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
       continue;
     }
     FieldPath Sub(Path.begin(), Path.begin() + I + 1);
-    Access = "(" + Access + ".*" + exposed(G, Sub, Tags) + ")";
+    Access = "(" + Access + ".*" + exposed(G, Sub) + ")";
   }
   return Access;
 }
@@ -46,23 +46,26 @@ std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
 /// A private or protected field reached through a member pointer obtained
 /// by explicit instantiation, where access is not checked
 /// ([temp.spec.general]): the call `member(Tag{})` that returns it, the
-/// tag and the instantiation added to Tags once. The member pointer's type
+/// tag and the instantiation declared once in the group's ExposedFields.
+/// The member pointer's type
 /// is never spelt (C++17 `auto` parameter): the field's type may itself be
 /// private or end in '>'.
-std::string ViewEmitter::exposed(const ViewGroup &G, const FieldPath &Path,
-                                 std::string &Tags) const {
+std::string ViewEmitter::exposed(const ViewGroup &G,
+                                 const FieldPath &Path) const {
   const FieldDecl *F = Path.back();
   std::string Tag = G.Name + "_tag_" + bufferName(Path);
   std::string Field =
       Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
       "::" + F->getName().str();
   std::string Member = Emit.Names.memberFunction();
-  if (Tags.find(Tag + " {") == std::string::npos)
-    Tags += fill(
-        "struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
-        "noexcept; };\n"
-        "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
-        {{"Tag", Tag}, {"Member", Member}, {"View", G.Name}, {"Field", Field}});
+  Exposed->add(Tag,
+               fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+                    "noexcept; };\n"
+                    "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+                    {{"Tag", Tag},
+                     {"Member", Member},
+                     {"View", G.Name},
+                     {"Field", Field}}));
   return Member + "(" + Tag + "{})";
 }
 
@@ -149,20 +152,20 @@ void ViewEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
 /// One field copied between an element and its slot: assignment for
 /// scalars and components, memcpy for arrays and whole structs.
 void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
-                            bool ToSlot, std::string &Tags,
+                            bool ToSlot,
                             std::vector<std::string> &Statements) const {
   std::string Slot = "s." + bufferName(Path) + "[i]";
   if (isUnionLeaf(Path)) { // the union's bytes, from its first member on
     FieldPath First = Path;
     First.push_back(*Path.back()->getType()->getAsRecordDecl()->field_begin());
-    std::string Field = accessPath(G, First, "e", Tags);
+    std::string Field = accessPath(G, First, "e");
     Statements.push_back(fill("std::memcpy(&${To}, &${From}, sizeof ${Slot});",
                               {{"To", ToSlot ? Slot : Field},
                                {"From", ToSlot ? Field : Slot},
                                {"Slot", Slot}}));
     return;
   }
-  std::string Field = accessPath(G, Path, "e", Tags);
+  std::string Field = accessPath(G, Path, "e");
   QualType Elem;
   if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
     for (unsigned C = 0; C < N; ++C) {
@@ -190,8 +193,8 @@ void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
 
 /// gather and scatter (between elements and slots), the host/device buffer
 /// pairs, and at(): the view of slot i, built by the loop's constructor.
-void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
-                             std::string &Tags) const {
+void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G,
+                             size_t Loop) const {
   const Fields &Own = G.Fields.at(Loop);
   // A copy that moves no field (the scatter of a view that writes none)
   // leaves its parameters unnamed: -Wunused-parameter.
@@ -200,7 +203,7 @@ void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
     std::vector<std::string> Statements;
     for (auto &[Path, A] : Own)
       if (ToSlot || A.Written)
-        copyField(G, Path, ToSlot, Tags, Statements);
+        copyField(G, Path, ToSlot, Statements);
     W.block(fill("static void ${Head}(${Params})",
                  {{"Head", Head},
                   {"Params", Statements.empty() ? Unnamed : Params}}),
@@ -233,7 +236,7 @@ void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
 /// can use the local view's buffers of the fields both views read:
 /// soaview/sweep.h), and copies.
 void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-                       size_t Loop, std::string &Tags) const {
+                       size_t Loop) const {
   const LoopPlan &P = Nest.Loops[Loop];
   const Fields &Own = G.Fields.at(Loop);
   bool Writes = llvm::any_of(Own, [](auto &F) { return F.second.Written; });
@@ -256,7 +259,7 @@ void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                       F.line(fill("f(s.${Name}, \"${Field}\");",
                                   {{"Name", B.Name}, {"Field", B.Field}}));
                   });
-        specCopies(S, G, Loop, Tags);
+        specCopies(S, G, Loop);
       },
       ";");
 }

@@ -264,20 +264,17 @@ private:
 } // namespace
 
 void ViewEmitter::methodEdits(const ViewGroup &G, const CXXMethodDecl *MD,
-                              TextEdits &Edits, std::string &Tags) const {
+                              TextEdits &Edits) const {
   const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern();
   MethodNames Names(Emit, MD, G.Union.Element, Edits);
   Names.Aliases = &G.Union.Aliases;
-  Names.Expose = [&](const FieldDecl *F) {
-    return exposed(G, FieldPath{F}, Tags);
-  };
+  Names.Expose = [&](const FieldDecl *F) { return exposed(G, FieldPath{F}); };
   Names.TraverseDecl(const_cast<FunctionDecl *>(Pattern ? Pattern : MD));
 }
 
 std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
                                     const CXXMethodDecl *MD,
-                                    const std::string &ProxyName,
-                                    std::string &Tags) const {
+                                    const std::string &ProxyName) const {
   const SourceManager &SM = Emit.SM;
   CharSourceRange Range = Emit.Source.declRange(MD);
   TextEdits Edits;
@@ -298,7 +295,7 @@ std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
           Edits.push_back({Alias, ProxyName});
       }
   Emit.copyEdits(Nest, Range, Edits);
-  methodEdits(G, MD, Edits, Tags);
+  methodEdits(G, MD, Edits);
   return Emit.Source.lineDirective(Range.getBegin()) +
          Emit.Target.deviceMark(G.Device) +
          Emit.Source.withEdits(Range, Edits) + "\n";

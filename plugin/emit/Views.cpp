@@ -17,6 +17,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
@@ -184,8 +185,7 @@ void ViewEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
 
 /// The members of proxy node N: its leaves' values and nested proxies.
 void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
-                          const ViewGroup &G, const ProxyNode &N,
-                          std::string &Tags) const {
+                          const ViewGroup &G, const ProxyNode &N) const {
   for (auto &Kid : N.Kids) {
     std::string Name = Kid->Field->getName().str();
     if (Kid->Leaf && isUnionLeaf(Kid->Path))
@@ -199,8 +199,7 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
           Emit.Types.declare(Kid->Field->getType().getUnqualifiedType(), Name) +
           ";");
     else
-      proxy(W, Nest, G, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";",
-            Tags);
+      proxy(W, Nest, G, *Kid, "soaview_" + Name + "_proxy", " " + Name + ";");
   }
 }
 
@@ -208,10 +207,9 @@ void ViewEmitter::members(CodeWriter &W, const NestPlan &Nest,
 /// gathers, the nested proxies holding some, and at the top the fields in
 /// place (every loop binds them), the element's address and the slots the
 /// loop writes back to.
-ViewEmitter::ProxyParts ViewEmitter::constructorParts(const ViewGroup &G,
-                                                      size_t Loop,
-                                                      const ProxyNode &N,
-                                                      std::string &Tags) const {
+ViewEmitter::ProxyParts
+ViewEmitter::constructorParts(const ViewGroup &G, size_t Loop,
+                              const ProxyNode &N) const {
   const Fields &Own = G.Fields.at(Loop);
   auto Gathers = [&](const FieldPath &P, bool Below) {
     return llvm::any_of(Own, [&](auto &F) {
@@ -226,8 +224,7 @@ ViewEmitter::ProxyParts ViewEmitter::constructorParts(const ViewGroup &G,
       Parts.Inits.push_back(
           Kid->Field->getName().str() + "(" +
           accessPath(G, Kid->Path,
-                     std::string(rt::ElementAt) + "<soaview_element>(s, i)",
-                     Tags) +
+                     std::string(rt::ElementAt) + "<soaview_element>(s, i)") +
           ")");
     else if (Kid->Leaf && Gathers(Kid->Path, false))
       leafInit(G, *Kid, Parts);
@@ -347,19 +344,19 @@ std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
 /// them in registers across an inner loop.
 void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                         const ProxyNode &N, const std::string &Name,
-                        StringRef Tail, std::string &Tags) const {
+                        StringRef Tail) const {
   std::string Mark = Emit.Target.deviceMark(G.Device);
   W.block(
       "struct " + Name,
       [&](CodeWriter &Body) {
         forwarders(Body, G, N);
-        members(Body, Nest, G, N, Tags);
+        members(Body, Nest, G, N);
         if (!N.Field)
           outSlotMembers(Body, G);
         else
           Body.line(Name + "() = default;");
         for (size_t Loop : G.Loops) {
-          ProxyParts Parts = constructorParts(G, Loop, N, Tags);
+          ProxyParts Parts = constructorParts(G, Loop, N);
           if (N.Field && Parts.Inits.empty() && Parts.Copies.empty())
             continue; // the loop uses nothing of this sub-object
           Body.constructor(fill("template <class S> ${Mark}${Name}(::soaview::"
@@ -391,7 +388,7 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                                                    B->getBeginLoc());
         });
         for (const CXXMethodDecl *MD : Sorted)
-          Body.raw(methodText(Nest, G, MD, Name, Tags));
+          Body.raw(methodText(Nest, G, MD, Name));
       },
       Tail);
 }
@@ -551,11 +548,14 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
       GeneratedNames::openGen() + Emit.Target.viewsNamespace();
   Forward.add(ElementNS, Open + " struct " + G.Name + "; } }\n");
 
-  std::string Tags, Where, Select;
+  ExposedFields Fields;
+  Exposed = &Fields;
+  auto Done = llvm::make_scope_exit([&] { Exposed = nullptr; });
+  std::string Where, Select;
   CodeWriter Specs;
   for (size_t Loop : G.Loops) {
     const LoopPlan &P = Nest.Loops[Loop];
-    spec(Specs, Nest, G, Loop, Tags);
+    spec(Specs, Nest, G, Loop);
     Where +=
         (Where.empty() ? "" : ", ") + Emit.Source.where(P.Annotation->ForLoc);
     // Templates find their loop's spec through this declaration, by
@@ -577,12 +577,13 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
             {"Where", Where}}));
   breakForTest(Body, Nest, G);
   unionMirrors(Body, G);
-  proxy(Body, Nest, G, proxyTree(G), G.Name, ";", Tags);
-  if (!Tags.empty())
+  proxy(Body, Nest, G, proxyTree(G), G.Name, ";");
+  std::string Tags;
+  if (!Fields.empty())
     Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "
                 "constexpr auto ${Member}(Tag) noexcept { return M; } };\n",
                 {{"View", G.Name}, {"Member", Emit.Names.memberFunction()}}) +
-           Tags;
+           Fields.declarations();
   // The proxy and the specs' at() run where the loops run.
   Main.add(ElementNS, Open + "\n" + Tags +
                           Emit.Target.declareTargetBegin(G.Device) +

@@ -86,12 +86,12 @@ private:
                     const ViewGroup &G) const;
   ProxyNode proxyTree(const ViewGroup &G) const;
   void proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-             const ProxyNode &N, const std::string &Name, llvm::StringRef Tail,
-             std::string &Tags) const;
+             const ProxyNode &N, const std::string &Name,
+             llvm::StringRef Tail) const;
   void members(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-               const ProxyNode &N, std::string &Tags) const;
+               const ProxyNode &N) const;
   ProxyParts constructorParts(const ViewGroup &G, size_t Loop,
-                              const ProxyNode &N, std::string &Tags) const;
+                              const ProxyNode &N) const;
   void leafInit(const ViewGroup &G, const ProxyNode &Kid,
                 ProxyParts &Parts) const;
   void outSlotMembers(CodeWriter &W, const ViewGroup &G) const;
@@ -101,13 +101,12 @@ private:
   void templateArguments(CodeWriter &W, const clang::RecordDecl *RD) const;
   std::string methodText(const NestPlan &Nest, const ViewGroup &G,
                          const clang::CXXMethodDecl *MD,
-                         const std::string &ProxyName, std::string &Tags) const;
+                         const std::string &ProxyName) const;
   void methodEdits(const ViewGroup &G, const clang::CXXMethodDecl *MD,
-                   TextEdits &Edits, std::string &Tags) const;
+                   TextEdits &Edits) const;
   std::string accessPath(const ViewGroup &G, const FieldPath &Path,
-                         llvm::StringRef Obj, std::string &Tags) const;
-  std::string exposed(const ViewGroup &G, const FieldPath &Path,
-                      std::string &Tags) const;
+                         llvm::StringRef Obj) const;
+  std::string exposed(const ViewGroup &G, const FieldPath &Path) const;
   std::vector<SpecBuffer> specBuffers(const ViewGroup &G,
                                       const Fields &F) const;
   std::string unionMirror(const ViewGroup &G, const FieldPath &Path) const;
@@ -116,14 +115,32 @@ private:
   void heldUnion(CodeWriter &W, const ViewGroup &G,
                  const FieldPath &Path) const;
   void spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
-            size_t Loop, std::string &Tags) const;
+            size_t Loop) const;
   void specLayout(CodeWriter &W, const ViewGroup &G, const Fields &F) const;
-  void specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop,
-                  std::string &Tags) const;
+  void specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop) const;
   void copyField(const ViewGroup &G, const FieldPath &Path, bool ToSlot,
-                 std::string &Tags, std::vector<std::string> &Statements) const;
+                 std::vector<std::string> &Statements) const;
+
+  /// The private fields one view group reaches through member pointers
+  /// (exposed()): each tag's declaration once, in the order of first use,
+  /// printed before the group's proxy.
+  class ExposedFields {
+  public:
+    void add(const std::string &Tag, std::string Declaration) {
+      if (Seen.insert(Tag).second)
+        Text += Declaration;
+    }
+    bool empty() const { return Text.empty(); }
+    const std::string &declarations() const { return Text; }
+
+  private:
+    std::set<std::string> Seen;
+    std::string Text;
+  };
 
   EmitContext &Emit;
+  /// The group emitGroup is writing (null outside it).
+  ExposedFields *Exposed = nullptr;
   std::set<std::string> DoneViews;
   std::set<std::string> DoneSelectors;
 };
