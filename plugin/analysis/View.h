@@ -58,6 +58,11 @@ inline bool isUnionLeaf(const FieldPath &P) {
          P.back()->getType()->isUnionType();
 }
 
+/// Pre is a proper prefix of P: P is a field inside the record at Pre.
+inline bool isPrefixOf(const FieldPath &Pre, const FieldPath &P) {
+  return Pre.size() < P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
+}
+
 /// Two different members of one anonymous union below a common prefix
 /// (`density.wcount` and `force.f` of SWIFT's particle): they share storage.
 bool unionSiblings(const FieldPath &A, const FieldPath &B);

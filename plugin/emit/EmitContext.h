@@ -62,7 +62,7 @@ struct EmitContext {
 
   /// True when P's view is used in device code (an offloaded loop, or the
   /// inner loop of one).
-  static bool onDevice(const LoopPlan &P) { return P.Offload || P.DeviceInner; }
+  static bool onDevice(const LoopPlan &P) { return runsOnDevice(P); }
   /// The mark of view code that runs where P runs.
   std::string deviceMark(const LoopPlan &P) const {
     return Target.deviceMark(onDevice(P));

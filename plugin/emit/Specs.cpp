@@ -53,7 +53,7 @@ std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
 std::string ViewEmitter::exposed(const ViewGroup &G,
                                  const FieldPath &Path) const {
   const FieldDecl *F = Path.back();
-  std::string Tag = G.Name + "_tag_" + bufferName(Path);
+  std::string Tag = viewName(G) + "_tag_" + bufferName(Path);
   std::string Field =
       Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
       "::" + F->getName().str();
@@ -64,7 +64,7 @@ std::string ViewEmitter::exposed(const ViewGroup &G,
                     "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
                     {{"Tag", Tag},
                      {"Member", Member},
-                     {"View", G.Name},
+                     {"View", viewName(G)},
                      {"Field", Field}}));
   return Member + "(" + Tag + "{})";
 }
@@ -248,7 +248,7 @@ void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
       "struct " + Emit.Names.view(P) + "_spec",
       [&](CodeWriter &S) {
         S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
-        S.line("using view = " + G.Name + ";");
+        S.line("using view = " + viewName(G) + ";");
         S.line(std::string("[[maybe_unused]] static constexpr bool writes = ") +
                (Writes ? "true" : "false") + ";");
         specLayout(S, G, Own);

@@ -57,99 +57,6 @@ std::string bufferName(const FieldPath &P) {
   return S;
 }
 
-//--- Which loops share a view
-//--------------------------------------------------
-
-namespace {
-
-bool isPrefixOf(const FieldPath &Pre, const FieldPath &P) {
-  return Pre.size() < P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
-}
-
-/// A member of that type can be left unset by a loop's constructor.
-bool defaultConstructible(QualType T) {
-  const auto *RD = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-  return !RD || !RD->hasDefinition() || RD->hasDefaultConstructor();
-}
-
-} // namespace
-
-ViewGroup ViewEmitter::groupOf(const NestPlan &Nest, size_t Loop,
-                               const EmitContext &Emit) {
-  auto TypeOf = [&](size_t I) {
-    return Nest.Loops[I]
-        .View.ElementType.getCanonicalType()
-        .getUnqualifiedType();
-  };
-  ViewGroup G;
-  for (size_t I = 0; I < Nest.Loops.size(); ++I)
-    if (TypeOf(I) == TypeOf(Loop))
-      G.Loops.push_back(I);
-  const LoopPlan &First = Nest.Loops[G.Loops.front()];
-  G.Union.Element = First.View.Element;
-  G.Union.ElementType = First.View.ElementType;
-  for (size_t I : G.Loops) {
-    const ViewModel &V = Nest.Loops[I].View;
-    for (auto &[Path, A] : V.Leaves)
-      G.Union.Leaves[Path].join(A);
-    for (auto &[Path, Methods] : V.Methods)
-      G.Union.Methods[Path].insert(Methods.begin(), Methods.end());
-    G.Union.Aliases.insert(V.Aliases.begin(), V.Aliases.end());
-    G.Device |= EmitContext::onDevice(Nest.Loops[I]);
-  }
-  // A record one loop uses whole holds what another reads of it.
-  for (auto It = G.Union.Leaves.begin(); It != G.Union.Leaves.end();) {
-    auto Whole = llvm::find_if(G.Union.Leaves, [&](const auto &W) {
-      return isPrefixOf(W.first, It->first);
-    });
-    if (Whole == G.Union.Leaves.end()) {
-      ++It;
-      continue;
-    }
-    Whole->second.join(It->second);
-    It = G.Union.Leaves.erase(It);
-  }
-  for (auto &Leaf : G.Union.Leaves)
-    if (Nest.Loops[Loop].InPlace.count(Leaf.first))
-      G.InPlace.insert(Leaf.first);
-  for (size_t I : G.Loops) {
-    std::map<FieldPath, LeafAccess> Own;
-    for (auto &[Path, A] : Nest.Loops[I].View.Leaves) {
-      FieldPath Held = Path;
-      for (auto &[U, UA] : G.Union.Leaves)
-        if (isPrefixOf(U, Path))
-          Held = U;
-      if (!G.InPlace.count(Held))
-        Own[Held].join(A);
-    }
-    G.Fields[I] = inDeclarationOrder(Own);
-  }
-  // A loop leaves the others' members unset: their types must allow that,
-  // else each loop keeps a view of its own.
-  for (size_t I : G.Loops)
-    for (auto &Leaf : G.Union.Leaves)
-      if (!defaultConstructible(Leaf.first.back()->getType()) &&
-          !G.InPlace.count(Leaf.first) &&
-          !llvm::any_of(G.Fields[I],
-                        [&](auto &F) { return F.first == Leaf.first; }) &&
-          G.Loops.size() > 1) {
-        ViewGroup Own;
-        Own.Loops = {Loop};
-        Own.Union = Nest.Loops[Loop].View;
-        for (auto &F : Own.Union.orderedLeaves()) {
-          if (G.InPlace.count(F.first))
-            Own.InPlace.insert(F.first);
-          else
-            Own.Fields[Loop].push_back(F);
-        }
-        Own.Device = EmitContext::onDevice(Nest.Loops[Loop]);
-        Own.Name = Emit.Names.view(Nest.Loops[Loop]);
-        return Own;
-      }
-  G.Name = Emit.Names.view(First);
-  return G;
-}
-
 //--- The proxy ----------------------------------------------------------------
 
 /// How a loop's constructor sets one leaf from slot i of its buffers.
@@ -397,7 +304,7 @@ void ViewEmitter::proxy(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
 /// members, so the same size, alignment and bytes.
 std::string ViewEmitter::unionMirror(const ViewGroup &G,
                                      const FieldPath &Path) const {
-  return G.Name + "_" + bufferName(Path);
+  return viewName(G) + "_" + bufferName(Path);
 }
 
 /// The members of the anonymous union at Path, as the view declares them:
@@ -487,7 +394,7 @@ ViewEmitter::ProxyNode ViewEmitter::proxyTree(const ViewGroup &G) const {
 
 void ViewEmitter::emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main) {
   for (size_t I = 0; I < Nest.Loops.size(); ++I) {
-    ViewGroup G = groupOf(Nest, I, Emit);
+    ViewGroup G = viewGroupOf(Nest, I);
     if (G.Loops.front() == I)
       emitGroup(Nest, G, Forward, Main);
   }
@@ -531,7 +438,7 @@ void ViewEmitter::breakForTest(CodeWriter &Body, const NestPlan &Nest,
 
 void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
                             Chunks &Forward, Chunks &Main) {
-  if (!DoneViews.insert(G.Name).second)
+  if (!DoneViews.insert(viewName(G)).second)
     return;
   const LoopPlan &First = Nest.Loops[G.Loops.front()];
   const DeclContext *ElementNS = namespaceOf(G.Union.Element);
@@ -546,7 +453,7 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
   // the unnamed namespace is plain.
   const std::string Open =
       GeneratedNames::openGen() + Emit.Target.viewsNamespace();
-  Forward.add(ElementNS, Open + " struct " + G.Name + "; } }\n");
+  Forward.add(ElementNS, Open + " struct " + viewName(G) + "; } }\n");
 
   ExposedFields Fields;
   Exposed = &Fields;
@@ -577,13 +484,14 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
             {"Where", Where}}));
   breakForTest(Body, Nest, G);
   unionMirrors(Body, G);
-  proxy(Body, Nest, G, proxyTree(G), G.Name, ";");
+  proxy(Body, Nest, G, proxyTree(G), viewName(G), ";");
   std::string Tags;
   if (!Fields.empty())
-    Tags = fill("template <auto M, class Tag> struct ${View}_expose { friend "
-                "constexpr auto ${Member}(Tag) noexcept { return M; } };\n",
-                {{"View", G.Name}, {"Member", Emit.Names.memberFunction()}}) +
-           Fields.declarations();
+    Tags =
+        fill("template <auto M, class Tag> struct ${View}_expose { friend "
+             "constexpr auto ${Member}(Tag) noexcept { return M; } };\n",
+             {{"View", viewName(G)}, {"Member", Emit.Names.memberFunction()}}) +
+        Fields.declarations();
   // The proxy and the specs' at() run where the loops run.
   Main.add(ElementNS, Open + "\n" + Tags +
                           Emit.Target.declareTargetBegin(G.Device) +

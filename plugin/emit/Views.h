@@ -16,6 +16,7 @@
 #include "emit/Chunks.h"
 #include "emit/CodeWriter.h"
 #include "emit/EmitContext.h"
+#include "plan/ViewGroups.h"
 
 #include <map>
 #include <memory>
@@ -27,23 +28,6 @@ namespace soaview {
 /// (Views.cpp; the proxy and the specs name buffers alike).
 std::string bufferName(const FieldPath &P);
 
-/// The loops of a nest that share one view: those over one element type.
-struct ViewGroup {
-  std::string Name; ///< the view's
-  /// The loops (indices into NestPlan::Loops), each with the fields it
-  /// gathers: its own, widened to a whole record where another loop of the
-  /// group uses that record whole.
-  std::vector<size_t> Loops;
-  std::map<size_t, std::vector<std::pair<FieldPath, LeafAccess>>> Fields;
-  /// Every loop's fields, methods and aliases together.
-  ViewModel Union;
-  /// Some loop of the group runs on a device.
-  bool Device = false;
-  /// Fields every loop's constructor binds a reference member to, in the
-  /// element itself (LoopPlacement::InPlace): no buffer, no write-back.
-  std::set<FieldPath> InPlace;
-};
-
 class ViewEmitter {
 public:
   explicit ViewEmitter(EmitContext &Emit) : Emit(Emit) {}
@@ -51,11 +35,12 @@ public:
   /// The views and specs of Nest (once per view): the forward declarations
   /// into Forward, the definitions into Main.
   void emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main);
-  /// The loops of Nest that share P's view.
-  static ViewGroup groupOf(const NestPlan &Nest, size_t Loop,
-                           const EmitContext &Emit);
 
 private:
+  /// The view's name.
+  std::string viewName(const ViewGroup &G) const {
+    return Emit.Names.view(*G.NamedAfter);
+  }
   /// One node of a view's proxy: a field on the way to a leaf.
   struct ProxyNode {
     const clang::FieldDecl *Field = nullptr; ///< null for the root

@@ -137,6 +137,11 @@ struct LoopPlan : RecognisedLoop, LoopAnalysis, LoopPlacement {
         LoopPlacement(std::move(P)) {}
 };
 
+/// The loop's body runs on a device: offloaded, or inside an offloaded one.
+inline bool runsOnDevice(const LoopPlan &P) {
+  return P.Offload || P.DeviceInner;
+}
+
 /// How many iterations a loop of a gated nest runs, evaluated once more for
 /// the gate: a range's size (::soaview::range_size) or an index loop's
 /// trip count (::soaview::trip_count of `lo` and `hi`).
