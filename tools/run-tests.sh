@@ -56,17 +56,17 @@ under_tsan() {
 }
 
 echo "== runtime pool stress test under ThreadSanitizer"
-under_tsan pool_test test/Unit/pool_test.cpp runtime/src/pool.cpp \
+under_tsan pool_test test/Unit/pool_test.cpp runtime/src/options.cpp runtime/src/pool.cpp \
   runtime/src/region.cpp runtime/src/region_sweeps.cpp \
   runtime/src/region_lists.cpp runtime/src/sweep.cpp
 
 echo "== gated nests' shared choice under ThreadSanitizer"
 under_tsan gate_test test/Unit/gate_test.cpp runtime/src/gate.cpp \
-  runtime/src/pool.cpp
+  runtime/src/options.cpp runtime/src/pool.cpp
 
 echo "== device heap stress test under ThreadSanitizer (host threads)"
 under_tsan heap_test test/Unit/heap_test.cpp runtime/src/heap.cpp \
-  runtime/src/pool.cpp
+  runtime/src/options.cpp runtime/src/pool.cpp
 
 echo "== lit suite (LLVM $llvm)"
 coverage="$build/diag-coverage"; rm -rf "$coverage"; mkdir -p "$coverage"
