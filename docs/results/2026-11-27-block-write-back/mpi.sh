@@ -1,4 +1,4 @@
-# Session 12, call 2 (2-GPU node): the MPI region build (a region per half
+# 2026-11-27, run 2 (2-GPU node): the MPI region build (a region per half
 # step: every entry gathers and every exit writes back) at ppc 256, with the
 # block write-back (new) and 863c99a's runtime (before).
 set -u

@@ -1,4 +1,4 @@
-# Session 12, call 1 (2-GPU node, 32 cores; plain and launchers pinned to 16):
+# 2026-11-27, run 1 (2-GPU node, 32 cores; plain and launchers pinned to 16):
 # the step at ppc 64 with the block write-back (new) and 863c99a's runtime
 # (before), the profiled per-site phases of both, and the GPU lit suite.
 set -u

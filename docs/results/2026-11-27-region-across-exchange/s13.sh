@@ -1,4 +1,4 @@
-# Session 13 (2-GPU node): the GPU lit suite and the MPI step with the
+# 2026-11-27 (2-GPU node): the GPU lit suite and the MPI step with the
 # region across the exchanges (soaview::sync), cuda-sweep and cuda-region.
 set -u
 root=$(pwd); out=${OUT:-/tmp/x}; res=/tmp/s13; mkdir -p $res $out

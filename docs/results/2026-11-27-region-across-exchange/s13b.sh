@@ -1,4 +1,4 @@
-# Session 13, call 2: per-site phases of the MPI region build at ppc 256.
+# 2026-11-27, run 2: per-site phases of the MPI region build at ppc 256.
 set -u
 root=$(pwd); bundle=$root/gpu-bundle; out=${OUT:-/tmp/x}; res=/tmp/s13b; mkdir -p $res $out
 bash tools/gpu/run-gpu.sh none > /dev/null 2>&1

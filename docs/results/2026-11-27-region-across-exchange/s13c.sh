@@ -1,4 +1,4 @@
-# Session 13, call 3 (2-GPU node): the MPI region build with 50 steps per
+# 2026-11-27, run 3 (2-GPU node): the MPI region build with 50 steps per
 # region (the entry's gather and the exit's write-back amortised over more
 # steps), ppc 256 and 1024.
 set -u

@@ -1,4 +1,4 @@
-# Session 13, call 4: the GPU lit suite on the final tree.
+# 2026-11-27, run 4: the GPU lit suite on the final tree.
 set -u
 out=${OUT:-/tmp/x}; res=/tmp/s13d; mkdir -p $res $out
 OUT=$res bash tools/gpu/run-gpu.sh tests 2>&1 | tail -8

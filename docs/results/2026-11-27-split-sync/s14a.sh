@@ -1,4 +1,4 @@
-# Session 14, call 1 (2-GPU node): per-site phases (mean and longest) of
+# 2026-11-27, run 1 (2-GPU node): per-site phases (mean and longest) of
 # the MPI region build, ppc 256, 50 steps, 1 and 2 ranks; then the MPI
 # region build's scaling at ppc 256 and 1024, 50 steps (sync with the sent
 # and received rows apart, write-back of local slots only).

@@ -1,4 +1,4 @@
-# Session 14, call 2 (2-GPU node): the MPI builds after the exchange pairs
+# 2026-11-27, run 2 (2-GPU node): the MPI builds after the exchange pairs
 # its Sendrecvs (both directions of a pair at once): cuda-sweep and
 # cuda-region at ppc 256 and 1024, 10 steps, then cuda-region at 50 steps.
 set -u

@@ -1,4 +1,4 @@
-# Session 14, call 3 (2-GPU node): the GPU lit suite on the final tree; the
+# 2026-11-27, run 3 (2-GPU node): the GPU lit suite on the final tree; the
 # node's topology; then the MPI region build (50 steps, ppc 256 and 1024,
 # strong and weak, 2 ranks) with the ranks unbound, as in run-gpu.sh, and
 # each rank bound to its own NUMA node (its threads on that node's cores).

@@ -1,4 +1,4 @@
-# Session 16, call 1 (2-GPU node): the MPI region build whose density and
+# 2026-11-28, run 1 (2-GPU node): the MPI region build whose density and
 # force sweep the inner cells before each exchange and the edge rows after
 # it (the exchange's copies on a second stream, beside the inner sweeps),
 # against the build before (ab/old: its binary and runtime library).

@@ -1,4 +1,4 @@
-# Session 16, call 4 (2-GPU node): one node, every row interleaved: the new
+# 2026-11-28, run 4 (2-GPU node): one node, every row interleaved: the new
 # binary as it runs (inner cells before each exchange, the syncs' copies
 # beside them), with SOAVIEW_OVERLAP=0 (syncs wait for every sweep), with
 # --overlap off (every row swept after the exchange), and the build before

@@ -1,4 +1,4 @@
-# Session 16, call 5 (2-GPU node): after the fix that keeps a sweep's own
+# 2026-11-28, run 5 (2-GPU node): after the fix that keeps a sweep's own
 # index when it also sweeps part of the region's cells (each region entry
 # had rebuilt it): the new binary against the build before (ab/old), 1 and
 # 2 ranks, and 2 ranks with 2 and 4 rows per side swept after the exchange

@@ -1,4 +1,4 @@
-# Session 15, call 1 (2-GPU node): the MPI region build (cuda-region, 50
+# 2026-11-28, run 1 (2-GPU node): the MPI region build (cuda-region, 50
 # steps, ppc 256 and 1024, 2^20 particles), 1 and 2 ranks, ranks unbound as
 # in run-gpu.sh against each rank bound to its share of the cores (threads
 # pinned in it); then one profiled 2-rank run of each (the syncs' phases).

@@ -1,4 +1,4 @@
-# Session 15, call 2 (2-GPU node): which Open MPI transport moves the halo
+# 2026-11-28, run 2 (2-GPU node): which Open MPI transport moves the halo
 # rows: the MPI region build at ppc 1024 (2^20 particles, 2 ranks, 20
 # steps, median of 3) under the default selection, ob1 with shared memory
 # (vader) and its single-copy mechanism (CMA, none), and UCX; the selected

@@ -1,4 +1,4 @@
-# Session 15, call 3 (2-GPU node): the syncs' host phases against the
+# 2026-11-28, run 3 (2-GPU node): the syncs' host phases against the
 # rank's thread count (profiled, SOAVIEW_STATS=2, 2 ranks, ppc 256, 2^20
 # particles, cuda-region, 20 steps): does the gather of the received rows
 # scale with threads? Also with KMP_BLOCKTIME=0 (idle threads sleep).

@@ -1,4 +1,4 @@
-# Session 15, call 4 (2-GPU node): the region's gathers cut to a cover of
+# 2026-11-28, run 4 (2-GPU node): the region's gathers cut to a cover of
 # its views (region.cpp cover_of) against the runtime library before it
 # (old/libsoaview_rt.so, same binaries), the MPI region build (cuda-region,
 # branching strict, 2^20 particles); then the GPU lit suite.

@@ -1,4 +1,4 @@
-# Session 18, call 1 (2-GPU node): the GPU lit suite (region_exchange's
+# 2026-11-28, run 1 (2-GPU node): the GPU lit suite (region_exchange's
 # new mode 6 on both backends: sweeps over overlapping windows that lay
 # the region's slots out again and reuse its buffers), then the sph-mpi
 # stage of run-gpu.sh at 50 steps, ppc 256 and 1024 (cuda-sweep and

@@ -1,4 +1,4 @@
-# Session 18, call 2 (2-GPU node): the rest of call 1's sph-mpi stage,
+# 2026-11-28, run 2 (2-GPU node): the rest of call 1's sph-mpi stage,
 # which ran out of time with 50 steps and --check build: 1 and 2 ranks
 # (ppc 256 and 1024, 2^20 particles), weak (2^21 on 2 ranks), cuda-sweep
 # and cuda-region, branching strict, 50 steps, median of 3, unchecked

@@ -1,4 +1,4 @@
-# Session 18, call 3 (2-GPU node): ppc 256 again, cuda-region only, three
+# 2026-11-28, run 3 (2-GPU node): ppc 256 again, cuda-region only, three
 # rounds of 1 rank and 2 ranks with the default edge rows (4 a side at this
 # ppc) and with 2 and 8, 50 steps, median of 3 each, unchecked.
 set -u

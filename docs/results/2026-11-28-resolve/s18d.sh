@@ -1,4 +1,4 @@
-# Session 18, call 4 (one H200, 16 cores: the lent kind closest to issue
+# 2026-11-28, run 4 (one H200, 16 cores: the lent kind closest to issue
 # #30's 16-core H100 node): the time step of the sweep and region builds
 # against plain on the node's 16 cores, ppc 64 and 256, strict and fast,
 # 10 steps, median of 3 (run-gpu.sh sph-step).

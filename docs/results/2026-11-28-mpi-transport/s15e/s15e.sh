@@ -1,4 +1,4 @@
-# Session 15, call 5: does pinned memory's page size slow the region's host
+# 2026-11-28, run 5: does pinned memory's page size slow the region's host
 # gathers? (tlb.cpp, beside this script.)
 set -u
 root=$(pwd); bundle=$root/gpu-bundle; out=${OUT:-/tmp/x}; mkdir -p $out

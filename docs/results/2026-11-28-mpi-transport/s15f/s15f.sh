@@ -1,4 +1,4 @@
-# Session 15, call 6: host access to memory from cudaHostAlloc against
+# 2026-11-28, run 6: host access to memory from cudaHostAlloc against
 # malloc'ed memory, pinned with cudaHostRegister or not (pin.cpp).
 set -u
 root=$(pwd); bundle=$root/gpu-bundle; out=${OUT:-/tmp/x}; mkdir -p $out
