@@ -11,12 +11,14 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
 
+#include "driver/Instances.h"
+#include "driver/Report.h"
+
 #include "analysis/Analysis.h"
 #include "checks/Checks.h"
 #include "checks/CudaChecks.h"
 #include "emit/Backend.h"
 #include "emit/Emit.h"
-#include "emit/RuntimeNames.h"
 #include "forms/LoopForms.h"
 #include "forms/PairForm.h"
 #include "forms/SweepForm.h"
@@ -31,7 +33,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 #include <set>
 
@@ -59,7 +60,7 @@ public:
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
         Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
                  Opts.DeviceHeap, Opts.profitability()},
-        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice) {
+        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice), Instances(Ctx) {
     Em.breakViewAt(Opts.BreakViewLine);
   }
 
@@ -101,13 +102,7 @@ private:
   void decideSweep(RecognisedNest &R, const AnalysedNest &A);
   bool check(const NestPlan &Nest, DiagStore &D);
   void emit(const NestPlan &Nest);
-  void reportRows(const NestPlan &Nest, bool Converted);
-  void recordConverted(const NestPlan &Nest);
-  bool sameAsOtherInstances(const NestPlan &Nest, DiagStore &D,
-                            bool FormOnly = false);
-  bool placeInstance(NestPlan &Nest, DiagStore &D);
-  bool keyable(const NestPlan &Nest, DiagStore &D);
-  void remarkConverted(const NestPlan &Nest);
+  void breakGeneratedCode(const NestPlan &Nest);
   bool commentLeftAttributes();
 
   ASTContext &Ctx;
@@ -127,16 +122,7 @@ private:
   bool AnyRewrite = false, AnyOffload = false, AnyHeap = false,
        AnyHostSweep = false;
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
-  /// By loop location and element type: what the first instantiation's
-  /// view uses, and where that instantiation was made.
-  std::map<std::pair<unsigned, std::string>,
-           std::pair<std::string, SourceLocation>>
-      ViewsAt;
-  /// The loops (by location) whose spec is picked by their template's
-  /// arguments too (surveyInstances), and by loop the distinct uses of the
-  /// nests holding it: an instantiation's view is its uses' index.
-  std::set<unsigned> KeyedLoops;
-  std::map<unsigned, std::vector<std::string>> UsesAt;
+  TemplateInstances Instances;
   /// By the outer loop's location: the dispatch checks of its nests (of
   /// every instantiation: one rewrite of a template's loop serves them all),
   /// emitted at the end.
@@ -210,7 +196,7 @@ void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
     if (std::optional<SweepForm> S = recogniseSweep(Ctx, N, Trial))
       Nest = planChecked(Inner, std::move(S), Trial);
     if (Nest && Nest->Sweep) {
-      if (placeInstance(*Nest, Diags))
+      if (Instances.place(*Nest, Diags))
         emit(*Nest);
       return;
     }
@@ -246,8 +232,8 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
   if (!Nest)
     return;
   if (!Pays)
-    return reportRows(*Nest, false);
-  if (placeInstance(*Nest, Diags))
+    return appendRows(Result.Report, reportRows(Ctx, *Nest, false));
+  if (Instances.place(*Nest, Diags))
     emit(*Nest);
 }
 
@@ -339,7 +325,7 @@ void FirstPass::tryNest(const std::vector<LoopInstance> &N,
                         std::set<unsigned> &Failed) {
   DiagStore Trial(SM);
   std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
-  if (Nest && placeInstance(*Nest, Trial)) {
+  if (Nest && Instances.place(*Nest, Trial)) {
     Passed.push_back(std::move(*Nest));
     return;
   }
@@ -454,239 +440,38 @@ void FirstPass::emit(const NestPlan &Nest) {
   AnyOffload |= Nest.offloads();
   AnyHostSweep |= Nest.hostSweep();
   AnyHeap |= !Nest.heapRoutes().empty();
-  recordConverted(Nest);
-  reportRows(Nest, true);
+  if (Opts.BreakGeneratedCode)
+    breakGeneratedCode(Nest);
+  for (ConvertedLoop &L : convertedLoops(Ctx, Diags, Nest))
+    Result.Converted.push_back(std::move(L));
+  appendRows(Result.Report, reportRows(Ctx, Nest, true));
   if (Opts.Remarks && Host)
-    remarkConverted(Nest);
-}
-
-/// One row of [Radtke2025]'s Table 1 per loop (soaview-translate --report).
-void FirstPass::reportRows(const NestPlan &Nest, bool Converted) {
-  for (const LoopPlan &P : Nest.Loops) {
-    ReportRow Row;
-    PresumedLoc PL = SM.getPresumedLoc(P.Annotation->ForLoc);
-    Row.Where = llvm::sys::path::filename(PL.getFilename()).str() + ":" +
-                std::to_string(PL.getLine()) + ":" +
-                std::to_string(PL.getColumn());
-    Row.Element = qualifiedName(Ctx, P.View.ElementType);
-    ViewSize S = viewSize(Ctx, P);
-    Row.InFields = S.InFields;
-    Row.OutFields = S.OutFields;
-    Row.GatherBytes = S.GatherBytes;
-    Row.ScatterBytes = S.ScatterBytes;
-    Row.Hoist = P.HoistLevels;
-    Row.Offload = P.Annotation->has(AttrKind::Offload);
-    Row.Converted = Converted;
-    Row.GatePairs = Nest.Gate ? rt::MinPairsPerElement : 0;
-    Result.Report.push_back(Row);
-  }
-}
-
-/// Remembers where the nest's loops are, so that errors in their generated
-/// code can be blamed on them (GeneratedCodeGuard); with the test hook,
-/// breaks that code.
-/// What a loop's view uses: `in {x, h} out {rho}` and the member functions
-/// copied into it.
-static std::string viewUses(const ViewModel &V) {
-  auto [In, Out] = V.inOutNames();
-  std::string Methods;
-  for (auto &[Path, Ms] : V.Methods)
-    for (const CXXMethodDecl *MD : Ms)
-      Methods += (Methods.empty() ? "" : ", ") +
-                 (Path.empty() ? "" : dotted(Path) + ".") +
-                 MD->getNameAsString();
-  for (auto &[Path, A] : V.Wholes)
-    Methods += (Methods.empty() ? "" : ", ") + dotted(Path) + " (whole)";
-  return "in {" + In + "} out {" + Out + "}" +
-         (Methods.empty() ? "" : " with {" + Methods + "}");
-}
-
-/// How the loop's text reaches the element: it is shared by instantiations.
-static std::string formTag(const LoopPlan &P) {
-  if (P.Form.ElementBinding) // the text picks the binding by position
-    return " through binding " + P.Form.ElementBinding->getName().str();
-  if (P.Form.Wrapped) // the text unwraps the range's elements
-    return " through std::reference_wrapper";
-  if (P.Form.Kind == LoopFormKind::Range && P.Form.VarIsPointer)
-    return " through a pointer"; // `auto &e` over pointers and over structs
-  return "";
-}
-
-/// What a nest's views use, loop by loop, with their element types.
-static std::string nestUses(ASTContext &Ctx, const NestPlan &Nest) {
-  std::string Uses;
-  for (const LoopPlan &P : Nest.Loops)
-    Uses += qualifiedName(Ctx, P.View.ElementType) + " " + viewUses(P.View) +
-            formTag(P) + "; ";
-  return Uses;
-}
-
-static unsigned locOf(const LoopPlan &P) {
-  return P.Annotation->ForLoc.getRawEncoding();
+    remarkConverted(SM, Nest, Em, Diags);
 }
 
 void FirstPass::surveyInstances(
     const std::vector<std::vector<LoopInstance>> &Nests) {
-  // By the nest's outer loop and element types: the uses met.
-  std::map<std::pair<unsigned, std::string>, std::set<std::string>> Seen;
-  std::map<unsigned, std::set<unsigned>> LoopsOf; // by outer loop
+  std::vector<NestPlan> Plans;
   for (const std::vector<LoopInstance> &N : Nests) {
     const FunctionDecl *Fn = N.front().Fn;
     if (looksLikeSweep(N) || (!Fn->getTemplateInstantiationPattern() &&
                               !Fn->isTemplateInstantiation()))
       continue; // sweeps keep the refusal
     DiagStore Trial(SM);
-    std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
-    if (!Nest)
-      continue;
-    std::string Elements;
-    for (const LoopPlan &P : Nest->Loops) {
-      Elements += qualifiedName(Ctx, P.View.ElementType) + formTag(P) + ";";
-      LoopsOf[locOf(Nest->Loops[0])].insert(locOf(P));
-    }
-    Seen[{locOf(Nest->Loops[0]), Elements}].insert(nestUses(Ctx, *Nest));
+    if (std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial))
+      Plans.push_back(std::move(*Nest));
   }
-  for (auto &[Key, Uses] : Seen)
-    if (Uses.size() > 1)
-      KeyedLoops.insert(LoopsOf[Key.first].begin(), LoopsOf[Key.first].end());
+  Instances.survey(Plans);
 }
 
-/// A loop's text, views included, is shared by the instantiations of its
-/// template. Where instantiations with one element type use different
-/// fields or member functions (KeyedLoops), each distinct use gets a view
-/// of its own, picked by the template's arguments; elsewhere they must use
-/// the same (the view of one location and element type is one type).
-bool FirstPass::placeInstance(NestPlan &Nest, DiagStore &D) {
-  if (!Nest.InTemplate || !llvm::any_of(Nest.Loops, [&](const LoopPlan &P) {
-        return KeyedLoops.count(locOf(P));
-      }))
-    return sameAsOtherInstances(Nest, D);
-  if (!keyable(Nest, D) || !sameAsOtherInstances(Nest, D, true))
-    return false;
-  std::string Uses = nestUses(Ctx, Nest);
-  for (LoopPlan &P : Nest.Loops) {
-    std::vector<std::string> &Met = UsesAt[locOf(P)];
-    P.Use = llvm::find(Met, Uses) - Met.begin();
-    if (P.Use == Met.size())
-      Met.push_back(Uses);
-    P.Keyed = true;
-  }
-  return true;
-}
-
-/// A keyed nest names its template's arguments after the translation unit;
-/// offloaded code does not pick views so.
-bool FirstPass::keyable(const NestPlan &Nest, DiagStore &D) {
-  const LoopPlan &First = Nest.Loops[0];
-  std::string Element = qualifiedName(Ctx, First.View.ElementType);
-  if (Nest.Sweep || Nest.offloads()) {
-    StoredDiag &E = D.report(First.Annotation->ForLoc,
-                             {diag::err_loop_instances_offloaded, {Element}});
-    D.note(E, First.Annotation->ForLoc, diag::note_loop_instances_offloaded);
-    return false;
-  }
-  for (const LoopPlan &P : Nest.Loops)
-    if (auto U = unspellableKey(instanceKeyParts(P.Form.Function))) {
-      StoredDiag &E = D.report(P.Annotation->ForLoc,
-                               {diag::err_loop_instance_key,
-                                {qualifiedName(Ctx, P.View.ElementType),
-                                 U->Param->getNameAsString(), U->What}});
-      D.note(E, U->At, diag::note_loop_instance_key);
-      return false;
-    }
-  return true;
-}
-
-/// Instantiations of an unkeyed loop must use the same fields and member
-/// functions of each element type; those of a keyed one (FormOnly) reach
-/// the element the same way.
-bool FirstPass::sameAsOtherInstances(const NestPlan &Nest, DiagStore &D,
-                                     bool FormOnly) {
-  if (!Nest.InTemplate)
-    return true;
-  for (const LoopPlan &P : Nest.Loops) {
-    std::string Element = qualifiedName(Ctx, P.View.ElementType);
-    std::string Uses =
-        (FormOnly ? std::string("the element") : viewUses(P.View)) + formTag(P);
-    SourceLocation Made = P.Form.Function->getPointOfInstantiation();
-    auto [It, New] =
-        ViewsAt.insert({{locOf(P), Element},
-                        {Uses, Made.isValid() ? Made : P.Annotation->ForLoc}});
-    if (New || It->second.first == Uses)
-      continue;
-    StoredDiag &E =
-        D.report(P.Annotation->ForLoc,
-                 {diag::err_loop_instances_differ, {Element, Uses}});
-    D.note(E, It->second.second,
-           {diag::note_loop_instances_differ, {It->second.first}});
-    return false;
-  }
-  return true;
-}
-
-void FirstPass::recordConverted(const NestPlan &Nest) {
-  if (Nest.Sweep)
-    Result.Converted.push_back({Diags.locate(Nest.Sweep->Loop->getBeginLoc()),
-                                Diags.locate(Nest.Sweep->Loop->getEndLoc()),
-                                "sweep over cells"});
+/// The test hook (Options::BreakGeneratedCode): a call to an undeclared
+/// function before each converted loop.
+void FirstPass::breakGeneratedCode(const NestPlan &Nest) {
   for (const LoopPlan &P : Nest.Loops) {
     SourceLocation Begin = P.Form.Loop->getBeginLoc();
-    if (Opts.BreakGeneratedCode)
-      if (EditBuffer *Buffer = Em.bufferFor(Begin))
-        Buffer->insert(SM.getFileOffset(SM.getFileLoc(Begin)),
-                       "soaview_broken_generated_code();");
-    Result.Converted.push_back(
-        {Diags.locate(Begin), Diags.locate(P.Form.Loop->getEndLoc()),
-         "loop over '" + qualifiedName(Ctx, P.View.ElementType) + "'"});
-  }
-}
-
-/// What a nest's size gate asks (plan/Plan.h, SizeGate).
-static std::string gateRemark(const NestPlan &Nest) {
-  std::string N = std::to_string(2 * rt::MinPairsPerElement);
-  bool Pair = Nest.Loops.size() == 2 && Nest.Loops[1].WalksViewOf;
-  return "; runs when its ranges give at least " +
-         std::to_string(rt::MinPairsPerElement) +
-         " pairs per element gathered, " +
-         (Pair ? "a pair nest from " + N + " elements"
-               : "a square nest from " + N + " x " + N) +
-         " (" + rt::PaysOff +
-         ", checked when the nest starts) and its first calls measured it "
-         "faster (" +
-         rt::Gate + "), as written otherwise";
-}
-
-void FirstPass::remarkConverted(const NestPlan &Nest) {
-  if (Nest.hostSweep())
-    Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
-  else if (Nest.Sweep)
-    Diags.report(Nest.Sweep->Annotation->ForLoc,
-                 {diag::remark_sweep, {Em.backend().offloadedRemark()}});
-  for (const LoopPlan &P : Nest.Loops) {
-    std::string Where;
-    if (P.HoistLevels)
-      Where +=
-          "; built " + std::to_string(P.HoistLevels) + " loop level(s) out";
-    if (P.WalksViewOf)
-      Where += "; a pair loop: walks the view of the loop on line " +
-               std::to_string(SM.getPresumedLineNumber(
-                   Nest.Loops[*P.WalksViewOf].Annotation->ForLoc)) +
-               ", gathered and scattered there";
-    if (P.Offload)
-      Where += Em.backend().offloadedRemark();
-    else if (Nest.hostSweep() && &P == &Nest.Loops[0])
-      Where += "; swept on the host";
-    else if (P.Annotation->has(AttrKind::Offload))
-      Where += "; not offloaded: compile with an offload target (-fopenmp "
-               "with --offload-arch or -fopenmp-targets) to offload, the "
-               "loop runs on the host";
-    for (const DispatchGuard &G : Nest.Guards)
-      Where += "; runs when '" + G.Object->getName().str() +
-               "' is exactly a '" + G.Class->getQualifiedNameAsString() +
-               "' (checked when the nest starts), as written otherwise";
-    if (Nest.Gate)
-      Where += gateRemark(Nest);
-    Diags.report(P.Annotation->ForLoc, Em.remark(P, Where));
+    if (EditBuffer *Buffer = Em.bufferFor(Begin))
+      Buffer->insert(SM.getFileOffset(SM.getFileLoc(Begin)),
+                     "soaview_broken_generated_code();");
   }
 }
 
