@@ -93,23 +93,23 @@ bool Analyzer::isElementRecord(const RecordDecl *RD) const {
   return false;
 }
 
-AnalysisKey keyOf(const FunctionDecl *FD, const Env &E) {
+AnalysisKey keyOf(const FunctionDecl *FD, const Env &Scope) {
   AnalysisKey Key{FD, {}, std::nullopt};
-  for (const auto &[Var, BoundTo] : E.Vars)
+  for (const auto &[Var, BoundTo] : Scope.Vars)
     if (const auto *P = dyn_cast<ParmVarDecl>(Var))
       Key.Params.emplace_back(P->getFunctionScopeIndex(), BoundTo.first.View,
                               dotted(BoundTo.first.Path));
   llvm::sort(Key.Params);
-  if (E.HasThis)
-    Key.This = {E.This.View, dotted(E.This.Path)};
+  if (Scope.HasThis)
+    Key.This = {Scope.This.View, dotted(Scope.This.Path)};
   return Key;
 }
 
-void Analyzer::enqueue(const FunctionDecl *FD, Env E) {
-  if (!Seen.insert(keyOf(FD, E)).second)
+void Analyzer::enqueue(const FunctionDecl *FD, Env Scope) {
+  if (!Seen.insert(keyOf(FD, Scope)).second)
     return;
-  E.Fn = FD;
-  Queue.push_back({FD, std::move(E)});
+  Scope.Fn = FD;
+  Queue.push_back({FD, std::move(Scope)});
 }
 
 void Analyzer::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
@@ -152,14 +152,14 @@ void Analyzer::method(const CXXMethodDecl *MD, const Binding &B,
                   Msg(diag::note_use_only_fields));
   const auto *MDef = cast<CXXMethodDecl>(Def);
   view(B).Methods[B.Path].insert(MDef);
-  Env E;
-  E.HasThis = true;
-  E.This = B;
+  Env Scope;
+  Scope.HasThis = true;
+  Scope.This = B;
   // A method returning the element again (`*this`) is walked on instead.
   QualType Pointee = MD->getReturnType()->getPointeeType();
   if (Pointee.isNull() || !isRecordOf(Pointee->getAsRecordDecl(), B.View))
-    resultUse(keyOf(MDef, E), Call, PM);
-  enqueue(MDef, E);
+    resultUse(keyOf(MDef, Scope), Call, PM);
+  enqueue(MDef, Scope);
 }
 
 /// The initializer of a local reference (`S &e = *p;`): what it names for
@@ -219,7 +219,7 @@ Analyzer::evalElement(const Expr *E, const Env &Scope) {
 /// parameters are bound to the view when every call passes an element of the
 /// same view (they are rewritten to `auto`, so the lambda takes the proxy).
 /// Lambdas written elsewhere (`forEach(l)` calling `l(p)`) are callees.
-void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
+void Analyzer::bindLambdaParams(const Collector &C, Env &Scope) {
   std::map<const ParmVarDecl *, std::pair<Binding, Kind>> Found;
   std::set<const ParmVarDecl *> Mixed;
   for (const CallExpr *CE : C.Calls) {
@@ -234,7 +234,7 @@ void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
       QualType ParamType = PD->getType();
       if (!ParamType->isReferenceType() && !ParamType->isPointerType())
         continue;
-      auto Arg = evalElement(CE->getArg(I), E);
+      auto Arg = evalElement(CE->getArg(I), Scope);
       if (!Arg) {
         Mixed.insert(PD);
         continue;
@@ -246,8 +246,8 @@ void Analyzer::bindLambdaParams(const Collector &C, Env &E) {
     }
   }
   for (auto &[PD, BoundTo] : Found)
-    if (!Mixed.count(PD) && !E.Vars.count(PD)) {
-      E.Vars[PD] = BoundTo;
+    if (!Mixed.count(PD) && !Scope.Vars.count(PD)) {
+      Scope.Vars[PD] = BoundTo;
       LambdaParams.insert(PD);
       view(BoundTo.first).Aliases.insert(PD);
     }
@@ -442,7 +442,7 @@ bool Analyzer::stepMethod(const MemberExpr *ME, const CXXMethodDecl *MD,
 }
 
 /// `T &q = *p`, `T *q = p`: a local alias of the element.
-bool Analyzer::stepDecl(const DeclStmt *DS, ElementWalk &W, Env &E) {
+bool Analyzer::stepDecl(const DeclStmt *DS, ElementWalk &W, Env &Scope) {
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
     if (!V || V->getInit() != W.Cur)
@@ -458,7 +458,7 @@ bool Analyzer::stepDecl(const DeclStmt *DS, ElementWalk &W, Env &E) {
       refuse(V->getLocation(), diag::err_use_alias, {},
              Msg(diag::note_use_bind_reference));
     else {
-      E.Vars[V] = {W.B, W.K};
+      Scope.Vars[V] = {W.B, W.K};
       view(W.B).Aliases.insert(V);
     }
     return false;
@@ -490,11 +490,11 @@ bool Analyzer::stepBinary(const BinaryOperator *BO, ElementWalk &W) {
 
 /// The remaining parents: returns, copies, constructors, lambdas and
 /// discarded values.
-bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &E,
+bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &Scope,
                          ParentMap &PM) {
   SourceLocation L = W.Cur->getExprLoc();
   if (isa<ReturnStmt>(P)) {
-    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(E.Fn);
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Scope.Fn);
     QualType Pointee = MD ? MD->getReturnType()->getPointeeType() : QualType();
     if (W.RootIsThis && MD && W.B.Path.empty() &&
         isElementRecord(Pointee.isNull() ? nullptr
@@ -538,7 +538,7 @@ bool Analyzer::stepOther(const Stmt *P, ElementWalk &W, const Env &E,
 }
 
 /// One step up from W.Cur: true when the walk goes on.
-bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
+bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &Scope, ParentMap &PM) {
   if (isa<ParenExpr>(P)) {
     W.Cur = cast<Expr>(P);
     return true;
@@ -563,7 +563,7 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return false; // static data member or enumerator named through the element
   }
   if (const auto *C = dyn_cast<CallExpr>(P)) {
-    CallOutcome R = call(C, W.Cur, W.K, W.B, E, PM);
+    CallOutcome R = call(C, W.Cur, W.K, W.B, Scope, PM);
     if (!R.Continues)
       return false;
     W.Cur = R.Continues->E;
@@ -571,19 +571,19 @@ bool Analyzer::step(const Stmt *P, ElementWalk &W, Env &E, ParentMap &PM) {
     return true;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(P))
-    return stepDecl(DS, W, E);
+    return stepDecl(DS, W, Scope);
   if (const auto *BO = dyn_cast<BinaryOperator>(P))
     return stepBinary(BO, W);
-  return stepOther(P, W, E, PM);
+  return stepOther(P, W, Scope, PM);
 }
 
-void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
+void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &Scope,
                        ParentMap &PM) {
   ElementWalk W{Root, K, std::move(B), isa<CXXThisExpr>(Root)};
   CurView = W.B.View;
   while (!Failed) {
     const Stmt *P = PM.getParent(const_cast<Expr *>(W.Cur));
-    if (!P || !step(P, W, E, PM))
+    if (!P || !step(P, W, Scope, PM))
       return; // no parent: a discarded expression statement such as `p;`
   }
 }
@@ -591,8 +591,9 @@ void Analyzer::element(const Expr *Root, Kind K, Binding B, Env &E,
 /// `sizeof(*p)`, `alignof(e)`: in the converted loop the operand is the
 /// view, whose size is not the element's; refused (a size of the element's
 /// type, `sizeof(T)`, is the same in both).
-void Analyzer::sizeOfElement(const UnaryExprOrTypeTraitExpr *S, const Env &E) {
-  auto Element = evalElement(S->getArgumentExpr(), E);
+void Analyzer::sizeOfElement(const UnaryExprOrTypeTraitExpr *S,
+                             const Env &Scope) {
+  auto Element = evalElement(S->getArgumentExpr(), Scope);
   if (!Element || Element->second != Kind::Lvalue)
     return;
   std::string Op = getTraitSpelling(S->getKind());
@@ -605,8 +606,8 @@ void Analyzer::sizeOfElement(const UnaryExprOrTypeTraitExpr *S, const Env &E) {
 /// view, whose type is not the element's; refused (`decltype(p->f)` of a
 /// field is the same in both).
 void Analyzer::typeOfElement(const Expr *Operand, const char *Spelling,
-                             const Env &E) {
-  if (!evalElement(Operand, E))
+                             const Env &Scope) {
+  if (!evalElement(Operand, Scope))
     return;
   refuse(Operand->getBeginLoc(), {diag::err_type_of_element, {Spelling}}, {},
          Msg(diag::note_type_of_element, {Spelling}));
@@ -615,7 +616,7 @@ void Analyzer::typeOfElement(const Expr *Operand, const char *Spelling,
 /// `sizeof(p->f)`, `decltype(p->a.b)`: the view declares the field (it is
 /// gathered as a read, so the proxy's member has the field's type); the
 /// operand is not evaluated, so it is not an access to check.
-void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
+void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &Scope) {
   FieldPath Path;
   std::vector<const MemberExpr *> Named; // `p->P::f`: the qualifier goes too
   const Expr *Base = ME;
@@ -628,7 +629,7 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
       Named.push_back(M);
     Base = M->getBase();
   }
-  auto Element = evalElement(Base, E);
+  auto Element = evalElement(Base, Scope);
   if (!Element)
     return;
   for (const FieldDecl *FD : Path)
@@ -652,24 +653,25 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &E) {
 //--- One body ----------------------------------------------------------------
 
 /// Walks up from every use of a bound element in the body.
-void Analyzer::analyseRoots(const Collector &C, Env &E, ParentMap &PM) {
+void Analyzer::analyseRoots(const Collector &C, Env &Scope, ParentMap &PM) {
   for (const Expr *R : C.Roots) {
     if (Failed)
       return;
     auto Extra = C.ExtraRoots.find(R);
     if (Extra != C.ExtraRoots.end()) {
-      element(R, Extra->second.second, Binding{Extra->second.first, {}}, E, PM);
+      element(R, Extra->second.second, Binding{Extra->second.first, {}}, Scope,
+              PM);
       continue;
     }
     if (isa<CXXThisExpr>(R)) {
-      if (E.HasThis)
-        element(R, Kind::Pointer, E.This, E, PM);
+      if (Scope.HasThis)
+        element(R, Kind::Pointer, Scope.This, Scope, PM);
       continue;
     }
-    auto It = E.Vars.find(cast<DeclRefExpr>(R)->getDecl());
-    if (It != E.Vars.end()) {
+    auto It = Scope.Vars.find(cast<DeclRefExpr>(R)->getDecl());
+    if (It != Scope.Vars.end()) {
       auto [B, K] = It->second;
-      element(R, K, B, E, PM);
+      element(R, K, B, Scope, PM);
     }
   }
 }
@@ -722,17 +724,17 @@ void Analyzer::enqueueCallees(const Collector &C) {
   }
 }
 
-void Analyzer::analyse(const Stmt *Body, Env &E,
+void Analyzer::analyse(const Stmt *Body, Env &Scope,
                        std::optional<AnalysisKey> Key) {
-  CurrentFunction = E.Fn;
+  CurrentFunction = Scope.Fn;
   CurrentKey = std::move(Key);
   Collector C;
   C.ExtraRoots = ExtraRootViews;
   C.TraverseStmt(const_cast<Stmt *>(Body));
   ParentMap PM(const_cast<Stmt *>(Body));
   WrittenClosures.insert(C.Closures.begin(), C.Closures.end());
-  bindLambdaParams(C, E);
-  analyseRoots(C, E, PM);
+  bindLambdaParams(C, Scope);
+  analyseRoots(C, Scope, PM);
   if (Failed)
     return;
   llvm::SmallPtrSet<const Expr *, 8> Inner; // `p->a` of `p->a.b`
@@ -740,11 +742,11 @@ void Analyzer::analyse(const Stmt *Body, Env &E,
     Inner.insert(ME->getBase()->IgnoreParenImpCasts());
   for (const MemberExpr *ME : C.UnevaluatedMembers)
     if (!Inner.count(ME))
-      unevaluatedField(ME, E);
+      unevaluatedField(ME, Scope);
   for (const UnaryExprOrTypeTraitExpr *S : C.Sizes)
-    sizeOfElement(S, E);
+    sizeOfElement(S, Scope);
   for (const auto &[Operand, Spelling] : C.TypeOperands)
-    typeOfElement(Operand, Spelling, E);
+    typeOfElement(Operand, Spelling, Scope);
   collectForeign(C, PM);
   enqueueCallees(C);
 }
@@ -771,7 +773,7 @@ bool Analyzer::run() {
     Work W = std::move(Queue.front());
     Queue.pop_front();
     if (const Stmt *Body = W.FD->getBody())
-      analyse(Body, W.E, keyOf(W.FD, W.E));
+      analyse(Body, W.Scope, keyOf(W.FD, W.Scope));
   }
   if (Failed)
     return false;

@@ -76,7 +76,7 @@ struct AnalysisKey {
     return std::tie(FD, Params, This) < std::tie(O.FD, O.Params, O.This);
   }
 };
-AnalysisKey keyOf(const clang::FunctionDecl *FD, const Env &E);
+AnalysisKey keyOf(const clang::FunctionDecl *FD, const Env &Scope);
 
 /// Pre-order list of the nodes the analysis looks at in one body.
 class Collector : public clang::RecursiveASTVisitor<Collector> {
@@ -209,17 +209,18 @@ private:
   };
   struct Work {
     const clang::FunctionDecl *FD;
-    Env E;
+    Env Scope;
   };
 
-  void analyse(const clang::Stmt *Body, Env &E,
+  void analyse(const clang::Stmt *Body, Env &Scope,
                std::optional<AnalysisKey> Key = std::nullopt);
-  void analyseRoots(const Collector &C, Env &E, clang::ParentMap &PM);
+  void analyseRoots(const Collector &C, Env &Scope, clang::ParentMap &PM);
   void collectForeign(const Collector &C, clang::ParentMap &PM);
   void enqueueCallees(const Collector &C);
-  void element(const clang::Expr *Root, Kind K, Binding B, Env &E,
+  void element(const clang::Expr *Root, Kind K, Binding B, Env &Scope,
                clang::ParentMap &PM);
-  bool step(const clang::Stmt *P, ElementWalk &W, Env &E, clang::ParentMap &PM);
+  bool step(const clang::Stmt *P, ElementWalk &W, Env &Scope,
+            clang::ParentMap &PM);
   bool stepCast(const clang::ImplicitCastExpr *IC, ElementWalk &W);
   bool stepUnary(const clang::UnaryOperator *U, ElementWalk &W);
   bool stepField(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
@@ -227,19 +228,20 @@ private:
   bool stepMethod(const clang::MemberExpr *ME, const clang::CXXMethodDecl *MD,
                   ElementWalk &W, clang::ParentMap &PM);
   bool qualifiedMember(const clang::MemberExpr *ME, int View);
-  bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &E);
+  bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &Scope);
   bool stepBinary(const clang::BinaryOperator *BO, ElementWalk &W);
-  bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &E,
+  bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &Scope,
                  clang::ParentMap &PM);
   void leaf(const clang::Expr *Use, const Binding &B, bool Whole,
             clang::ParentMap &PM);
   std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
                                                       const Env &Scope);
-  void unevaluatedField(const clang::MemberExpr *ME, const Env &E);
+  void unevaluatedField(const clang::MemberExpr *ME, const Env &Scope);
   void typeOfElement(const clang::Expr *Operand, const char *Spelling,
-                     const Env &E);
-  void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S, const Env &E);
-  void bindLambdaParams(const Collector &C, Env &E);
+                     const Env &Scope);
+  void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S,
+                     const Env &Scope);
+  void bindLambdaParams(const Collector &C, Env &Scope);
   /// How the value of the lvalue Use is used (FirstUse: Use's location);
   /// RefCall is set when a callee receives a reference or pointer to it
   /// that it could keep. With Returned, an lvalue returned by non-const
@@ -264,14 +266,14 @@ private:
   /// Marks written the returned leaves whose callers write through them.
   void writesThroughResults();
   CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
-                   const Binding &B, Env &E, clang::ParentMap &PM);
+                   const Binding &B, Env &Scope, clang::ParentMap &PM);
   std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
                                            const clang::Expr *Arg,
                                            unsigned ArgIdx, Kind K,
                                            const Binding &B,
                                            clang::ParentMap &PM);
   bool followCallee(const clang::CallExpr *C, const clang::Expr *Arg,
-                    unsigned ArgIdx, const Binding &B, const Env &E,
+                    unsigned ArgIdx, const Binding &B, const Env &Scope,
                     clang::ParentMap &PM);
   bool elementParam(const clang::CallExpr *C, const clang::Expr *Arg,
                     unsigned ParamIdx, const Binding &B);
@@ -308,7 +310,7 @@ private:
                     const clang::Expr *Arg) const;
   bool visible(const clang::FunctionDecl *FD, clang::SourceLocation Use,
                llvm::StringRef What);
-  void enqueue(const clang::FunctionDecl *FD, Env E);
+  void enqueue(const clang::FunctionDecl *FD, Env Scope);
   bool isRecordOf(const clang::RecordDecl *RD, int View) const;
   bool isElementRecord(const clang::RecordDecl *RD) const;
   ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }

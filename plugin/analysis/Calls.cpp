@@ -336,7 +336,7 @@ bool Analyzer::keepsAddress(const FunctionDecl *FD, const ParmVarDecl *Param,
 /// ArgIdx: binds all element arguments at once, records the callee (once
 /// per binding of its parameters) and analyses its body with them.
 bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
-                            const Binding &B, const Env &E, ParentMap &PM) {
+                            const Binding &B, const Env &Scope, ParentMap &PM) {
   const FunctionDecl *FD = C->getDirectCallee();
   unsigned Shift =
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
@@ -366,7 +366,7 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   }
   Env Callee;
   std::vector<int> ParamViews;
-  bindArguments(C, Def, Shift, ParamIdx, B, E, Callee, ParamViews);
+  bindArguments(C, Def, Shift, ParamIdx, B, Scope, Callee, ParamViews);
   std::vector<unsigned> AutoParams;
   std::optional<bool> Clone = needsClone(C, Def, ParamViews, AutoParams);
   if (!Clone)
@@ -382,7 +382,8 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
 }
 
 Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
-                                     const Binding &B, Env &E, ParentMap &PM) {
+                                     const Binding &B, Env &Scope,
+                                     ParentMap &PM) {
   if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
       C->getCallee() == Arg) { // class types are called through operator()
     refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
@@ -401,7 +402,7 @@ Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
   if (std::optional<CallOutcome> Special =
           specialCallee(C, Arg, ArgIdx, K, B, PM))
     return *Special;
-  return {followCallee(C, Arg, ArgIdx, B, E, PM), std::nullopt};
+  return {followCallee(C, Arg, ArgIdx, B, Scope, PM), std::nullopt};
 }
 
 } // namespace analysis
