@@ -24,7 +24,7 @@
 #include "emit/EmitContext.h"
 #include "emit/HeapRoutes.h"
 #include "emit/Loops.h"
-#include "emit/Regions.h"
+#include "emit/RegionScope.h"
 #include "emit/Sweeps.h"
 #include "emit/Views.h"
 #include "frontend/Annotations.h"

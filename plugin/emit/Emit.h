@@ -61,7 +61,7 @@ public:
   /// the nest becomes one kernel over all cells; call after emitNest.
   bool emitSweep(const NestPlan &Nest);
 
-  /// Opens and closes a view region around its statement (emit/Regions.h).
+  /// Opens and closes a view region around its statement (emit/RegionScope.h).
   bool emitRegion(const RegionPlan &Region);
   /// Before an annotated loop a region reaches that runs as written (once
   /// per loop): the region's views written back.

@@ -28,23 +28,23 @@ resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
 
 extern const bool overlap_on = option_switch(option::overlap, true);
-std::mutex plans_mutex;
+std::mutex learned_mutex;
 
 namespace {
 
 thread_local region_impl *tl_current = nullptr;
 
 /// Per region site and element type (never freed: sites are static).
-std::map<std::pair<const site *, type_key>, learned_views> plans;
+std::map<std::pair<const site *, type_key>, learned_views> learned_by_site;
 
-learned_views *plan_for(const site &s, type_key key) {
-  std::lock_guard<std::mutex> lock(plans_mutex);
-  return &plans[{&s, key}];
+learned_views *learned_views_of(const site &s, type_key key) {
+  std::lock_guard<std::mutex> lock(learned_mutex);
+  return &learned_by_site[{&s, key}];
 }
 
 /// A copy of the views a site learned (other threads may add to them).
 learned_list views_of(const learned_views &l) {
-  std::lock_guard<std::mutex> lock(plans_mutex);
+  std::lock_guard<std::mutex> lock(learned_mutex);
   return l.views;
 }
 
@@ -77,15 +77,17 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   while (k < s_->fields.size() &&
          !(s_->fields[k].name == name && s_->fields[k].elem == elem))
     ++k;
-  if (s_->recording) {
+  switch (s_->mode) {
+  case bind_mode::record: // cover_of: which fields each view binds
     host = dev = nullptr;
-    s_->recording->push_back(k);
+    s_->bound->push_back(k);
     return;
-  }
-  if (s_->probing) {
+  case bind_mode::probe: // ready: whether they are all on the device
     host = dev = nullptr;
-    s_->missing |= k == s_->fields.size() || !s_->fields[k].on_device;
+    s_->all_on_device &= k < s_->fields.size() && s_->fields[k].on_device;
     return;
+  case bind_mode::make:
+    break;
   }
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
@@ -173,7 +175,7 @@ void resident::written(const void *dev) noexcept {
 }
 
 void resident::learn(bind_fn bind, gather_fn gather) {
-  std::lock_guard<std::mutex> lock(plans_mutex);
+  std::lock_guard<std::mutex> lock(learned_mutex);
   auto &v = s_->learned->views;
   if (std::find(v.begin(), v.end(), std::make_pair(bind, gather)) == v.end())
     v.emplace_back(bind, gather);
@@ -236,7 +238,7 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
   r.key_ = key;
   r.ops_ = &ops;
   r.device_ = device;
-  r.s_->learned = plan_for(site_, key);
+  r.s_->learned = learned_views_of(site_, key);
   return r;
 }
 
@@ -307,17 +309,17 @@ region_impl::cover_of(resident &r, const learned_list &views) {
     return store.cover;
   std::vector<std::vector<std::size_t>> bound(views.size());
   for (std::size_t i = 0; i < views.size(); ++i) {
-    store.recording = &bound[i];
-    views[i].first(r);
+    store.bound = &bound[i];
+    asking(store, bind_mode::record, [&] { views[i].first(r); });
   }
-  store.recording = nullptr;
+  store.bound = nullptr;
   store.cover.clear();
   for (std::size_t i : covering(bound, store.fields.size()))
     store.cover.push_back(views[i].second);
   store.cover_views = views.size();
   store.cover_fields = store.fields.size();
   if (profiling()) {
-    std::lock_guard<std::mutex> lock(plans_mutex);
+    std::lock_guard<std::mutex> lock(learned_mutex);
     if (store.learned->reported_views != views.size() &&
         store.cover.size() < views.size())
       std::fprintf(stderr,
@@ -338,12 +340,12 @@ bool region_impl::ready(resident &r) {
     if (!f.on_device)
       return false;
   const auto views = views_of(*r.s_->learned);
-  r.s_->probing = true;
-  r.s_->missing = false;
-  for (auto &v : views)
-    v.first(r);
-  r.s_->probing = false;
-  return !r.s_->missing;
+  r.s_->all_on_device = true;
+  asking(*r.s_, bind_mode::probe, [&] {
+    for (auto &v : views)
+      v.first(r);
+  });
+  return r.s_->all_on_device;
 }
 
 /// The slots of the n elements at `elems` that r holds, as ranges.

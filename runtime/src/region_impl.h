@@ -37,7 +37,7 @@ struct resident::field {
 
 /// The views that sweeps of one element type used in a region's site, over
 /// all its entries (resident::learn): shared by the threads that run the
-/// site, so guarded by plans_mutex.
+/// site, so guarded by learned_mutex.
 using learned_list =
     std::vector<std::pair<resident::bind_fn, resident::gather_fn>>;
 struct learned_views {
@@ -52,6 +52,10 @@ struct learned_views {
   /// How many views the last cover reported (SOAVIEW_STATS=2) was of.
   std::size_t reported_views = 0;
 };
+
+/// What resident::bind does: make a field's buffers (what sweeps ask), or
+/// answer one of the region's questions about the fields a view binds.
+enum class bind_mode { make, probe, record };
 
 struct resident::storage {
   std::vector<void *> elems;
@@ -73,12 +77,14 @@ struct resident::storage {
   };
   synced_list synced[2];
   unsigned synced_next = 0;
-  /// bind() while region_impl::ready asks: it makes nothing, and notes a
-  /// field that is not on the device (`missing`).
-  bool probing = false, missing = false;
-  /// bind() while cover_of asks: it makes nothing, and records the index
-  /// of each field bound (fields.size() for one not made yet).
-  std::vector<std::size_t> *recording = nullptr;
+  /// What bind() does (asking() sets it for the length of a question):
+  /// make the buffers, or make nothing and answer region_impl::ready
+  /// (`probe`: all_on_device stays true while each field bound is on the
+  /// device) or cover_of (`record`: the index of each field bound goes to
+  /// `bound`, fields.size() for one not made yet).
+  bind_mode mode = bind_mode::make;
+  bool all_on_device = true;
+  std::vector<std::size_t> *bound = nullptr;
   /// The gathers of the learned views that write every field they bind
   /// (cover_of), for `cover_views` views over `cover_fields` fields.
   std::vector<resident::gather_fn> cover;
@@ -115,7 +121,7 @@ struct site_index {
 using index_key = std::tuple<std::uintptr_t, std::uintptr_t, std::size_t>;
 
 /// Guards every site's learned_views (region.cpp).
-extern std::mutex plans_mutex;
+extern std::mutex learned_mutex;
 /// SOAVIEW_OVERLAP=0: syncs wait for every sweep launched (to compare).
 extern const bool overlap_on;
 /// The overlap of a backend's sweeps and syncs in use (null: none).
@@ -238,8 +244,19 @@ private:
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
   site_index *same_as_before(const site &s, type_key key,
                              const sweep_state &st);
-  bool part_of(resident &r, const sweep_state &st, bool inner, site_index &x,
-               inner_runs &runs);
+  /// Runs f, which calls learned views' bind functions, with bind() in
+  /// mode m; bind() makes buffers again after it.
+  template <class F>
+  static void asking(resident::storage &s, bind_mode m, F &&f) {
+    s.mode = m;
+    struct restore {
+      resident::storage &s;
+      ~restore() { s.mode = bind_mode::make; }
+    } done{s};
+    f();
+  }
+  bool index_partial_sweep(resident &r, const sweep_state &st, bool inner,
+                           site_index &x, inner_runs &runs);
   void reset(resident &r, const sweep_state &st, bool inner);
   void grow(resident &r, const std::vector<void *> &more);
   void relayout(resident &r);
@@ -251,7 +268,7 @@ public:
 private:
   void release_launches(resident &r);
   void *after(resident &r, const slot_runs &reads, const slot_runs &writes);
-  /// Runs f with the slot table of r's elements (plans_mutex held).
+  /// Runs f with the slot table of r's elements (learned_mutex held).
   template <class F> auto with_table(resident &r, F &&f);
 
   struct pending {
@@ -281,7 +298,7 @@ private:
 /// The table is the site's for r's element type (learned_views), kept
 /// across entries: built again only when r's elements are others.
 template <class F> auto region_impl::with_table(resident &r, F &&f) {
-  std::lock_guard<std::mutex> lock(plans_mutex);
+  std::lock_guard<std::mutex> lock(learned_mutex);
   learned_views &l = *r.s_->learned;
   if (r.s_->table_generation != l.generation || l.table_elems != r.s_->elems) {
     l.table_elems = r.s_->elems;

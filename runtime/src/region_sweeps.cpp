@@ -103,8 +103,9 @@ void region_impl::relayout(resident &r) {
 /// region's cells. Its index then numbers inner slots as the region does
 /// (the inner elements the region lacks become slots after its others:
 /// grow()), and x holds the slots it writes and reads.
-bool region_impl::part_of(resident &r, const sweep_state &st, bool inner,
-                          site_index &x, inner_runs &runs) {
+bool region_impl::index_partial_sweep(resident &r, const sweep_state &st,
+                                      bool inner, site_index &x,
+                                      inner_runs &runs) {
   const std::vector<void *> &lp = st.local_elems, &e = r.s_->elems;
   const std::size_t n = lp.size();
   if (!r.locals_ || n >= r.locals_)
@@ -162,7 +163,7 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   // its next run over all the cells (index_local, index_inner).
   list_local(s, st);
   inner_runs runs;
-  if (!part_of(r, st, inner, x, runs)) {
+  if (!index_partial_sweep(r, st, inner, x, runs)) {
     table_local(s, st, writes);
     if (inner) {
       index_inner(s, st, true);

@@ -1,5 +1,4 @@
-//===- Regions.h - the scope of a view region ---------------------*- C++
-//-*-===//
+//===- RegionScope.h - the scope of a view region -------------*- C++ -*-===//
 //
 // A region's statement keeps its text; its attribute becomes the region's
 // opening, on the attribute's own line, and a brace closes it after the
@@ -14,8 +13,8 @@
 //
 // Tests: test/Rewrite/regions.cpp.
 //===----------------------------------------------------------------------===//
-#ifndef SOAVIEW_EMIT_REGIONS_H
-#define SOAVIEW_EMIT_REGIONS_H
+#ifndef SOAVIEW_REGIONSCOPE_H
+#define SOAVIEW_REGIONSCOPE_H
 
 namespace clang {
 class Stmt;

@@ -1,5 +1,5 @@
-//===- Regions.cpp - the scope of a view region ---------------------------===//
-#include "emit/Regions.h"
+//===- RegionScope.cpp - the scope of a view region -----------------------===//
+#include "emit/RegionScope.h"
 
 #include "emit/CodeWriter.h"
 #include "emit/EmitContext.h"
