@@ -46,6 +46,24 @@ void record_lists(const sweep_state &st, inner_runs runs,
   b.slots = &slots;
 }
 
+namespace {
+/// The inner elements of st that the table lacks, in order of first
+/// appearance (one thread).
+std::vector<void *> not_in_table(const slot_table &table,
+                                 const sweep_state &st) {
+  std::vector<void *> missing;
+  std::unordered_map<const void *, char> seen;
+  const sweep_range *ir = st.inner.data();
+  for (std::size_t c = 0; c < st.inner.size(); ++c)
+    for (std::size_t k = 0; k < ir[c].n; ++k) {
+      void *p = element_at(ir[c], st.owned.data(), k);
+      if (table.find(p) == slot_table::kMissing && seen.emplace(p, 0).second)
+        missing.push_back(p);
+    }
+  return missing;
+}
+} // namespace
+
 bool index_in_slots(const std::vector<void *> &slots, const slot_table &table,
                     const sweep_state &st, inner_runs &runs,
                     std::vector<void *> &missing) {
@@ -78,14 +96,8 @@ bool index_in_slots(const std::vector<void *> &slots, const slot_table &table,
     off[c + 1] = count;
   }
   missing.clear();
-  if (lost) { // one thread: the elements in order of first appearance
-    std::unordered_map<const void *, char> seen;
-    for (std::size_t c = 0; c < cells; ++c)
-      for (std::size_t k = 0; k < ir[c].n; ++k) {
-        void *p = element_at(ir[c], owned, k);
-        if (table.find(p) == kMissing && seen.emplace(p, 0).second)
-          missing.push_back(p);
-      }
+  if (lost) {
+    missing = not_in_table(table, st);
     return false;
   }
   for (std::size_t c = 0; c < cells; ++c)

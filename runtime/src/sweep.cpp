@@ -183,20 +183,14 @@ void table_local(const site &s, sweep_state &st, bool writes) {
   st.slots_valid = true;
 }
 
-std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
-  if (shared && st.runs_valid && same_runs(st)) {
-    st.inner_base = st.local_elems.size();
-    return st.local_elems.size() +
-           st.extra.size(); // the same lists: the same runs
-  }
-  st.runs_valid = false;
+namespace {
+
+/// index_inner's first pass, parallel over cells: each entry's slot
+/// (predicted as the slot after the previous entry's, else looked up among
+/// the n local slots; kMissing for an element local in no cell), and per
+/// cell its count of runs; `missed` marks cells with a missing entry.
+void slot_entries(sweep_state &st, std::size_t n, bool shared) {
   const std::size_t cells = st.inner.size();
-  const std::size_t entries = offsets(st.inner, st.inner_first, s);
-  const std::size_t n = shared ? st.local_elems.size() : 0;
-  st.inner_base = n;
-  st.inner_slot.resize(entries);
-  st.missed.assign(cells, 0);
-  st.run_off.resize(cells + 1);
   void *const *owned = st.owned.data();
   void *const *lp = st.local_elems.data();
   const sweep_range *ir = st.inner.data();
@@ -205,7 +199,6 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
   unsigned char *missed = st.missed.data();
   const slot_table &slots = st.slots;
   constexpr std::uint32_t kMissing = slot_table::kMissing;
-  // Slots of entries (predicted, else looked up) and runs per cell.
   SOAVIEW_PARALLEL_FOR_DYNAMIC
   for (std::size_t c = 0; c < cells; ++c) {
     std::size_t next = n; // the slot after the previous entry's
@@ -227,14 +220,22 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     }
     runs[c] = count;
   }
-  // Elements local in no cell (ghosts, halo particles) get slots after the
-  // local ones, in order of first appearance, from a table of their own, so
-  // that the local slots' table stands for the next sweep (one thread: the
-  // entries the local slots missed).
+}
+
+/// Elements local in no cell (ghosts, halo particles) get slots after the n
+/// local ones, in order of first appearance, from a table of their own, so
+/// that the local slots' table stands for the next sweep (one thread: the
+/// entries the local slots missed); their cells' runs are counted again.
+void slot_extras(const site &s, sweep_state &st, std::size_t n) {
+  constexpr std::uint32_t kMissing = slot_table::kMissing;
+  const sweep_range *ir = st.inner.data();
+  void *const *owned = st.owned.data();
+  const std::uint32_t *off = st.inner_first.data();
+  std::uint32_t *idx = st.inner_slot.data(), *runs = st.run_off.data();
   st.extra.clear();
   bool any = false;
-  for (std::size_t c = 0; c < cells; ++c) {
-    if (!missed[c])
+  for (std::size_t c = 0; c < st.inner.size(); ++c) {
+    if (!st.missed[c])
       continue;
     if (!any)
       st.extra_slots.reset(64);
@@ -256,6 +257,13 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     }
     runs[c] = count;
   }
+}
+
+/// The runs per cell become the offsets of each cell's first run
+/// (run_off); then, parallel over cells, each run's first slot and length.
+void fill_runs(sweep_state &st) {
+  const std::size_t cells = st.inner.size();
+  std::uint32_t *runs = st.run_off.data();
   std::size_t total = 0;
   for (std::size_t c = 0; c < cells; ++c) {
     std::size_t r = runs[c];
@@ -263,9 +271,10 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
     total += r;
   }
   runs[cells] = static_cast<std::uint32_t>(total);
-  st.runs_valid = shared;
   st.run_start.resize(total);
   st.run_len.resize(total);
+  const sweep_range *ir = st.inner.data();
+  const std::uint32_t *off = st.inner_first.data(), *idx = st.inner_slot.data();
   std::uint32_t *rs = st.run_start.data(), *rl = st.run_len.data();
   SOAVIEW_PARALLEL_FOR_DYNAMIC
   for (std::size_t c = 0; c < cells; ++c) {
@@ -281,6 +290,28 @@ std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
       }
     }
   }
+}
+
+} // namespace
+
+std::size_t index_inner(const site &s, sweep_state &st, bool shared) {
+  if (shared && st.runs_valid && same_runs(st)) {
+    st.inner_base = st.local_elems.size();
+    return st.local_elems.size() +
+           st.extra.size(); // the same lists: the same runs
+  }
+  st.runs_valid = false;
+  const std::size_t cells = st.inner.size();
+  const std::size_t entries = offsets(st.inner, st.inner_first, s);
+  const std::size_t n = shared ? st.local_elems.size() : 0;
+  st.inner_base = n;
+  st.inner_slot.resize(entries);
+  st.missed.assign(cells, 0);
+  st.run_off.resize(cells + 1);
+  slot_entries(st, n, shared);
+  slot_extras(s, st, n);
+  fill_runs(st);
+  st.runs_valid = shared;
   return n + st.extra.size();
 }
 
