@@ -578,101 +578,119 @@ LeafAccess Analyzer::classifyUse(const Expr *Use, ParentMap &PM,
                                  const CallExpr **RefCall, bool *Returned) {
   LeafAccess A;
   A.FirstUse = Use->getExprLoc();
-  auto Both = [&] { A.Read = A.Written = true; };
   const Expr *Cur = Use;
   while (true) {
     const Stmt *P =
         parentThrough(PM, Cur, Through::Parens | Through::NoOpCasts);
     if (!P)
       return A; // discarded
-    if (const Expr *Same = sameLvalue(P, Cur, PM)) {
-      Cur = Same;
+    if (const Expr *Next = nextLvalue(P, Cur, PM)) {
+      Cur = Next;
       continue;
     }
-    // `(void)p->f` discards the lvalue: nothing is written (the field is
-    // gathered so that the view has it).
-    if (const auto *EC = dyn_cast<ExplicitCastExpr>(P);
-        EC && EC->getCastKind() == CK_ToVoid) {
-      A.Read = true;
-      return A;
-    }
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
-      if (IC->getCastKind() == CK_LValueToRValue) {
-        A.Read = true;
-        return A;
-      }
-      if (IC->getCastKind() == CK_ArrayToPointerDecay) {
-        const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
-            PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
-        if (AS && AS->getBase() == IC) {
-          Cur = AS;
-          continue;
-        }
-      }
-      Both();
-      return A;
-    }
-    if (const Expr *Call = accessorCall(P, Cur, PM, Ctx, SM)) {
-      Cur = Call; // its result is used in place of the object
-      continue;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
-        A.Read = true;
-        A.Written = !MD->isConst();
-        return A;
-      }
-      Handled.insert(ME);
-      Cur = ME;
-      continue;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
-        A.Written = true;
-        A.Read = BO->isCompoundAssignmentOp();
-      } else if (!(BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)) {
-        Both();
-      }
-      return A;
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(P)) {
-      LeafAccess ByCall = classifyArgument(CE, Cur, RefCall);
-      A.Read = ByCall.Read;
-      A.Written = ByCall.Written;
-      return A;
-    }
-    if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
-      A.Read = true;
-      return A;
-    }
-    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
-      const VarDecl *V = initialised(DS, Cur);
-      if (V && V->getType()->isReferenceType())
-        return referenceUses(V, DS, PM, A, RefCall, Returned);
-      A.Read = true;
-      return A;
-    }
-    if (const auto *R = dyn_cast<ReturnStmt>(P)) {
-      // Returned by reference: read only through a reference to const;
-      // through a non-const one, written where a caller writes through
-      // the result (resultUse), when the callers are followed.
-      const FunctionDecl *Fn = returningFunction(R, PM, CurrentFunction);
-      QualType Type = Fn ? Fn->getReturnType() : QualType();
-      A.Read = true;
-      A.Written = Type.isNull() || !Type->isReferenceType() ||
-                  !Type.getNonReferenceType().isConstQualified();
-      if (A.Written && Returned && CurrentKey && Fn == CurrentFunction &&
-          Type->isLValueReferenceType()) {
-        A.Written = false;
-        *Returned = true;
-      }
-      return A;
-    }
-    if (!isa<Expr>(P))
-      return A; // discarded
-    Both();
+    return usedBy(P, Cur, PM, A, RefCall, Returned);
+  }
+}
+
+/// What P makes of lvalue Cur when it passes the lvalue on: the same lvalue
+/// again, an element of an array field, an accessor's result (used in place
+/// of the object), a field of a sub-object. Null when P uses it.
+const Expr *Analyzer::nextLvalue(const Stmt *P, const Expr *Cur,
+                                 ParentMap &PM) {
+  if (const Expr *Same = sameLvalue(P, Cur, PM))
+    return Same;
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(P);
+      IC && IC->getCastKind() == CK_ArrayToPointerDecay) {
+    const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(
+        PM.getParent(const_cast<ImplicitCastExpr *>(IC)));
+    if (AS && AS->getBase() == IC)
+      return AS;
+  }
+  if (const Expr *Call = accessorCall(P, Cur, PM, Ctx, SM))
+    return Call;
+  if (const auto *ME = dyn_cast<MemberExpr>(P);
+      ME && !isa<CXXMethodDecl>(ME->getMemberDecl())) {
+    Handled.insert(ME);
+    return ME;
+  }
+  return nullptr;
+}
+
+/// How P uses lvalue Cur: A (its first use set) with Read and Written.
+LeafAccess Analyzer::usedBy(const Stmt *P, const Expr *Cur, ParentMap &PM,
+                            LeafAccess A, const CallExpr **RefCall,
+                            bool *Returned) {
+  auto Both = [&] {
+    A.Read = A.Written = true;
+    return A;
+  };
+  // `(void)p->f` discards the lvalue: nothing is written (the field is
+  // gathered so that the view has it).
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(P);
+      EC && EC->getCastKind() == CK_ToVoid) {
+    A.Read = true;
     return A;
   }
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+    if (IC->getCastKind() != CK_LValueToRValue)
+      return Both();
+    A.Read = true;
+    return A;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) { // a member function's
+    A.Read = true;
+    A.Written = !cast<CXXMethodDecl>(ME->getMemberDecl())->isConst();
+    return A;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+    if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
+      A.Written = true;
+      A.Read = BO->isCompoundAssignmentOp();
+    } else if (!(BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)) {
+      return Both();
+    }
+    return A;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(P)) {
+    LeafAccess ByCall = classifyArgument(CE, Cur, RefCall);
+    A.Read = ByCall.Read;
+    A.Written = ByCall.Written;
+    return A;
+  }
+  if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
+    A.Read = true;
+    return A;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+    const VarDecl *V = initialised(DS, Cur);
+    if (V && V->getType()->isReferenceType())
+      return referenceUses(V, DS, PM, A, RefCall, Returned);
+    A.Read = true;
+    return A;
+  }
+  if (const auto *R = dyn_cast<ReturnStmt>(P))
+    return returnedUse(R, PM, A, Returned);
+  if (!isa<Expr>(P))
+    return A; // discarded
+  return Both();
+}
+
+/// Returned by reference: read only through a reference to const; through
+/// a non-const one, written where a caller writes through the result
+/// (resultUse), when the callers are followed.
+LeafAccess Analyzer::returnedUse(const ReturnStmt *R, ParentMap &PM,
+                                 LeafAccess A, bool *Returned) {
+  const FunctionDecl *Fn = returningFunction(R, PM, CurrentFunction);
+  QualType Type = Fn ? Fn->getReturnType() : QualType();
+  A.Read = true;
+  A.Written = Type.isNull() || !Type->isReferenceType() ||
+              !Type.getNonReferenceType().isConstQualified();
+  if (A.Written && Returned && CurrentKey && Fn == CurrentFunction &&
+      Type->isLValueReferenceType()) {
+    A.Written = false;
+    *Returned = true;
+  }
+  return A;
 }
 
 /// A local reference V bound to the lvalue: it is used as the lvalue is,

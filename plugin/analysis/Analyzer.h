@@ -250,6 +250,13 @@ private:
   LeafAccess classifyUse(const clang::Expr *Use, clang::ParentMap &PM,
                          const clang::CallExpr **RefCall = nullptr,
                          bool *Returned = nullptr);
+  const clang::Expr *nextLvalue(const clang::Stmt *P, const clang::Expr *Cur,
+                                clang::ParentMap &PM);
+  LeafAccess usedBy(const clang::Stmt *P, const clang::Expr *Cur,
+                    clang::ParentMap &PM, LeafAccess A,
+                    const clang::CallExpr **RefCall, bool *Returned);
+  LeafAccess returnedUse(const clang::ReturnStmt *R, clang::ParentMap &PM,
+                         LeafAccess A, bool *Returned);
   LeafAccess classifyArgument(const clang::CallExpr *CE, const clang::Expr *Arg,
                               const clang::CallExpr **RefCall);
   LeafAccess referenceUses(const clang::VarDecl *V, const clang::DeclStmt *DS,

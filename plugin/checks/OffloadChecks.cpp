@@ -96,75 +96,69 @@ bool tableDeclarable(const SourceManager &SM, const VarDecl *V,
          (InMainFile ? SM.isInMainFile(L) : !SM.isInSystemHeader(L));
 }
 
-/// What an offloaded loop may not do: its iterations run in parallel on a
-/// device, so they must not leave the loop early, write variables outside
-/// it, or compare element addresses; nests and hoisting stay on the host.
-bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
-                  DiagStore &Diags) {
-  SourceManager &SM = Ctx.getSourceManager();
-  const AttrUse *A = P.OffloadAttr;
-  auto Refuse = [&](SourceLocation L, const Msg &Error, const Msg &Note) {
+namespace {
+
+/// The refusal of an offloaded loop: the error at L, a note at its offload
+/// attribute.
+struct OffloadRefusal {
+  DiagStore &Diags;
+  const AttrUse *A;
+  bool operator()(SourceLocation L, const Msg &Error, const Msg &Note) {
     StoredDiag &D = Diags.report(L, Error);
     Diags.note(D, A->Range.getBegin(), Note);
     return false;
-  };
-  // What any loop running on the device (offloaded, or inner in an
-  // offloaded nest) may not be: comparing addresses, or an index loop whose
-  // index outlives it.
-  auto DeviceForm = [&](const LoopPlan &L) {
-    if (auto F = hostOnlyForm(Ctx, L.Form))
-      return Refuse(F->Loc, F->Error, F->Note);
-    if (!L.Identities.empty())
-      return Refuse(L.Identities.front()->getExprLoc(),
-                    diag::err_offload_identity, diag::note_offload_identity);
-    if (L.Form.Kind == LoopFormKind::Index &&
-        !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
-      return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
-                    diag::note_offload_outer_index);
-    if (auto F = hostOnlyField(Ctx, L))
-      return Refuse(F->Loc.isValid() ? F->Loc : L.Annotation->ForLoc, F->Error,
-                    F->Note);
-    return true;
-  };
-  // A nest offloads as a whole from its outer loop: the inner loop's view
-  // must be built outside the offloaded loop (hoisted), so that it can be
-  // copied to the device before the target region starts.
+  }
+};
+
+/// What any loop running on the device (offloaded, or inner in an offloaded
+/// nest) may not be: comparing addresses, or an index loop whose index
+/// outlives it.
+bool deviceForm(ASTContext &Ctx, const LoopPlan &L, OffloadRefusal &Refuse) {
+  if (auto F = hostOnlyForm(Ctx, L.Form))
+    return Refuse(F->Loc, F->Error, F->Note);
+  if (!L.Identities.empty())
+    return Refuse(L.Identities.front()->getExprLoc(),
+                  diag::err_offload_identity, diag::note_offload_identity);
+  if (L.Form.Kind == LoopFormKind::Index &&
+      !isa<DeclStmt>(cast<ForStmt>(L.Form.Loop)->getInit()))
+    return Refuse(L.Annotation->ForLoc, diag::err_offload_outer_index,
+                  diag::note_offload_outer_index);
+  if (auto F = hostOnlyField(Ctx, L))
+    return Refuse(F->Loc.isValid() ? F->Loc : L.Annotation->ForLoc, F->Error,
+                  F->Note);
+  return true;
+}
+
+/// A nest offloads as a whole from its outer loop: the inner loop's view
+/// must be built outside the offloaded loop (hoisted), so that it can be
+/// copied to the device before the target region starts.
+bool offloadedNest(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
+                   OffloadRefusal &Refuse) {
+  const SourceManager &SM = Ctx.getSourceManager();
   if (Nest.Loops.size() > 2 || (Nest.Loops.size() == 2 && &P != &Nest.Loops[0]))
     return Refuse(P.Annotation->ForLoc, diag::err_offload_nested,
                   diag::note_offload_nested);
-  if (Nest.Loops.size() == 2) {
-    const LoopPlan &In = Nest.Loops[1];
-    if (!In.HoistTo ||
-        !(In.HoistTo == P.Form.Loop ||
-          !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
-                                        In.HoistTo->getBeginLoc())))
-      return Refuse(In.Annotation->ForLoc, diag::err_offload_inner_view,
-                    diag::note_offload_inner_view);
-    for (auto &[Path, Acc] : In.View.orderedLeaves())
-      if (Acc.Written)
-        return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse
-                                             : In.Annotation->ForLoc,
-                      {diag::err_offload_inner_writes, {dotted(Path)}},
-                      diag::note_offload_inner_writes);
-    if (!DeviceForm(In))
-      return false;
-  }
-  if (P.HoistTo)
-    return Refuse(P.Annotation->ForLoc, diag::err_offload_hoisted,
-                  diag::note_offload_hoisted);
-  if (!DeviceForm(P))
-    return false;
-  // A member function of another class (a functor's) would run on a copy
-  // of its object on the device, where what it writes of it is lost.
-  for (const CalleeUse &U : Nest.Callees)
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(U.FD); MD && !MD->isStatic())
-      return Refuse(
-          MD->getLocation(),
-          {diag::err_offload_member_callee, {MD->getQualifiedNameAsString()}},
-          diag::note_offload_member_callee);
-  if (P.Reach.CopiesTables && !checkHostVariables(SM, P, Refuse))
-    return false;
-  // Early exits and writes to variables declared outside the loop.
+  if (Nest.Loops.size() < 2)
+    return true;
+  const LoopPlan &In = Nest.Loops[1];
+  if (!In.HoistTo ||
+      !(In.HoistTo == P.Form.Loop ||
+        !SM.isBeforeInTranslationUnit(P.Form.Loop->getBeginLoc(),
+                                      In.HoistTo->getBeginLoc())))
+    return Refuse(In.Annotation->ForLoc, diag::err_offload_inner_view,
+                  diag::note_offload_inner_view);
+  for (auto &[Path, Acc] : In.View.orderedLeaves())
+    if (Acc.Written)
+      return Refuse(Acc.FirstUse.isValid() ? Acc.FirstUse
+                                           : In.Annotation->ForLoc,
+                    {diag::err_offload_inner_writes, {dotted(Path)}},
+                    diag::note_offload_inner_writes);
+  return deviceForm(Ctx, In, Refuse);
+}
+
+/// Early exits and writes to variables declared outside the loop.
+bool parallelBody(const SourceManager &SM, const LoopPlan &P,
+                  OffloadRefusal &Refuse) {
   LoopJumps J = findLoopJumps(P.Form.Body);
   if (!J.Exits.empty())
     return Refuse(J.Exits.front()->getBeginLoc(), diag::err_offload_exit,
@@ -194,4 +188,32 @@ bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
   return true;
 }
 
+} // namespace
+
+/// What an offloaded loop may not do: its iterations run in parallel on a
+/// device, so they must not leave the loop early, write variables outside
+/// it, or compare element addresses; nests and hoisting stay on the host.
+bool checkOffload(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P,
+                  DiagStore &Diags) {
+  SourceManager &SM = Ctx.getSourceManager();
+  OffloadRefusal Refuse{Diags, P.OffloadAttr};
+  if (!offloadedNest(Ctx, Nest, P, Refuse))
+    return false;
+  if (P.HoistTo)
+    return Refuse(P.Annotation->ForLoc, diag::err_offload_hoisted,
+                  diag::note_offload_hoisted);
+  if (!deviceForm(Ctx, P, Refuse))
+    return false;
+  // A member function of another class (a functor's) would run on a copy
+  // of its object on the device, where what it writes of it is lost.
+  for (const CalleeUse &U : Nest.Callees)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(U.FD); MD && !MD->isStatic())
+      return Refuse(
+          MD->getLocation(),
+          {diag::err_offload_member_callee, {MD->getQualifiedNameAsString()}},
+          diag::note_offload_member_callee);
+  if (P.Reach.CopiesTables && !checkHostVariables(SM, P, Refuse))
+    return false;
+  return parallelBody(SM, P, Refuse);
+}
 } // namespace soaview

@@ -58,6 +58,39 @@ fieldRead(const Stmt *S,
   return F.Found;
 }
 
+/// The cell loop's declarations and header run for every cell before any
+/// nest: they may not read the elements' fields or have side effects.
+template <class RefuseFn>
+bool cellHeaderAlone(ASTContext &Ctx, const NestPlan &Nest, RefuseFn &Refuse) {
+  const SweepForm &S = *Nest.Sweep;
+  llvm::SmallPtrSet<const RecordDecl *, 4> Elements;
+  for (const LoopPlan &P : Nest.Loops)
+    Elements.insert(P.View.Element->getCanonicalDecl());
+  std::vector<const Stmt *> Run(S.Decls.begin(), S.Decls.end());
+  if (const auto *F = dyn_cast<ForStmt>(S.Loop)) {
+    Run.push_back(F->getCond());
+    Run.push_back(F->getInc());
+  }
+  for (const Stmt *St : Run) {
+    if (!St)
+      continue;
+    if (const MemberExpr *M = fieldRead(St, Elements))
+      return Refuse(M->getMemberLoc(),
+                    {diag::err_sweep_declaration,
+                     {"reads field '" + M->getMemberDecl()->getNameAsString() +
+                      "' of the elements"}},
+                    diag::note_sweep_declaration);
+    if (const auto *DS = dyn_cast<DeclStmt>(St))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (const Expr *I = V->getInit(); I && I->HasSideEffects(Ctx, false))
+            return Refuse(I->getExprLoc(),
+                          {diag::err_sweep_declaration, {"has side effects"}},
+                          diag::note_sweep_declaration);
+  }
+  return true;
+}
+
 } // namespace
 
 bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
@@ -95,33 +128,7 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
         U->getLocation(),
         {diag::err_sweep_cell_variable, {U->getDecl()->getNameAsString()}},
         diag::note_sweep_cell_variable);
-  // The declarations and the header run for every cell before any nest.
-  llvm::SmallPtrSet<const RecordDecl *, 4> Elements;
-  for (const LoopPlan &P : Nest.Loops)
-    Elements.insert(P.View.Element->getCanonicalDecl());
-  std::vector<const Stmt *> Run(S.Decls.begin(), S.Decls.end());
-  if (const auto *F = dyn_cast<ForStmt>(S.Loop)) {
-    Run.push_back(F->getCond());
-    Run.push_back(F->getInc());
-  }
-  for (const Stmt *St : Run) {
-    if (!St)
-      continue;
-    if (const MemberExpr *M = fieldRead(St, Elements))
-      return Refuse(M->getMemberLoc(),
-                    {diag::err_sweep_declaration,
-                     {"reads field '" + M->getMemberDecl()->getNameAsString() +
-                      "' of the elements"}},
-                    diag::note_sweep_declaration);
-    if (const auto *DS = dyn_cast<DeclStmt>(St))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          if (const Expr *I = V->getInit(); I && I->HasSideEffects(Ctx, false))
-            return Refuse(I->getExprLoc(),
-                          {diag::err_sweep_declaration, {"has side effects"}},
-                          diag::note_sweep_declaration);
-  }
-  return true;
+  return cellHeaderAlone(Ctx, Nest, Refuse);
 }
 
 } // namespace soaview

@@ -301,6 +301,24 @@ std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
          Emit.Source.withEdits(Range, Edits) + "\n";
 }
 
+/// The forward of a static data member, by what it is: a reference that
+/// keeps an array's type (sizeof, extent), a constant's value, a reference
+/// to a constant defined elsewhere (`static const T Max;`), or to the
+/// variable.
+static StringRef staticMemberForward(const VarDecl *V, ASTContext &Ast) {
+  if (V->getType()->isArrayType())
+    return "[[maybe_unused]] static constexpr const auto &${Name} = "
+           "${Class}::${Name};";
+  if (V->isConstexpr() || (V->getType().isConstQualified() &&
+                           V->isUsableInConstantExpressions(Ast)))
+    return "[[maybe_unused]] static constexpr auto ${Name} = "
+           "${Class}::${Name};";
+  if (V->getType().isConstQualified())
+    return "[[maybe_unused]] static constexpr const auto &${Name} = "
+           "${Class}::${Name};";
+  return "[[maybe_unused]] static inline auto &${Name} = ${Class}::${Name};";
+}
+
 /// Names of the original class that copied member functions may use
 /// unqualified: static members, enumerators, nested types, template
 /// parameters. Each becomes a forward to the original (a private or
@@ -328,21 +346,8 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
     bool Hidden =
         D->getAccess() == AS_private || D->getAccess() == AS_protected;
     if (const auto *V = dyn_cast<VarDecl>(D)) {
-      if (!V->isStaticDataMember())
-        continue;
-      if (V->getType()->isArrayType()) // keeps its type: sizeof, extent
-        Forward("[[maybe_unused]] static constexpr const auto &${Name} = "
-                "${Class}::${Name};");
-      else if (V->isConstexpr() || (V->getType().isConstQualified() &&
-                                    V->isUsableInConstantExpressions(Emit.Ast)))
-        Forward("[[maybe_unused]] static constexpr auto ${Name} = "
-                "${Class}::${Name};");
-      else if (V->getType().isConstQualified()) // `static const T Max;`
-        Forward("[[maybe_unused]] static constexpr const auto &${Name} = "
-                "${Class}::${Name};");
-      else
-        Forward("[[maybe_unused]] static inline auto &${Name} = "
-                "${Class}::${Name};");
+      if (V->isStaticDataMember())
+        Forward(staticMemberForward(V, Emit.Ast));
     } else if (isa<EnumConstantDecl>(D)) {
       Forward("[[maybe_unused]] static constexpr auto ${Name} = "
               "${Class}::${Name};");

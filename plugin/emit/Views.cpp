@@ -436,6 +436,24 @@ void ViewEmitter::breakForTest(CodeWriter &Body, const NestPlan &Nest,
       Body.line("soaview_broken_view_code;");
 }
 
+/// Templates find their loop's spec through these declarations, by
+/// argument-dependent lookup on the element type: they live in the inline
+/// `soaview_gen`, outside the unnamed namespace.
+std::string ViewEmitter::selectors(const NestPlan &Nest,
+                                   const ViewGroup &G) const {
+  std::string Select;
+  for (size_t Loop : G.Loops) {
+    const LoopPlan &P = Nest.Loops[Loop];
+    if (P.InTemplate && !P.Keyed)
+      Select +=
+          fill("[[maybe_unused]] ${Spec}_spec ${Selector}(${Element} *);\n",
+               {{"Spec", Emit.Names.view(P)},
+                {"Selector", Emit.Names.selector(P)},
+                {"Element", Emit.Types.name(P.View.ElementType)}});
+  }
+  return Select;
+}
+
 void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
                             Chunks &Forward, Chunks &Main) {
   if (!DoneViews.insert(viewName(G)).second)
@@ -458,22 +476,12 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
   ExposedFields Fields;
   Exposed = &Fields;
   auto Done = llvm::make_scope_exit([&] { Exposed = nullptr; });
-  std::string Where, Select;
   CodeWriter Specs;
+  std::string Where;
   for (size_t Loop : G.Loops) {
-    const LoopPlan &P = Nest.Loops[Loop];
     spec(Specs, Nest, G, Loop);
-    Where +=
-        (Where.empty() ? "" : ", ") + Emit.Source.where(P.Annotation->ForLoc);
-    // Templates find their loop's spec through this declaration, by
-    // argument-dependent lookup on the element type: it lives in the
-    // inline `soaview_gen`, outside the unnamed namespace.
-    if (P.InTemplate && !P.Keyed)
-      Select +=
-          fill("[[maybe_unused]] ${Spec}_spec ${Selector}(${Element} *);\n",
-               {{"Spec", Emit.Names.view(P)},
-                {"Selector", Emit.Names.selector(P)},
-                {"Element", Emit.Types.name(P.View.ElementType)}});
+    Where += (Where.empty() ? "" : ", ") +
+             Emit.Source.where(Nest.Loops[Loop].Annotation->ForLoc);
   }
   CodeWriter Body;
   Body.line(
@@ -493,12 +501,12 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
              {{"View", viewName(G)}, {"Member", Emit.Names.memberFunction()}}) +
         Fields.declarations();
   // The proxy and the specs' at() run where the loops run.
-  Main.add(ElementNS, Open + "\n" + Tags +
-                          Emit.Target.declareTargetBegin(G.Device) +
-                          Body.take() + Specs.take() +
-                          Emit.Target.declareTargetEnd(G.Device) +
-                          "} // namespace\n" + Select + "} // namespace " +
-                          GeneratedNames::GenNamespace + "\n");
+  Main.add(ElementNS,
+           Open + "\n" + Tags + Emit.Target.declareTargetBegin(G.Device) +
+               Body.take() + Specs.take() +
+               Emit.Target.declareTargetEnd(G.Device) + "} // namespace\n" +
+               selectors(Nest, G) + "} // namespace " +
+               GeneratedNames::GenNamespace + "\n");
 }
 
 } // namespace soaview

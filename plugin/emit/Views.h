@@ -67,6 +67,7 @@ private:
   void keyedSelectors(const NestPlan &Nest, Chunks &Main);
   void emitGroup(const NestPlan &Nest, const ViewGroup &G, Chunks &Forward,
                  Chunks &Main);
+  std::string selectors(const NestPlan &Nest, const ViewGroup &G) const;
   void breakForTest(CodeWriter &Body, const NestPlan &Nest,
                     const ViewGroup &G) const;
   ProxyNode proxyTree(const ViewGroup &G) const;

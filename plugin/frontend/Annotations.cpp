@@ -149,60 +149,73 @@ public:
       return false;
     }
     AttrUse Use{Kind, A.getRange(), {}, 0};
-    if (Kind == AttrKind::Convert && A.getNumArgs() == 1) {
-      Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
-      const auto *SL =
-          E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
-      if (!SL || !SL->isOrdinary() || SL->getString() != "always") {
-        C->problem(E ? E->getExprLoc() : A.getLoc(),
-                   {diag::err_attr_convert_arg, {Name}},
-                   Msg(diag::note_attr_convert_arg));
-        return false;
-      }
-      Use.Always = true;
-    }
-    if (Kind == AttrKind::Target || Kind == AttrKind::Hoist) {
-      if (A.getNumArgs() != 1) {
-        C->problem(A.getLoc(),
-                   {diag::err_attr_arg_count, {Name, "one argument"}},
-                   Msg(Kind == AttrKind::Target ? diag::note_attr_target_arg
-                                                : diag::note_attr_hoist_arg));
-        return false;
-      }
-      Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
-      if (Kind == AttrKind::Target) {
-        const auto *SL =
-            E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
-        if (!SL || !SL->isOrdinary()) {
-          C->problem(E ? E->getExprLoc() : A.getLoc(),
-                     {diag::err_attr_string_arg, {Name}},
-                     Msg(diag::note_attr_string_arg));
-          return false;
-        }
-        Use.Target = SL->getString().str();
-      } else {
-        std::optional<llvm::APSInt> V;
-        if (E && !E->isValueDependent())
-          V = E->getIntegerConstantExpr(S.getASTContext());
-        if (!V) {
-          C->problem(E ? E->getExprLoc() : A.getLoc(),
-                     {diag::err_attr_integer_arg, {Name}});
-          return false;
-        }
-        Use.Hoist = V->getExtValue();
-        if (Use.Hoist < 1) {
-          C->problem(E->getExprLoc(), {diag::err_attr_hoist_level, {Name}},
-                     Msg(diag::note_attr_hoist_level));
-          return false;
-        }
-      }
-    }
+    if (!arguments(S, A, *C, Use))
+      return false;
     C->record(std::move(Use), St, ForLoc,
               bracketRange(S.getSourceManager(), A.getRange()));
     return false; // dropped from the AST; the collector has it
   }
 
 private:
+  /// The attribute's argument into Use: convert's "always", target's
+  /// array name, hoist's level. False after reporting a bad one.
+  bool arguments(Sema &S, const ParsedAttr &A, AnnotationCollector &C,
+                 AttrUse &Use) const {
+    std::string Name = attrSpelling(Kind);
+    if (Kind == AttrKind::Convert && A.getNumArgs() == 1)
+      return convertArgument(A, C, Use);
+    if (Kind != AttrKind::Target && Kind != AttrKind::Hoist)
+      return true;
+    if (A.getNumArgs() != 1) {
+      C.problem(A.getLoc(), {diag::err_attr_arg_count, {Name, "one argument"}},
+                Msg(Kind == AttrKind::Target ? diag::note_attr_target_arg
+                                             : diag::note_attr_hoist_arg));
+      return false;
+    }
+    Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
+    if (Kind == AttrKind::Target) {
+      const auto *SL =
+          E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
+      if (!SL || !SL->isOrdinary()) {
+        C.problem(E ? E->getExprLoc() : A.getLoc(),
+                  {diag::err_attr_string_arg, {Name}},
+                  Msg(diag::note_attr_string_arg));
+        return false;
+      }
+      Use.Target = SL->getString().str();
+      return true;
+    }
+    std::optional<llvm::APSInt> V;
+    if (E && !E->isValueDependent())
+      V = E->getIntegerConstantExpr(S.getASTContext());
+    if (!V) {
+      C.problem(E ? E->getExprLoc() : A.getLoc(),
+                {diag::err_attr_integer_arg, {Name}});
+      return false;
+    }
+    Use.Hoist = V->getExtValue();
+    if (Use.Hoist < 1) {
+      C.problem(E->getExprLoc(), {diag::err_attr_hoist_level, {Name}},
+                Msg(diag::note_attr_hoist_level));
+      return false;
+    }
+    return true;
+  }
+  /// soa_conversion("always"): the one argument convert takes.
+  bool convertArgument(const ParsedAttr &A, AnnotationCollector &C,
+                       AttrUse &Use) const {
+    Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
+    const auto *SL =
+        E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
+    if (!SL || !SL->isOrdinary() || SL->getString() != "always") {
+      C.problem(E ? E->getExprLoc() : A.getLoc(),
+                {diag::err_attr_convert_arg, {attrSpelling(Kind)}},
+                Msg(diag::note_attr_convert_arg));
+      return false;
+    }
+    Use.Always = true;
+    return true;
+  }
   /// soa_conversion_region: on a compound statement or a loop, no arguments.
   bool region(Sema &S, const ParsedAttr &A, const Stmt *St,
               AnnotationCollector &C) const {

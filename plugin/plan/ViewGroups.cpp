@@ -19,9 +19,10 @@ bool defaultConstructible(QualType T) {
   return !RD || !RD->hasDefinition() || RD->hasDefaultConstructor();
 }
 
-} // namespace
-
-ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
+/// The loops over Loop's element type, with every loop's leaves, methods
+/// and aliases together; a record one loop uses whole holds what another
+/// reads of it.
+ViewGroup sameElement(const NestPlan &Nest, size_t Loop) {
   auto TypeOf = [&](size_t I) {
     return Nest.Loops[I]
         .View.ElementType.getCanonicalType()
@@ -43,7 +44,6 @@ ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
     G.Union.Aliases.insert(V.Aliases.begin(), V.Aliases.end());
     G.Device |= runsOnDevice(Nest.Loops[I]);
   }
-  // A record one loop uses whole holds what another reads of it.
   for (auto It = G.Union.Leaves.begin(); It != G.Union.Leaves.end();) {
     auto Whole = llvm::find_if(G.Union.Leaves, [&](const auto &W) {
       return isPrefixOf(W.first, It->first);
@@ -55,9 +55,13 @@ ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
     Whole->second.join(It->second);
     It = G.Union.Leaves.erase(It);
   }
-  for (auto &Leaf : G.Union.Leaves)
-    if (Nest.Loops[Loop].InPlace.count(Leaf.first))
-      G.InPlace.insert(Leaf.first);
+  G.NamedAfter = &First;
+  return G;
+}
+
+/// Each loop's own fields, widened to the group's whole records, less those
+/// bound in place.
+void ownFields(const NestPlan &Nest, ViewGroup &G) {
   for (size_t I : G.Loops) {
     std::map<FieldPath, LeafAccess> Own;
     for (auto &[Path, A] : Nest.Loops[I].View.Leaves) {
@@ -70,30 +74,52 @@ ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
     }
     G.Fields[I] = inDeclarationOrder(Own);
   }
-  // A loop leaves the others' members unset: their types must allow that,
-  // else each loop keeps a view of its own.
+}
+
+/// A loop of G leaves a member of another loop unset that its type does
+/// not allow to be left so.
+bool leavesUnsettable(const ViewGroup &G) {
+  if (G.Loops.size() < 2)
+    return false;
   for (size_t I : G.Loops)
     for (auto &Leaf : G.Union.Leaves)
       if (!defaultConstructible(Leaf.first.back()->getType()) &&
           !G.InPlace.count(Leaf.first) &&
-          !llvm::any_of(G.Fields[I],
-                        [&](auto &F) { return F.first == Leaf.first; }) &&
-          G.Loops.size() > 1) {
-        ViewGroup Own;
-        Own.Loops = {Loop};
-        Own.Union = Nest.Loops[Loop].View;
-        for (auto &F : Own.Union.orderedLeaves()) {
-          if (G.InPlace.count(F.first))
-            Own.InPlace.insert(F.first);
-          else
-            Own.Fields[Loop].push_back(F);
-        }
-        Own.Device = runsOnDevice(Nest.Loops[Loop]);
-        Own.NamedAfter = &Nest.Loops[Loop];
-        return Own;
-      }
-  G.NamedAfter = &First;
-  return G;
+          !llvm::any_of(G.Fields.at(I),
+                        [&](auto &F) { return F.first == Leaf.first; }))
+        return true;
+  return false;
 }
 
+/// Loop's view alone.
+ViewGroup ownView(const NestPlan &Nest, size_t Loop,
+                  const std::set<FieldPath> &InPlace) {
+  ViewGroup Own;
+  Own.Loops = {Loop};
+  Own.Union = Nest.Loops[Loop].View;
+  for (auto &F : Own.Union.orderedLeaves()) {
+    if (InPlace.count(F.first))
+      Own.InPlace.insert(F.first);
+    else
+      Own.Fields[Loop].push_back(F);
+  }
+  Own.Device = runsOnDevice(Nest.Loops[Loop]);
+  Own.NamedAfter = &Nest.Loops[Loop];
+  return Own;
+}
+
+} // namespace
+
+ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
+  ViewGroup G = sameElement(Nest, Loop);
+  for (auto &Leaf : G.Union.Leaves)
+    if (Nest.Loops[Loop].InPlace.count(Leaf.first))
+      G.InPlace.insert(Leaf.first);
+  ownFields(Nest, G);
+  // A loop leaves the others' members unset: their types must allow that,
+  // else each loop keeps a view of its own.
+  if (leavesUnsettable(G))
+    return ownView(Nest, Loop, G.InPlace);
+  return G;
+}
 } // namespace soaview

@@ -373,14 +373,15 @@ public:
   /// then one copy to the device on the thread's stream.
   /// In a view region: the region's buffers and index instead.
   void start() {
-    if (this->join_region(region_ops, device_, dl_, di_, dx_, true))
+    if (this->join_region(region_ops, device_, this->dl_, this->di_, this->dx_,
+                          true))
       return;
     this->prepare();
     rt::phase_clock clock(this->site_);
     std::size_t bytes = this->block_bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, &backend, device_);
     arena a(dev_->data());
-    this->carve(a, dl_, di_, dx_);
+    this->carve(a, this->dl_, this->di_, this->dx_);
     if (bytes)
       check(cudaMemcpyAsync(dev_->data(), this->host_->data(), bytes,
                             cudaMemcpyHostToDevice, cudaStreamPerThread),
@@ -398,7 +399,7 @@ public:
   template <class Body> void launch(const Body &body) {
     if (!this->in_region())
       return launch_and_copy_back<LSpec>(this->site_, device_, this->n_,
-                                         this->lsoa_, dl_, body);
+                                         this->lsoa_, this->dl_, body);
     rt::phase_clock clock(this->site_);
     if (this->n_) {
       for_each<<<grid_for(this->n_, kBlock, device_), kBlock, 0,
@@ -414,20 +415,12 @@ public:
       rt::region_launched();
       rt::region_verify(); // the lists, checked while the kernel runs
     }
-    this->region_wrote(dl_);
+    this->region_wrote(this->dl_);
   }
-
-  /// Device buffers and index, captured by value by the kernel's lambda.
-  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
-  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
-  const sweep_index &index() const noexcept { return dx_; }
 
 private:
   int device_;
   std::optional<lease> dev_;
-  typename LSpec::soa dl_{};
-  typename base::inner_soa di_{};
-  sweep_index dx_{};
 };
 
 } // namespace soaview::cuda

@@ -152,7 +152,7 @@ public:
       : base(s), device_(device), clock_(s) {}
   ~sweep() {
     if (dev_)
-      copy_back<LSpec>(clock_, this->lsoa_, dl_, this->n_, device_);
+      copy_back<LSpec>(clock_, this->lsoa_, this->dl_, this->n_, device_);
     else if (this->in_region()) // the written fields stay on the device
       region_end();
   }
@@ -161,7 +161,8 @@ public:
   /// then one copy to the device. In a view region: the region's buffers
   /// and index instead.
   void start() {
-    if (this->join_region(region_ops, device_, dl_, di_, dx_)) {
+    if (this->join_region(region_ops, device_, this->dl_, this->di_,
+                          this->dx_)) {
       clock_ = rt::phase_clock(this->site_); // the kernel starts
       return;
     }
@@ -170,31 +171,24 @@ public:
     std::size_t bytes = this->block_bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, device_);
     arena a(dev_->data());
-    this->carve(a, dl_, di_, dx_);
+    this->carve(a, this->dl_, this->di_, this->dx_);
     if (bytes)
       omp_target_memcpy(dev_->data(), this->host_->data(), bytes, 0, 0, device_,
                         omp_get_initial_device());
     clock_.mark(rt::phase::to_device);
   }
 
-  /// Device buffers and index, to pass into the target region by value.
-  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
-  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
-  const sweep_index &index() const noexcept { return dx_; }
   int device() const noexcept { return device_; }
 
 private:
   void region_end() {
     clock_.mark(rt::phase::kernel);
-    this->region_wrote(dl_);
+    this->region_wrote(this->dl_);
   }
 
   int device_;
   rt::phase_clock clock_; ///< from start(): to the device, kernel, back
   std::optional<device_lease> dev_;
-  typename LSpec::soa dl_{};
-  typename base::inner_soa di_{};
-  sweep_index dx_{};
 };
 
 } // namespace soaview::omp

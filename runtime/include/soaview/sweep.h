@@ -73,28 +73,20 @@ public:
   explicit host_sweep(const site &s) : base(s) {}
   ~host_sweep() {
     if (this->in_region()) // the written fields stay in the region's buffers
-      this->region_wrote(dl_);
+      this->region_wrote(this->dl_);
   }
 
   /// After the cells are recorded: the region's buffers, or slots, index
   /// and gathers of its own.
   void start() {
-    if (this->join_region(rt::host_region_ops, -1, dl_, di_, dx_))
+    if (this->join_region(rt::host_region_ops, -1, this->dl_, this->di_,
+                          this->dx_))
       return;
     this->prepare();
-    dl_ = this->lsoa_;
-    di_ = this->isoa_;
-    dx_ = this->hidx_;
+    this->dl_ = this->lsoa_;
+    this->di_ = this->isoa_;
+    this->dx_ = this->hidx_;
   }
-
-  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
-  const typename base::inner_soa &inner_buffers() const noexcept { return di_; }
-  const sweep_index &index() const noexcept { return dx_; }
-
-private:
-  typename LSpec::soa dl_{};
-  typename base::inner_soa di_{};
-  sweep_index dx_{};
 };
 
 } // namespace soaview

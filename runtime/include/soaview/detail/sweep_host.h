@@ -48,6 +48,12 @@ public:
     st_.inner.clear();
     st_.owned.clear();
   }
+  /// The buffers and index the kernel reads (the region's, the device
+  /// copies, or the host's), captured by value by the generated loop.
+  const typename LSpec::soa &local_buffers() const noexcept { return dl_; }
+  const typename ispec::soa &inner_buffers() const noexcept { return di_; }
+  const sweep_index &index() const noexcept { return dx_; }
+
   ~sweep_host() {
     if constexpr (kScatters) {
       if (gathered_) {
@@ -337,6 +343,11 @@ protected:
   typename LSpec::soa lsoa_{};
   inner_soa isoa_{};
   sweep_index hidx_{};
+  /// What local_buffers(), inner_buffers() and index() hand the kernel,
+  /// set by the backend's start().
+  typename LSpec::soa dl_{};
+  inner_soa di_{};
+  sweep_index dx_{};
   bool gathered_ = false;
   rt::resident *region_ = nullptr; ///< the region this sweep joined
 
