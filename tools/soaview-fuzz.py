@@ -621,8 +621,13 @@ class Gen:
             if kind == "itvalid" and all(kd != "itvalid" for _, kd in kernels):
                 # An iterator that says itself when it is done (AutoPas's
                 # and ls1-mardyn's particle iterators): no end to compare.
+                # Its constructor has a default argument (a cursor's
+                # `Cursor it(first, last)` repeats only what is written).
                 w("struct Cursor {")
                 w("  S *const *p, *const *e;")
+                w("  Cursor(S *const *first, S *const *last, int skip = 0) : p(first), e(last) {")
+                w("    for (; skip > 0 && p != e; --skip) ++p;")
+                w("  }")
                 w("  bool isValid() const { return p != e; }")
                 w("  S *const &operator*() const { return *p; }")
                 w("  Cursor &operator++() { ++p; return *this; }")
@@ -679,6 +684,7 @@ class Gen:
                            "(*it)", True),
                 "itvalid": ("std::vector<S *> &c", self.pick([
                     "Cursor it{c.data(), c.data() + c.size()}; it.isValid(); ++it",
+                    "Cursor it(c.data(), c.data() + c.size()); it.isValid(); ++it",
                     "auto it = Cursor{c.data(), c.data() + c.size()}; it.isValid(); ++it"]),
                     "(*it)", True),
             }

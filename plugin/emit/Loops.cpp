@@ -91,25 +91,24 @@ void LoopEmitter::prologue(CodeWriter &W, const LoopPlan &P,
 }
 
 /// An iterator loop's begin as an expression: the initializer of `auto it
-/// = c.begin()`, or the iterator's type with the arguments of `Walker
-/// it{&list}` or `Walker it(&list)`.
+/// = c.begin()`, or the iterator's type with the parentheses or braces of
+/// `Walker it{&list}` or `Walker it(&list)` as written (a constructor's
+/// default arguments are its own).
 std::string LoopEmitter::iteratorBegin(const LoopForm &F) const {
   const VarDecl *It = F.Iterator;
   if (It->getInitStyle() == VarDecl::CInit)
     return Emit.Source.exprText(F.Begin);
   std::string Type = Emit.Types.name(It->getType().getUnqualifiedType());
   const Expr *Init = F.Begin->IgnoreImplicit();
-  if (isa<InitListExpr>(Init) || It->getInitStyle() == VarDecl::ListInit)
+  if (isa<InitListExpr>(Init)) // an aggregate's braces
     return Type + Emit.Source.exprText(Init);
   const auto *CE = dyn_cast<CXXConstructExpr>(Init);
   if (!CE) // `Walker it(w.begin())`, the copy elided
     return Type + "(" + Emit.Source.exprText(F.Begin) + ")";
-  if (CE->getNumArgs() == 0)
+  SourceRange Written = CE->getParenOrBraceRange();
+  if (Written.isInvalid()) // `Walker it;`
     return Type + "()";
-  SourceRange Args(CE->getArg(0)->getBeginLoc(),
-                   CE->getArg(CE->getNumArgs() - 1)->getEndLoc());
-  return Type + "(" + Emit.Source.text(CharSourceRange::getTokenRange(Args)) +
-         ")";
+  return Type + Emit.Source.text(CharSourceRange::getTokenRange(Written));
 }
 
 /// An iterator loop's end: as written, or for a condition that asks the

@@ -7,7 +7,7 @@
 // with `it->` and `*it`, a member and a free function, an empty range, and a
 // begin with a side effect (ls1-mardyn's `molCont->iterator(mode)`), which
 // both builds evaluate once per loop.
-// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 6 --out %t \
+// RUN: %compare --plain %clangxx --soaview %soaviewxx --views 9 --out %t \
 // RUN:   --run "1 9" --run "2 40" --run "3 0" %s | FileCheck %s
 // CHECK: all runs identical
 #include "common.h"
@@ -82,6 +82,33 @@ void push(Cells &c) {
     (*it).f[0] += 0.25;
 }
 
+// An iterator whose constructor has default arguments (cells to skip, a
+// scale): the copy of the begin repeats the parentheses or braces as
+// written. Before, the range of its arguments ended at the constructor's
+// default argument, the copy was `Strided()`; and with braces
+// (`Strided it{c, 1}`, found by the fuzzer) the copy took the variable's
+// name too, `Stridedit{c, 1}`: the converted code did not compile (an
+// internal error).
+struct Strided : Cells::Iterator {
+  Strided(Cells &c, int skip = 0, double scale = 1.0)
+      : Cells::Iterator(&c.cells), scale(scale) {
+    for (int i = 0; i < skip && isValid(); ++i)
+      ++*this;
+  }
+  double scale;
+};
+void nudge(Cells &c) {
+  [[clang::soa_conversion("always")]]
+  for (Strided it(c); it.isValid(); ++it)
+    it->f[1] += 0.125;
+  [[clang::soa_conversion("always")]]
+  for (Strided it(c, 2); it.isValid(); ++it)
+    it->f[1] -= 0.0625;
+  [[clang::soa_conversion("always")]]
+  for (Strided it{c, 1}; it.isValid(); ++it)
+    it->f[0] *= 0.75;
+}
+
 void damp(Cells *c) {
   [[clang::soa_conversion("always")]]
   for (auto i = c->iterator(1); i.isValid(); ++i)
@@ -140,6 +167,7 @@ int main(int argc, char **argv) {
   damp(&c);
   damp(&c);
   push(c);
+  nudge(c);
   corpus::print("walks", c.walks);
   std::vector<Particle *> list;
   for (auto &cell : c.cells)
