@@ -60,13 +60,13 @@ public:
   };
 
   Ancestors(clang::ASTContext &Ctx, const clang::DynTypedNode &N)
-      : Ctx(Ctx), From(N) {}
-  iterator begin() const { return iterator(Ctx, From); }
+      : Ctx(Ctx), Start(N) {}
+  iterator begin() const { return iterator(Ctx, Start); }
   iterator end() const { return iterator(); }
 
 private:
   clang::ASTContext &Ctx;
-  clang::DynTypedNode From;
+  clang::DynTypedNode Start; ///< the node whose ancestors these are
 };
 
 /// The ancestors of N (a Stmt, Decl or DynTypedNode), innermost first.
