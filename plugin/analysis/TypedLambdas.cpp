@@ -31,9 +31,7 @@ namespace {
 /// The call operator as written: the pattern that an instantiation (of a
 /// generic lambda, or of a lambda in a template) comes from.
 const FunctionDecl *writtenOperator(const FunctionDecl *FD) {
-  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    return Pattern;
-  return FD;
+  return writtenFunction(FD);
 }
 
 /// Every call, in the whole translation unit and its instantiations, of a

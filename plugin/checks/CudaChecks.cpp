@@ -95,8 +95,7 @@ private:
 
 bool Checker::enclosingFunction() {
   const FunctionDecl *Fn = P.Form.Function;
-  if (const FunctionDecl *Pattern = Fn->getTemplateInstantiationPattern())
-    Fn = Pattern;
+  Fn = writtenFunction(Fn);
   std::optional<diag::Id> Why;
   if (insideLambda(Ctx, P.Form.Loop))
     Why = diag::err_cuda_in_lambda;

@@ -20,9 +20,7 @@ namespace {
 /// The declaration whose text a callee's clone copies: for a member of a
 /// class template specialization, the member of the template.
 const FunctionDecl *textOf(const FunctionDecl *FD) {
-  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    return Pattern;
-  return FD;
+  return writtenFunction(FD);
 }
 
 /// The element type as the clone's template head names it: qualified from

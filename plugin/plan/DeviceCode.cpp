@@ -487,8 +487,7 @@ void Reacher::body() {
 void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   if (FD->isImplicit() && !FD->hasBody())
     return;
-  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    FD = Pattern;
+  FD = writtenFunction(FD);
   if (!Seen.insert(FD->getCanonicalDecl()).second)
     return;
   if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))

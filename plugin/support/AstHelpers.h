@@ -40,6 +40,17 @@ clang::PrintingPolicy qualifiedPolicy(const clang::ASTContext &Ctx);
 
 /// True when RD is Element or one of its bases, or the pattern of a class
 /// template that Element or a base specializes (its name in its own text).
+/// The function as written: the pattern an instantiation comes from (of a
+/// function template, a member of a class template, a generic lambda's
+/// call operator), or FD itself.
+inline const clang::FunctionDecl *
+writtenFunction(const clang::FunctionDecl *FD) {
+  if (const clang::FunctionDecl *Pattern =
+          FD->getTemplateInstantiationPattern())
+    return Pattern;
+  return FD;
+}
+
 /// Where the qualifier of a member written `Q::name` can be taken out: from
 /// Q's first character to the name, in the file as written, or where one
 /// argument of a macro is written when both come from it
