@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/Analysis.h"
 #include "analysis/Analyzer.h"
+#include "analysis/Rules.h"
 
 #include "support/AstHelpers.h"
 #include "support/ValueClasses.h"
@@ -122,6 +123,12 @@ void Analyzer::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
     Diags.note(D, NoteL.isValid() ? NoteL : L, *Note);
   Diags.note(D, form(CurView).Loop->getBeginLoc(),
              diag::note_in_annotated_loop);
+}
+
+bool Analyzer::refused(const std::optional<Refusal> &R) {
+  if (R)
+    refuse(R->Loc, R->Error, R->NoteLoc, R->Note);
+  return R.has_value();
 }
 
 /// A member function reached with `this` bound to the element (or one of
@@ -353,7 +360,7 @@ bool Analyzer::qualifiedMember(const MemberExpr *ME, int View) {
 /// through its own fields).
 bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
                          ElementWalk &W, ParentMap &PM) {
-  if (!checkField(FD, ME->getMemberLoc()))
+  if (refused(fieldRefusal(Ctx, FD, ME->getMemberLoc())))
     return false;
   FieldPath Path = W.B.Path;
   Path.push_back(FD);
@@ -381,34 +388,16 @@ bool Analyzer::stepField(const MemberExpr *ME, const FieldDecl *FD,
              FD->getLocation(), Msg(diag::note_field_atomic, {A->Type}));
       return false;
     }
-    if (!carriedAsBytes(FD, ME, diag::err_use_whole_not_copyable))
+    if (refused(bytesRefusal(Ctx, FD, ME->getMemberLoc(),
+                             diag::err_use_whole_not_copyable)))
       return false;
     leaf(ME, Binding{W.B.View, Path}, /*Whole=*/true, PM);
     return false;
   }
-  if (!carriedAsBytes(FD, ME, diag::err_field_not_copyable))
+  if (refused(bytesRefusal(Ctx, FD, ME->getMemberLoc(),
+                           diag::err_field_not_copyable)))
     return false;
   leaf(ME, Binding{W.B.View, Path}, /*Whole=*/FieldRecord != nullptr, PM);
-  return false;
-}
-
-/// Whether a view may carry field FD, used at ME, as bytes; else reports
-/// Error with what makes its class's value more than its bytes.
-bool Analyzer::carriedAsBytes(const FieldDecl *FD, const MemberExpr *ME,
-                              diag::Id Error) {
-  std::optional<NotBytes> Why = whyNotBytes(Ctx, FD->getType());
-  if (!Why)
-    return true;
-  if (Why->Culprit && SM.isInSystemHeader(Why->Culprit->getLocation()))
-    Why = NotBytes{FD, "'" + FD->getQualifiedNameAsString() + "' " +
-                           "is a library class that is not trivially copyable"};
-  if (Why->Culprit)
-    refuse(ME->getMemberLoc(), {Error, {FD->getName().str()}},
-           Why->Culprit->getLocation(),
-           Msg(diag::note_field_not_bytes, {Why->Why}));
-  else
-    refuse(ME->getMemberLoc(), {Error, {FD->getName().str()}},
-           FD->getLocation(), Msg(diag::note_field_memcpy));
   return false;
 }
 
@@ -633,7 +622,7 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &Scope) {
   if (!Element)
     return;
   for (const FieldDecl *FD : Path)
-    if (!checkField(FD, ME->getMemberLoc()))
+    if (refused(fieldRefusal(Ctx, FD, ME->getMemberLoc())))
       return;
   for (const MemberExpr *M : Named)
     if (!qualifiedMember(M, Element->first.View))
@@ -685,8 +674,10 @@ void Analyzer::collectForeign(const Collector &C, ParentMap &PM) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD || !isElementRecord(FD->getParent()))
       continue;
-    Out.Foreign.push_back(
-        {ME->getMemberLoc(), FD, classifyUse(ME, PM).Written, FD->getParent()});
+    // (a foreign field returned by reference counts as written)
+    UseOf U = uses(ME, PM);
+    Out.Foreign.push_back({ME->getMemberLoc(), FD,
+                           U.Access.Written || U.Returned, FD->getParent()});
   }
   for (const Expr *W : C.Wholes) {
     if (BoundWholes.count(W))
@@ -777,7 +768,10 @@ bool Analyzer::run() {
   }
   if (Failed)
     return false;
-  writesThroughResults();
+  for (const ReturnedWrites::Leaf &L : Returns.written()) {
+    ViewModel &V = view(L.B);
+    (L.Whole ? V.Wholes : V.Leaves)[L.B.Path].Written = true;
+  }
   for (LoopAnalysis &L : Out.Loops)
     L.View.normalise();
   for (size_t K = 0; K < In.Loops.size(); ++K)

@@ -1,12 +1,19 @@
 //===- Analyzer.h - the analyser behind analyseNest -------------*- C++ -*-===//
 //
-// Private to analysis/: Analysis.cpp follows element uses up the AST and
-// through the call graph; Accesses.cpp decides how a field access is used
-// (read, written, both) and whether a field or callee can be in a view.
+// Private to analysis/: Analysis.cpp follows element uses up the AST,
+// Calls.cpp through the call graph, Accesses.cpp records field accesses.
+// The questions they ask are answered as values elsewhere: how an lvalue
+// is used (Uses.h), what a view may hold (Rules.h), which returned
+// references are written (ReturnedWrites.h); the values they pass around
+// are in Bindings.h.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_ANALYZER_H
 #define SOAVIEW_ANALYZER_H
 
+#include "analysis/Bindings.h"
+#include "analysis/ReturnedWrites.h"
+#include "analysis/Rules.h"
+#include "analysis/Uses.h"
 #include "analysis/View.h"
 #include "diag/Diagnostics.h"
 #include "forms/Forms.h"
@@ -26,57 +33,6 @@
 
 namespace soaview {
 namespace analysis {
-
-/// Members of a view named so are soaview's (docs/generated-code.md,
-/// "Names"): an element member named so cannot be in a view.
-inline constexpr llvm::StringLiteral ReservedPrefix = "soaview_";
-
-/// How an expression denotes the element: as a pointer to it, or as the
-/// object itself (an lvalue).
-enum class Kind { Pointer, Lvalue };
-
-/// Which element an expression denotes: the view (loop of the nest) it
-/// belongs to, and the sub-object path from the element.
-/// A call that an address of part of an element is handed to, with the
-/// type it points to there (before any conversion to `void *`).
-struct PassedAddress {
-  const clang::CallExpr *Call;
-  clang::QualType Pointee;
-  bool ByReference = false; ///< the field itself is the argument
-};
-
-struct Binding {
-  int View = 0;
-  FieldPath Path;
-};
-
-/// An expression that denotes a bound element, and how.
-struct ElementExpr {
-  const clang::Expr *E;
-  Kind K;
-};
-
-/// The element bindings visible in one analysed function: its parameters
-/// and local aliases, and `this` when the function is the element's method.
-struct Env {
-  llvm::DenseMap<const clang::ValueDecl *, std::pair<Binding, Kind>> Vars;
-  bool HasThis = false;
-  Binding This;
-  const clang::FunctionDecl *Fn = nullptr;
-};
-
-/// Identifies one analysis of a function: the function and what its
-/// parameters and `this` are bound to. A function is analysed once per key.
-struct AnalysisKey {
-  const clang::FunctionDecl *FD;
-  /// (parameter index, view, dotted path), sorted by index.
-  std::vector<std::tuple<unsigned, int, std::string>> Params;
-  std::optional<std::pair<int, std::string>> This;
-  bool operator<(const AnalysisKey &O) const {
-    return std::tie(FD, Params, This) < std::tie(O.FD, O.Params, O.This);
-  }
-};
-AnalysisKey keyOf(const clang::FunctionDecl *FD, const Env &Scope);
 
 /// Pre-order list of the nodes the analysis looks at in one body.
 class Collector : public clang::RecursiveASTVisitor<Collector> {
@@ -242,36 +198,13 @@ private:
   void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S,
                      const Env &Scope);
   void bindLambdaParams(const Collector &C, Env &Scope);
-  /// How the value of the lvalue Use is used (FirstUse: Use's location);
-  /// RefCall is set when a callee receives a reference or pointer to it
-  /// that it could keep. With Returned, an lvalue returned by non-const
-  /// reference from the function being analysed (under CurrentKey) sets
-  /// *Returned instead of counting as a write: its callers decide.
-  LeafAccess classifyUse(const clang::Expr *Use, clang::ParentMap &PM,
-                         const clang::CallExpr **RefCall = nullptr,
-                         bool *Returned = nullptr);
-  const clang::Expr *nextLvalue(const clang::Stmt *P, const clang::Expr *Cur,
-                                clang::ParentMap &PM);
-  LeafAccess usedBy(const clang::Stmt *P, const clang::Expr *Cur,
-                    clang::ParentMap &PM, LeafAccess A,
-                    const clang::CallExpr **RefCall, bool *Returned);
-  LeafAccess returnedUse(const clang::ReturnStmt *R, clang::ParentMap &PM,
-                         LeafAccess A, bool *Returned);
-  LeafAccess classifyArgument(const clang::CallExpr *CE, const clang::Expr *Arg,
-                              const clang::CallExpr **RefCall);
-  LeafAccess referenceUses(const clang::VarDecl *V, const clang::DeclStmt *DS,
-                           clang::ParentMap &PM, LeafAccess A,
-                           const clang::CallExpr **RefCall, bool *Returned);
+  /// How the value of the lvalue Use is used (Uses.h), in the body being
+  /// analysed; the sub-object fields on the way are handled.
+  UseOf uses(const clang::Expr *Use, clang::ParentMap &PM);
   /// A call C of the analysis Callee, which may return a non-const
   /// reference to part of an element: records how C's result is used.
   void resultUse(const AnalysisKey &Callee, const clang::CallExpr *C,
                  clang::ParentMap &PM);
-  /// Whether some call of the analysis K writes through its result (also
-  /// where a caller returns it on by reference, and where no call was seen).
-  bool resultWritten(const AnalysisKey &K,
-                     std::set<AnalysisKey> &Visited) const;
-  /// Marks written the returned leaves whose callers write through them.
-  void writesThroughResults();
   CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
                    const Binding &B, Env &Scope, clang::ParentMap &PM);
   std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
@@ -309,34 +242,19 @@ private:
   void method(const clang::CXXMethodDecl *MD, const Binding &B,
               clang::SourceLocation Use, const clang::CallExpr *Call,
               clang::ParentMap &PM);
-  bool checkField(const clang::FieldDecl *FD, clang::SourceLocation Use);
-  bool carriedAsBytes(const clang::FieldDecl *FD, const clang::MemberExpr *ME,
-                      diag::Id Error);
-  bool keepsAddress(const clang::FunctionDecl *FD,
-                    const clang::ParmVarDecl *Param,
-                    const clang::Expr *Arg) const;
-  bool visible(const clang::FunctionDecl *FD, clang::SourceLocation Use,
-               llvm::StringRef What);
   void enqueue(const clang::FunctionDecl *FD, Env Scope);
   bool isRecordOf(const clang::RecordDecl *RD, int View) const;
   bool isElementRecord(const clang::RecordDecl *RD) const;
   ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }
   const LoopForm &form(int View) const { return In.Loops[View].Form; }
 
-  /// False when the address of the field accessed by Use (or a reference
-  /// to it) may be kept beyond the iteration. Passed collects the calls the
-  /// address is handed to, directly or through a local pointer.
-  bool addressStaysLocal(const clang::Expr *Use, clang::ParentMap &PM,
-                         std::vector<PassedAddress> &Passed);
-  /// False (refused, located) when a call in Passed cannot be seen into
-  /// and the object it gets must be the element's own.
-  bool calleesSeeAddresses(const clang::Expr *Use, const Binding &B,
-                           const std::vector<PassedAddress> &Passed);
   /// Reports why the nest cannot be converted (once), with the note saying
   /// what to write instead and the loop it concerns.
   void refuse(clang::SourceLocation L, const Msg &Error,
               clang::SourceLocation NoteL = {},
               std::optional<Msg> Note = std::nullopt);
+  /// Reports R, if any (analysis/Rules.h); whether it did.
+  bool refused(const std::optional<Refusal> &R);
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
@@ -348,9 +266,6 @@ private:
   /// for the nest's own function, whose callers are not followed).
   const clang::FunctionDecl *CurrentFunction = nullptr;
   std::optional<AnalysisKey> CurrentKey;
-  /// References to references to a field followed so far (a bound).
-  unsigned ReferenceDepth = 0;
-  static constexpr unsigned MaxReferenceDepth = 4;
   bool Failed = false;
 
   llvm::DenseSet<const clang::Expr *> Handled;        ///< view accesses
@@ -371,23 +286,9 @@ private:
   std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>, size_t>
       CalleeIndex;
 
-  /// A field access that a function returns by non-const reference
-  /// (`double &mass() { return m; }`): whether it is written is decided by
-  /// the uses of the calls' results (docs/semantics.md, "What counts as a
-  /// write"), once every call has been seen.
-  struct ReturnedLeaf {
-    AnalysisKey From;
-    Binding B;
-    bool Whole;
-  };
-  std::vector<ReturnedLeaf> ReturnedLeaves;
-  /// Per analysed function, how its calls use the result: written through
-  /// at some call, or returned on by reference from the callers Into.
-  struct ResultUse {
-    bool Written = false;
-    std::set<AnalysisKey> Into;
-  };
-  std::map<AnalysisKey, ResultUse> ResultUses;
+  /// Fields returned by non-const reference, written where their callers
+  /// write through the result.
+  ReturnedWrites Returns;
 };
 
 } // namespace analysis

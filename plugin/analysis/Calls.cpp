@@ -13,6 +13,7 @@
 // Tests: test/Rewrite/callee-clone.cpp, test/Sema/refusals-uses.cpp.
 //===----------------------------------------------------------------------===//
 #include "analysis/Analyzer.h"
+#include "analysis/Rules.h"
 
 #include "support/AstHelpers.h"
 
@@ -319,19 +320,6 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
   return false;
 }
 
-/// Whether the library member function FD keeps the element pointer Arg:
-/// it takes it through a reference to a pointer (`push_back(const T &)`,
-/// `emplace_back(Args &&...)`, `insert`), the way containers store values
-/// (a free function such as std::move or std::swap is not said to keep it).
-bool Analyzer::keepsAddress(const FunctionDecl *FD, const ParmVarDecl *Param,
-                            const Expr *Arg) const {
-  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  QualType T = Param->getType();
-  return MD && MD->isInstance() && isLibraryFunction(SM, FD) &&
-         Arg->getType()->isPointerType() && T->isReferenceType() &&
-         T.getNonReferenceType()->isPointerType();
-}
-
 /// A free function or function template receiving the element as argument
 /// ArgIdx: binds all element arguments at once, records the callee (once
 /// per binding of its parameters) and analyses its body with them.
@@ -342,14 +330,15 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   unsigned ParamIdx = ArgIdx - Shift;
   if (ParamIdx < FD->getNumParams() &&
-      keepsAddress(FD, FD->getParamDecl(ParamIdx), Arg)) {
+      keepsAddress(SM, FD, FD->getParamDecl(ParamIdx), Arg)) {
     refuse(Arg->getExprLoc(),
            {diag::err_use_address_escapes, {FD->getQualifiedNameAsString()}},
            {}, Msg(diag::note_use_address_escapes));
     return false;
   }
   if (ParamIdx < FD->getNumParams() && // variadic calls are refused below
-      !visible(FD, C->getExprLoc(), "a function receiving the element"))
+      refused(calleeRefusal(SM, FD, C->getExprLoc(),
+                            "a function receiving the element")))
     return false;
   if (!elementParam(C, Arg, ParamIdx, B))
     return false;
