@@ -413,11 +413,11 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
   std::string Prefix = Emit.Names.prefix(P);
   LoopText T;
   if (EachSlot) {
-    T.Header = fill("${P}frame.each([&](std::size_t ${P}slot) "
+    T.Header = fill("${P}slots.each([&](std::size_t ${P}slot) "
                     "__attribute__((always_inline))",
                     {{"P", Prefix}});
     T.BodyDecls =
-        elementDecls(P, fill("${P}frame.at_slot(${P}slot)", {{"P", Prefix}}));
+        elementDecls(P, fill("${P}slots.at(${P}slot)", {{"P", Prefix}}));
     T.LambdaBody = true;
   } else if (F.ElementBinding) {
     T.Header = fill("(auto ${P}at = ${Cursor}(${P}range); ${P}at.i < "
@@ -481,10 +481,12 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
   // A host loop over pointers that writes its elements picks each
   // element's slot through the frame's repeat map (remap), an indirection
   // that keeps the compiler from vectorising the loop. Its body becomes a
-  // lambda that the frame's each() calls with the slot: directly indexed
-  // when the range holds no element twice. Not for a loop around a loop
-  // with a run-time trip count (the outer loop of a nest): the compiler
-  // would not vectorise it, and each() would only compile its body twice.
+  // lambda that each() of the frame's slots calls with the slot: directly
+  // indexed when the range holds no element twice. The slots are a local
+  // copy, so that a hoisted loop's overlap checks leave the loops around. Not
+  // for a loop around a loop with a run-time trip count (the outer loop of a
+  // nest): the compiler would not vectorise it, and each() would only compile
+  // its body twice.
   const bool EachSlot =
       !Emit.onDevice(P) && F.Kind == LoopFormKind::Range && !F.ElementBinding &&
       (F.VarIsPointer || F.Wrapped) && Scatter && P.View.writes() &&
@@ -493,6 +495,9 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
       Emit.onDevice(P) ? deviceLoop(Nest, P, Spec) : hostLoop(P, EachSlot);
   CodeWriter W;
   prologue(W, P, Frame);
+  if (EachSlot) // a value: kept in registers through the loops around
+    W.line(fill("const auto ${P}slots = ${P}frame.slots();",
+                {{"P", Emit.Names.prefix(P)}}));
   if (P.RepeatsRunAsWritten) // hostLoop adds no prologue of its own here
     repeatsFallback(W, P, Nest.InRegion);
   T.Prologue = W.take() + T.Prologue;

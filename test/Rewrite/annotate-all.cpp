@@ -12,7 +12,7 @@ struct Cell { std::vector<P *> parts; };
 // CHECK-NEXT:    for (Cell &c : cells)
 // CHECK-NEXT:    { // soaview: view of 'P' in {x, v} out {x}
 // CHECK:         ::soaview::frame<{{.*}}> [[P:sv[0-9]+_[0-9]+_]]frame([[P]]site, [[P]]range);
-// CHECK:           [[P]]frame.each(
+// CHECK:           [[P]]slots.each(
 // CHECK-SAME:      auto *p = &[[P]]view;
 // CHECK-NEXT:        p->x += dt * p->v; }); }
 void drift(std::vector<Cell> &cells, double dt) {

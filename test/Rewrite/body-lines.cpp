@@ -19,6 +19,6 @@ void nextLine(std::vector<P *> &ps) {
 // CHECK-NEXT: #line 10
 // CHECK-NEXT: {{^ +}}int u; p.x += p.v; } }
 // CHECK-LABEL: void nextLine(
-// CHECK: [[B:sv14_3_]]frame.each({{.*}} { auto [[B]]view = [[B]]frame.at_slot([[B]]slot); auto *p = &[[B]]view;
+// CHECK: [[B:sv14_3_]]slots.each({{.*}} { auto [[B]]view = [[B]]slots.at([[B]]slot); auto *p = &[[B]]view;
 // CHECK-NEXT: {{^ +}}p->v *= 2; }); }
 // DIAG: body-lines.cpp:10:54: warning: unused variable 'u'

@@ -1,5 +1,5 @@
-// Which host loops over pointers run their body through the frame's each()
-// (a lambda called on two paths: directly indexed when the range holds no
+// Which host loops over pointers run their body through each() of the
+// frame's slots (a lambda called on two paths: directly indexed when the range holds no
 // element twice, so the compiler can vectorise it) and which index the frame
 // with at(): a loop around a loop with a run-time trip count is not
 // vectorised, and each() would only compile its body twice.
@@ -10,7 +10,8 @@
 struct P { double x[3], v[3], m; };
 
 // CHECK-LABEL: void flat(
-// CHECK: [[F:sv[0-9_]+]]frame.each([&](std::size_t [[F]]slot)
+// CHECK: const auto [[F:sv[0-9_]+]]slots = [[F]]frame.slots();
+// CHECK: [[F]]slots.each([&](std::size_t [[F]]slot)
 void flat(std::vector<P *> &ps, double dt) {
   [[clang::soa_conversion]]
   for (P *p : ps)
@@ -19,7 +20,7 @@ void flat(std::vector<P *> &ps, double dt) {
 
 // Constant trip counts unroll: the outer loop may still vectorise.
 // CHECK-LABEL: void unrolled(
-// CHECK: [[U:sv[0-9_]+]]frame.each([&](std::size_t [[U]]slot)
+// CHECK: [[U:sv[0-9_]+]]slots.each([&](std::size_t [[U]]slot)
 void unrolled(std::vector<P *> &ps, double dt) {
   [[clang::soa_conversion]]
   for (P *p : ps) {
@@ -64,3 +65,21 @@ void nest(std::list<P *> &local, std::list<P *> &active) {
   }
 }
 void end_of_checks() {}
+
+// A hoisted inner loop that writes (the active-local order): its slots are
+// copied before the outer loop, so that the compiler checks its buffers for
+// overlap once per call, not once per outer element.
+// CHECK-LABEL: void activeLocal(
+// CHECK: [[I:sv[0-9]+_5_]]frame([[I]]site, [[I]]range);
+// CHECK-NEXT: const auto [[I]]slots = [[I]]frame.slots();
+// CHECK: for (std::size_t [[O:sv[0-9]+_3_]]i = 0; [[O]]i < [[O]]frame.size(); ++[[O]]i)
+// CHECK: [[I]]slots.each([&](std::size_t [[I]]slot) __attribute__((always_inline)) { auto [[I]]view = [[I]]slots.at([[I]]slot); auto *l = &[[I]]view;
+void activeLocal(std::vector<P *> &local, std::vector<P *> &active) {
+  [[clang::soa_conversion]]
+  for (const P *a : active) {
+    [[clang::soa_conversion_hoist(1)]]
+    for (P *l : local)
+      if (l->x[0] < a->x[0])
+        l->v[0] += a->m;
+  }
+}

@@ -52,10 +52,12 @@ void push(std::vector<Particle *> &ps, double dt) {
 // CHECK: auto &&[[R:sv15_3_]]range = ps;
 // CHECK: static ::soaview::site [[R]]site("range-pointers.cpp:15:3");
 // CHECK: ::soaview::frame<::soaview_gen::[[VIEW]]_spec> [[R]]frame([[R]]site, [[R]]range);
+// CHECK-NEXT: const auto [[R]]slots = [[R]]frame.slots();
 // CHECK: #line 15
-// The body runs as a lambda that each() calls with the element's slot
+// The body runs as a lambda that each() of the frame's slots calls with the
+// element's slot
 // (direct when the range holds no element twice: the loop can vectorise).
-// CHECK-NEXT: [[R]]frame.each([&](std::size_t [[R]]slot) __attribute__((always_inline)) { auto [[R]]view = [[R]]frame.at_slot([[R]]slot); auto *p = &[[R]]view;
+// CHECK-NEXT: [[R]]slots.each([&](std::size_t [[R]]slot) __attribute__((always_inline)) { auto [[R]]view = [[R]]slots.at([[R]]slot); auto *p = &[[R]]view;
 // CHECK-NEXT: p->x += p->getMass() * dt;
 // CHECK-NEXT: }); }
 
@@ -73,7 +75,7 @@ void skip(std::vector<Particle *> &ps) {
   }
 }
 // CHECK-LABEL: void skip(
-// CHECK: [[S:sv[0-9]+_3_]]frame.each([&](std::size_t [[S]]slot)
+// CHECK: [[S:sv[0-9]+_3_]]slots.each([&](std::size_t [[S]]slot)
 // CHECK-NEXT: if (p->mass < 0)
 // CHECK-NEXT: return;
 // CHECK: if (k)

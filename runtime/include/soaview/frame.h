@@ -323,6 +323,29 @@ template <class V> struct index_shadow {
 //===-- frames
 //--------------------------------------------------------------===//
 
+/// A frame's slots as a value: its buffers, its count and its repeat map
+/// (frame::each, frame::at_slot). A loop inside other loops walks a copy
+/// made before them: a local the compiler keeps in registers, so that it
+/// checks the buffers for overlap once, before the loops around, not on
+/// every pass (the frame itself is in memory that calls may change).
+template <class Spec> struct frame_slots {
+  typename Spec::soa soa;
+  std::size_t n;
+  const std::size_t *remap;
+
+  template <class F> void each(F &&f) const {
+    if (remap)
+      for (std::size_t i = 0; i < n; ++i)
+        f(remap[i]);
+    else
+      for (std::size_t i = 0; i < n; ++i)
+        f(i);
+  }
+  typename Spec::view at(std::size_t slot) const noexcept {
+    return Spec::at(soa, slot);
+  }
+};
+
 /// One invocation of a converted loop: leases buffers, gathers the view's
 /// fields, hands out views, scatters the written fields back on destruction
 /// (also on break, return, goto and exceptions).
@@ -424,17 +447,15 @@ public:
   /// index the buffers directly when the range has no repeats, which lets
   /// the compiler vectorise them (at() selects the slot on every call).
   template <class F> void each(F &&f) const {
-    if (remap_)
-      for (std::size_t i = 0; i < n_; ++i)
-        f(remap_[i]);
-    else
-      for (std::size_t i = 0; i < n_; ++i)
-        f(i);
+    slots().each(static_cast<F &&>(f));
   }
   /// The view of slot `slot` (a value each() passes).
   typename Spec::view at_slot(std::size_t slot) const noexcept {
     return Spec::at(soa_, slot);
   }
+  /// each() and at_slot() as a value (frame_slots), for a loop inside other
+  /// loops (emit/Loops.cpp).
+  frame_slots<Spec> slots() const noexcept { return {soa_, n_, remap_}; }
   /// The host buffers (for device copies).
   const typename Spec::soa &buffers() const noexcept { return soa_; }
   /// True when a pointer container held the same element more than once.
