@@ -39,11 +39,14 @@ struct GatePrinter {
     const int c = x.choice();
     if (c < 0)
       return; // not all trials ran
+    char when[48] = "";
+    if (x.rounds() > 1)
+      std::snprintf(when, sizeof when, " after %u calls", gate::kRecheck);
     std::fprintf(stderr,
-                 "soaview: %s: ns per pair, fastest of %u calls: converted "
+                 "soaview: %s: ns per pair, fastest of %u calls%s: converted "
                  "%.3f, as written %.3f: runs %s\n",
-                 x.where(), gate::kTrials, x.best(0) / 1e3, x.best(1) / 1e3,
-                 c ? "converted" : "as written");
+                 x.where(), gate::kTrials, when, x.best(0) / 1e3,
+                 x.best(1) / 1e3, c ? "converted" : "as written");
   }
   static void printCalls(const gate &x) {
     const auto n = static_cast<unsigned long long>(x.runs(0) + x.runs(1));
@@ -78,26 +81,42 @@ gate::gate(const char *where) noexcept : where_(where) {
 
 bool gate::choose(int &slot) noexcept {
   slot = -1;
-  const int c = choice();
-  if (c >= 0 || !measuring)
-    return c != 0;
+  if (!measuring || rounds() == kRounds)
+    return choice() != 0;
   const unsigned k = claimed_.fetch_add(1, std::memory_order_relaxed);
-  if (k >= 2 * kTrials)
-    return true; // the last trials are still running
-  slot = static_cast<int>(k);
-  return k % 2 == 0;
+  for (unsigned r = 0; r < kRounds; ++r) {
+    const unsigned first = r == 0 ? 0 : kRecheck;
+    if (k >= first && k - first < 2 * kTrials) {
+      slot = static_cast<int>(r * 2 * kTrials + (k - first));
+      return (k - first) % 2 == 0;
+    }
+  }
+  return choice() != 0; // -1 while the first trials run: converted
 }
 
 void gate::record(int slot, std::uint64_t ns, double pairs) noexcept {
+  const unsigned round = static_cast<unsigned>(slot) / (2 * kTrials);
   const int version = slot % 2;
   const auto ps = static_cast<std::uint64_t>(1e3 * static_cast<double>(ns) /
                                              (pairs > 0 ? pairs : 1));
-  std::uint64_t old = best_[version].load(std::memory_order_relaxed);
-  while (ps < old && !best_[version].compare_exchange_weak(
+  std::atomic<std::uint64_t> *best = best_[round];
+  std::uint64_t old = best[version].load(std::memory_order_relaxed);
+  while (ps < old && !best[version].compare_exchange_weak(
                          old, ps, std::memory_order_relaxed))
     ;
-  if (recorded_.fetch_add(1, std::memory_order_acq_rel) + 1 == 2 * kTrials)
-    choice_.store(best(0) <= best(1) ? 1 : 0, std::memory_order_release);
+  if (recorded_[round].fetch_add(1, std::memory_order_acq_rel) + 1 !=
+      2 * kTrials)
+    return;
+  // The round's choice, unless a later round chose already.
+  const int chosen = static_cast<int>(2 * round) +
+                     (best[0].load(std::memory_order_relaxed) <=
+                              best[1].load(std::memory_order_relaxed)
+                          ? 1
+                          : 0);
+  int s = state_.load(std::memory_order_relaxed);
+  while ((s < 0 || s / 2 < static_cast<int>(round)) &&
+         !state_.compare_exchange_weak(s, chosen, std::memory_order_acq_rel))
+    ;
 }
 
 } // namespace soaview

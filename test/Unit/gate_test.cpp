@@ -66,6 +66,32 @@ void testClaimedNotRecorded() {
   CHECK(g.choice() == 0);
 }
 
+/// After kRecheck calls a second round of trials chooses again, and its
+/// choice holds (a process's first calls can run in other caches).
+void testRecheck() {
+  soaview::gate g("t:8:1");
+  CHECK(chooseWith(g, 3000, 1000) == 0 && g.rounds() == 1);
+  const unsigned trials = 2 * soaview::gate::kTrials;
+  for (unsigned k = trials; k < soaview::gate::kRecheck; ++k) {
+    int slot = 7;
+    CHECK(!g.choose(slot) && slot == -1); // the first round's choice
+  }
+  for (unsigned k = 0; k < trials; ++k) {
+    int slot = -1;
+    const bool conv = g.choose(slot);
+    CHECK(slot == int(trials + k));
+    CHECK(conv == (k % 2 == 0));
+    CHECK(g.choice() == 0 && g.rounds() == 1);
+    g.record(slot, conv ? 1000 : 3000, 1000);
+  }
+  CHECK(g.choice() == 1 && g.rounds() == 2);
+  CHECK(g.best(0) == 1000 && g.best(1) == 3000); // the second round's
+  for (int i = 0; i < 1000; ++i) {
+    int slot = 7;
+    CHECK(g.choose(slot) && slot == -1); // no third round
+  }
+}
+
 void testSizeRule() {
   soaview::gate g("t:6:1");
   {
@@ -109,6 +135,7 @@ int main() {
   testChoice();
   testFastestCall();
   testClaimedNotRecorded();
+  testRecheck();
   testSizeRule();
   testThreads();
   return checksDone("gate_test");

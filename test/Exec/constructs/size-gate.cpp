@@ -101,3 +101,9 @@ int main(int argc, char **argv) {
 // WRITTEN-DAG: size-gate.cpp:{{[0-9]+}}:5: gated nest, 1 call(s): 0 converted, 1 as written (1 below the size rule
 // NINE-DAG: size-gate.cpp:{{[0-9]+}}:3: gated nest, 9 call(s): {{3|6}} converted, {{3|6}} as written (0 below the size rule
 // NINE-DAG: size-gate.cpp:{{[0-9]+}}:5: gated nest, 1 call(s): 1 converted, 0 as written (0 below the size rule: 48 pairs per element gathered, a square nest from 96 x 96); still measuring
+// After 256 measured calls a second round of trials chooses for good: of
+// 300 calls, 12 are trials (six of each version) and the gate reports the
+// second round's choice.
+// RUN: env SOAVIEW_STATS=1 %t/size-gate.soaview 5 100 300 300 2>&1 >/dev/null | FileCheck %s --check-prefix=RECHECK
+// RECHECK-DAG: size-gate.cpp:45:3: gated nest, 300 call(s): {{[0-9]+}} converted, {{[0-9]+}} as written (0 below the size rule
+// RECHECK-DAG: size-gate.cpp:45:3: ns per pair, fastest of 3 calls after 256 calls: converted {{[0-9.]+}}, as written {{[0-9.]+}}: runs {{converted|as written}}
