@@ -12,6 +12,7 @@
 #include "driver/Driver.h"
 
 #include "driver/Instances.h"
+#include "driver/NestPipeline.h"
 #include "driver/Report.h"
 
 #include "analysis/Analysis.h"
@@ -60,7 +61,9 @@ public:
         Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
         Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
                  Opts.DeviceHeap, Opts.profitability()},
-        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice), Instances(Ctx) {
+        Host(!Ctx.getLangOpts().OpenMPIsTargetDevice),
+        Pipeline(Ctx, C, Planning, Opts.Remarks && Host, Diags),
+        Instances(Ctx) {
     Em.breakViewAt(Opts.BreakViewLine);
   }
 
@@ -89,18 +92,17 @@ public:
 private:
   void convertNest(const std::vector<LoopInstance> &N,
                    std::optional<SweepForm> Sweep);
+  /// N through the stages (NestPipeline), in a view region or not.
   std::optional<NestPlan> planChecked(const std::vector<LoopInstance> &N,
                                       std::optional<SweepForm> Sweep,
-                                      DiagStore &D);
+                                      DiagStore &D) const {
+    return Pipeline.plan(N, std::move(Sweep), inRegion(N), D);
+  }
   void tryNest(const std::vector<LoopInstance> &N,
                std::vector<NestPlan> &Passed, std::set<unsigned> &Failed);
   void remarkNotConverted(clang::SourceLocation For, std::string Why,
                           const StoredLoc &At,
                           const std::vector<StoredNote> &Notes);
-  std::optional<RecognisedNest> recognise(const std::vector<LoopInstance> &N,
-                                          DiagStore &D);
-  void decideSweep(RecognisedNest &R, const AnalysedNest &A);
-  bool check(const NestPlan &Nest, DiagStore &D);
   void emit(const NestPlan &Nest);
   void breakGeneratedCode(const NestPlan &Nest);
   bool commentLeftAttributes();
@@ -119,6 +121,7 @@ private:
   /// With offloading the driver runs this plugin in the host and in the
   /// device compile: remarks and warnings come from the host compile only.
   const bool Host;
+  const NestPipeline Pipeline;
   bool AnyRewrite = false, AnyOffload = false, AnyHeap = false,
        AnyHostSweep = false;
   std::set<unsigned> LoopsEmitted; // loop text is shared by instantiations
@@ -237,27 +240,6 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
     emit(*Nest);
 }
 
-/// One nest through the stages: recognise, analyse, check the views, plan,
-/// check the plan. nullopt after reporting into D why it cannot convert.
-std::optional<NestPlan>
-FirstPass::planChecked(const std::vector<LoopInstance> &N,
-                       std::optional<SweepForm> Sweep, DiagStore &D) {
-  std::optional<RecognisedNest> R = recognise(N, D);
-  if (!R)
-    return std::nullopt;
-  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
-  if (!A || !checkViews(*R, *A, D))
-    return std::nullopt;
-  R->Sweep = std::move(Sweep);
-  decideSweep(*R, *A);
-  PlanOptions Options = Planning;
-  Options.InRegion = inRegion(N);
-  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Options);
-  if (!check(Nest, D))
-    return std::nullopt;
-  return Nest;
-}
-
 //--- annotate=all ------------------------------------------------------------
 // Every nest is tried on its own: one that cannot convert keeps its code and
 // gets a remark saying why, and its loops are tried again without the
@@ -354,74 +336,6 @@ void FirstPass::remarkNotConverted(SourceLocation For, std::string Why,
     Diags.note(D, At, diag::note_not_converted_at);
   for (const StoredNote &N : Notes)
     D.Notes.push_back(N); // what the error would have said
-}
-
-/// A sweep whose nest cannot run swept stays on the host, with a remark.
-void FirstPass::decideSweep(RecognisedNest &R, const AnalysedNest &A) {
-  if (!R.Sweep)
-    return;
-  std::optional<std::string> Why = sweepStaysOnHost(R, A);
-  if (!Why)
-    return;
-  if (Opts.Remarks && Host)
-    Diags.report(R.Sweep->Annotation->ForLoc,
-                 {diag::remark_sweep_host, {*Why}});
-  R.Sweep.reset();
-}
-
-/// Each loop's form and the checks that need only the form; a nest converts
-/// whole or not at all.
-std::optional<RecognisedNest>
-FirstPass::recognise(const std::vector<LoopInstance> &N, DiagStore &D) {
-  RecognisedNest Nest;
-  for (const LoopInstance &I : N) {
-    if (!checkHoistLevel(Ctx, *I.A, I.Loop, D) ||
-        !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D) ||
-        !checkNotConstexpr(*I.A, I.Fn, D))
-      return std::nullopt;
-    std::optional<LoopForm> F =
-        recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
-    if (!F || !checkElementNameable(*F, *I.A, D) ||
-        !checkContainerUnchanged(Ctx, *F, *I.A, D))
-      return std::nullopt;
-    RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
-    if (L.HoistTo && !checkHoist(Ctx, L, D))
-      return std::nullopt;
-    Nest.InTemplate = L.InTemplate;
-    Nest.Loops.push_back(std::move(L));
-  }
-  if (!recognisePairs(Ctx, Nest, D))
-    return std::nullopt;
-  Nest.Root = nestRoot(Ctx, Nest.Loops);
-  return Nest;
-}
-
-/// The checks of the plan: the sweep, offloading (and the CUDA backend's
-/// rules), allocation on the device, then the warning for loops that use no
-/// field and the place of the generated code.
-bool FirstPass::check(const NestPlan &Nest, DiagStore &D) {
-  if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
-    return false;
-  if (!checkPairPlacement(Nest, D))
-    return false;
-  bool OK = true;
-  for (const LoopPlan &P : Nest.Loops) // a host sweep runs in parallel too
-    if (P.Offload || (&P == &Nest.Loops[0] && Nest.hostSweep()))
-      OK &= checkOffload(Ctx, Nest, P, D);
-  if (!OK)
-    return false;
-  if (Planning.DeviceHeap)
-    for (const LoopPlan &P : Nest.Loops)
-      if (P.Offload && !checkDeviceHeap(Nest, P, D))
-        return false;
-  if (Planning.Backend == BackendKind::Cuda)
-    for (const LoopPlan &P : Nest.Loops)
-      if (P.Offload)
-        OK &= checkCudaOffload(Ctx, P, D);
-  if (!OK || !checkUsesFields(Ctx, Nest, D) || !checkPlacement(Ctx, Nest, D))
-    return false;
-  warnGuardsDerived(Ctx, Nest, D);
-  return true;
 }
 
 void FirstPass::emit(const NestPlan &Nest) {

@@ -1,0 +1,107 @@
+//===- NestPipeline.cpp - one nest through the stages (NestPipeline.h) ----===//
+#include "driver/NestPipeline.h"
+
+#include "analysis/Analysis.h"
+#include "checks/Checks.h"
+#include "checks/CudaChecks.h"
+#include "forms/LoopForms.h"
+#include "forms/PairForm.h"
+#include "forms/SweepForm.h"
+#include "frontend/Annotations.h"
+#include "support/AstHelpers.h"
+
+#include "clang/AST/ASTContext.h"
+
+using namespace clang;
+
+namespace soaview {
+
+std::optional<NestPlan> NestPipeline::plan(const std::vector<LoopInstance> &N,
+                                           std::optional<SweepForm> Sweep,
+                                           bool InRegion, DiagStore &D) const {
+  std::optional<RecognisedNest> R = recognise(N, D);
+  if (!R)
+    return std::nullopt;
+  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
+  if (!A || !checkViews(*R, *A, D))
+    return std::nullopt;
+  R->Sweep = std::move(Sweep);
+  decideSweep(*R, *A);
+  PlanOptions Options = Planning;
+  Options.InRegion = InRegion;
+  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Options);
+  if (!check(Nest, D))
+    return std::nullopt;
+  return Nest;
+}
+
+/// Each loop's form and the checks that need only the form; a nest converts
+/// whole or not at all.
+std::optional<RecognisedNest>
+NestPipeline::recognise(const std::vector<LoopInstance> &N,
+                        DiagStore &D) const {
+  RecognisedNest Nest;
+  for (const LoopInstance &I : N) {
+    if (!checkHoistLevel(Ctx, *I.A, I.Loop, D) ||
+        !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D) ||
+        !checkNotConstexpr(*I.A, I.Fn, D))
+      return std::nullopt;
+    std::optional<LoopForm> F =
+        recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
+    if (!F || !checkElementNameable(*F, *I.A, D) ||
+        !checkContainerUnchanged(Ctx, *F, *I.A, D))
+      return std::nullopt;
+    RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
+    if (L.HoistTo && !checkHoist(Ctx, L, D))
+      return std::nullopt;
+    Nest.InTemplate = L.InTemplate;
+    Nest.Loops.push_back(std::move(L));
+  }
+  if (!recognisePairs(Ctx, Nest, D))
+    return std::nullopt;
+  Nest.Root = nestRoot(Ctx, Nest.Loops);
+  return Nest;
+}
+
+/// A sweep whose nest cannot run swept stays on the host, with a remark.
+void NestPipeline::decideSweep(RecognisedNest &R, const AnalysedNest &A) const {
+  if (!R.Sweep)
+    return;
+  std::optional<std::string> Why = sweepStaysOnHost(R, A);
+  if (!Why)
+    return;
+  if (Remarks)
+    Diags.report(R.Sweep->Annotation->ForLoc,
+                 {diag::remark_sweep_host, {*Why}});
+  R.Sweep.reset();
+}
+
+/// The checks of the plan: the sweep, offloading (and the CUDA backend's
+/// rules), allocation on the device, then the warning for loops that use no
+/// field and the place of the generated code.
+bool NestPipeline::check(const NestPlan &Nest, DiagStore &D) const {
+  if (Nest.Sweep && !checkSweep(Ctx, Nest, D))
+    return false;
+  if (!checkPairPlacement(Nest, D))
+    return false;
+  bool OK = true;
+  for (const LoopPlan &P : Nest.Loops) // a host sweep runs in parallel too
+    if (P.Offload || (&P == &Nest.Loops[0] && Nest.hostSweep()))
+      OK &= checkOffload(Ctx, Nest, P, D);
+  if (!OK)
+    return false;
+  if (Planning.DeviceHeap)
+    for (const LoopPlan &P : Nest.Loops)
+      if (P.Offload && !checkDeviceHeap(Nest, P, D))
+        return false;
+  if (Planning.Backend == BackendKind::Cuda)
+    for (const LoopPlan &P : Nest.Loops)
+      if (P.Offload)
+        OK &= checkCudaOffload(Ctx, P, D);
+  if (!OK || !checkUsesFields(Ctx, Nest, D) || !checkPlacement(Ctx, Nest, D))
+    return false;
+  warnGuardsDerived(Ctx, Nest, D);
+  return true;
+}
+
+} // namespace soaview
