@@ -15,13 +15,9 @@
 #include "driver/NestPipeline.h"
 #include "driver/Report.h"
 
-#include "analysis/Analysis.h"
 #include "checks/Checks.h"
-#include "checks/CudaChecks.h"
 #include "emit/Backend.h"
 #include "emit/Emit.h"
-#include "forms/LoopForms.h"
-#include "forms/PairForm.h"
 #include "forms/SweepForm.h"
 #include "frontend/Annotations.h"
 #include "frontend/LoopFinder.h"
