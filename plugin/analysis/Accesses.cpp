@@ -86,24 +86,24 @@ std::string atomicUseOf(const ASTContext &Ctx, const Expr *Use, ParentMap &PM) {
 
 /// A field access through a view: recorded as a leaf (or a whole record)
 /// of the view with how it is used.
-void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
-                    ParentMap &PM) {
-  std::string Atomic = atomicUseOf(Ctx, Use, PM);
+void AccessRecorder::leaf(const Expr *Use, const Binding &B, bool Whole,
+                          ParentMap &PM) {
+  std::string Atomic = atomicUseOf(State.Ctx, Use, PM);
   UseOf Uses = uses(Use, PM);
   const CallExpr *RefCall = Uses.RefCall;
   LeafAccess Found = Uses.Access;
   if (Atomic.empty() && RefCall)
     Atomic = atomicOperationIn(RefCall->getDirectCallee());
   if (!Atomic.empty()) {
-    refuse(Use->getExprLoc(),
-           {diag::err_field_atomic_use, {dotted(B.Path), Atomic}}, {},
-           Msg(diag::note_field_atomic_use));
+    State.refuse(Use->getExprLoc(),
+                 {diag::err_field_atomic_use, {dotted(B.Path), Atomic}}, {},
+                 Msg(diag::note_field_atomic_use));
     return;
   }
   if (const RecordDecl *RD =
-          Ctx.getBaseElementType(Use->getType())->getAsRecordDecl();
+          State.Ctx.getBaseElementType(Use->getType())->getAsRecordDecl();
       RD && !RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()) {
-    refuse(
+    State.refuse(
         Use->getExprLoc(), {diag::err_field_unnamed_class, {dotted(B.Path)}},
         RD->getLocation(),
         Msg(diag::note_field_unnamed_class, {B.Path.back()->getName().str()}));
@@ -113,34 +113,36 @@ void Analyzer::leaf(const Expr *Use, const Binding &B, bool Whole,
   if (RefCall) // by non-const reference or pointer: it may keep the address
     Passed.push_back({RefCall, Use->getType(), true});
   if (!addressStaysLocal(Use, PM, Passed)) {
-    refuse(Use->getExprLoc(),
-           {diag::err_field_address_escapes, {dotted(B.Path)}}, {},
-           Msg(diag::note_field_address_escapes));
+    State.refuse(Use->getExprLoc(),
+                 {diag::err_field_address_escapes, {dotted(B.Path)}}, {},
+                 Msg(diag::note_field_address_escapes));
     return;
   }
-  if (refused(passedAddressRefusal(Ctx, Use, B, Passed)))
+  if (State.refused(passedAddressRefusal(State.Ctx, Use, B, Passed)))
     return;
   Found.RefSensitive = Use->getType().isConstQualified() && passedOn(Use, PM);
-  ViewModel &V = view(B);
+  ViewModel &V = State.view(B);
   (Whole ? V.Wholes[B.Path] : V.Leaves[B.Path]).join(Found);
   if (Uses.Returned)
-    Returns.returned({*CurrentKey, B, Whole});
+    State.Returns.returned({*State.CurrentKey, B, Whole});
 }
 
-UseOf Analyzer::uses(const Expr *Use, ParentMap &PM) {
-  UseOf U = useOf({Ctx, PM, CurrentFunction, CurrentKey.has_value()}, Use);
-  Handled.insert(U.SubFields.begin(), U.SubFields.end());
+UseOf AccessRecorder::uses(const Expr *Use, ParentMap &PM) {
+  UseOf U = useOf(
+      {State.Ctx, PM, State.CurrentFunction, State.CurrentKey.has_value()},
+      Use);
+  State.Handled.insert(U.SubFields.begin(), U.SubFields.end());
   return U;
 }
 
-void Analyzer::resultUse(const AnalysisKey &Callee, const CallExpr *C,
-                         ParentMap &PM) {
+void AccessRecorder::resultUse(const AnalysisKey &Callee, const CallExpr *C,
+                               ParentMap &PM) {
   QualType T = Callee.FD->getReturnType();
   if (!T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified())
     return; // nothing written through the result of this call
   UseOf U = uses(C, PM);
-  Returns.called(Callee, U.Access.Written,
-                 U.Returned ? CurrentKey : std::nullopt);
+  State.Returns.called(Callee, U.Access.Written,
+                       U.Returned ? State.CurrentKey : std::nullopt);
 }
 
 } // namespace analysis

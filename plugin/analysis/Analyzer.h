@@ -1,7 +1,8 @@
 //===- Analyzer.h - the analyser behind analyseNest -------------*- C++ -*-===//
 //
-// Private to analysis/: Analysis.cpp follows element uses up the AST,
-// Calls.cpp through the call graph, Accesses.cpp records field accesses.
+// Private to analysis/: Analysis.cpp analyses each body, Walk.cpp follows
+// element uses up the AST, Calls.cpp through the call graph, Accesses.cpp
+// records field accesses; NestState is what they share.
 // The questions they ask are answered as values elsewhere: how an lvalue
 // is used (Uses.h), what a view may hold (Rules.h), which returned
 // references are written (ReturnedWrites.h); the values they pass around
@@ -136,117 +137,14 @@ private:
   unsigned Unevaluated = 0;
 };
 
-/// Follows every use of the nest's elements (analysis/Analysis.cpp) and
-/// writes the AnalysedNest. Any use it cannot follow refuses the nest.
-class Analyzer {
+/// What one analysis of a nest shares between its pieces: the nest it
+/// reads, the AnalysedNest it writes, the work queue of bodies to analyse
+/// and the uses already bound. Reports the nest's one refusal.
+class NestState {
 public:
-  Analyzer(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
-           AnalysedNest &Out)
+  NestState(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
+            AnalysedNest &Out)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), In(In), Out(Out) {}
-
-  /// False after reporting why the nest cannot be converted.
-  bool run();
-
-private:
-  /// The outcome of a call that receives the element: refused, handled
-  /// (the walk ends there), or the element again (a member operator
-  /// returning `*this`), where the walk goes on.
-  struct CallOutcome {
-    bool Accepted = false;
-    std::optional<ElementExpr> Continues;
-  };
-  /// The state of element()'s walk up from one use of the element.
-  struct ElementWalk {
-    const clang::Expr
-        *Cur; ///< the expression that is (a pointer to) the element
-    Kind K;
-    Binding B;
-    bool RootIsThis;
-  };
-  struct Work {
-    const clang::FunctionDecl *FD;
-    Env Scope;
-  };
-
-  void analyse(const clang::Stmt *Body, Env &Scope,
-               std::optional<AnalysisKey> Key = std::nullopt);
-  void analyseRoots(const Collector &C, Env &Scope, clang::ParentMap &PM);
-  void collectForeign(const Collector &C, clang::ParentMap &PM);
-  void enqueueCallees(const Collector &C);
-  void element(const clang::Expr *Root, Kind K, Binding B, Env &Scope,
-               clang::ParentMap &PM);
-  bool step(const clang::Stmt *P, ElementWalk &W, Env &Scope,
-            clang::ParentMap &PM);
-  bool stepCast(const clang::ImplicitCastExpr *IC, ElementWalk &W);
-  bool stepUnary(const clang::UnaryOperator *U, ElementWalk &W);
-  bool stepField(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
-                 ElementWalk &W, clang::ParentMap &PM);
-  bool stepMethod(const clang::MemberExpr *ME, const clang::CXXMethodDecl *MD,
-                  ElementWalk &W, clang::ParentMap &PM);
-  bool qualifiedMember(const clang::MemberExpr *ME, int View);
-  bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &Scope);
-  bool stepBinary(const clang::BinaryOperator *BO, ElementWalk &W);
-  bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &Scope,
-                 clang::ParentMap &PM);
-  void leaf(const clang::Expr *Use, const Binding &B, bool Whole,
-            clang::ParentMap &PM);
-  std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
-                                                      const Env &Scope);
-  void unevaluatedField(const clang::MemberExpr *ME, const Env &Scope);
-  void typeOfElement(const clang::Expr *Operand, const char *Spelling,
-                     const Env &Scope);
-  void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S,
-                     const Env &Scope);
-  void bindLambdaParams(const Collector &C, Env &Scope);
-  /// How the value of the lvalue Use is used (Uses.h), in the body being
-  /// analysed; the sub-object fields on the way are handled.
-  UseOf uses(const clang::Expr *Use, clang::ParentMap &PM);
-  /// A call C of the analysis Callee, which may return a non-const
-  /// reference to part of an element: records how C's result is used.
-  void resultUse(const AnalysisKey &Callee, const clang::CallExpr *C,
-                 clang::ParentMap &PM);
-  CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
-                   const Binding &B, Env &Scope, clang::ParentMap &PM);
-  std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
-                                           const clang::Expr *Arg,
-                                           unsigned ArgIdx, Kind K,
-                                           const Binding &B,
-                                           clang::ParentMap &PM);
-  bool followCallee(const clang::CallExpr *C, const clang::Expr *Arg,
-                    unsigned ArgIdx, const Binding &B, const Env &Scope,
-                    clang::ParentMap &PM);
-  bool elementParam(const clang::CallExpr *C, const clang::Expr *Arg,
-                    unsigned ParamIdx, const Binding &B);
-  void bindArguments(const clang::CallExpr *C, const clang::FunctionDecl *Def,
-                     unsigned Shift, unsigned ParamIdx, const Binding &B,
-                     const Env &Caller, Env &Callee,
-                     std::vector<int> &ParamViews);
-  /// Whether the callee gets a clone (true) or instantiates again with the
-  /// proxy types (false); nullopt after refusing the templated shapes.
-  bool devirtualized(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
-  bool guardDispatch(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
-  bool guardMember(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
-                   const clang::MemberExpr *ME);
-  bool addGuard(const DispatchGuard &G);
-  std::optional<bool> needsClone(const clang::CallExpr *C,
-                                 const clang::FunctionDecl *Def,
-                                 const std::vector<int> &ParamViews,
-                                 std::vector<unsigned> &AutoParams);
-  /// A lambda written elsewhere whose parameters Params take the element by
-  /// its own type: whether they can become `auto` where it is written
-  /// (analysis/TypedLambdas.cpp); false after refusing.
-  bool typedLambda(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
-                   const std::vector<int> &ParamViews,
-                   const std::vector<unsigned> &Params);
-  /// Call: the call of MD, whose result's use is recorded (resultUse).
-  void method(const clang::CXXMethodDecl *MD, const Binding &B,
-              clang::SourceLocation Use, const clang::CallExpr *Call,
-              clang::ParentMap &PM);
-  void enqueue(const clang::FunctionDecl *FD, Env Scope);
-  bool isRecordOf(const clang::RecordDecl *RD, int View) const;
-  bool isElementRecord(const clang::RecordDecl *RD) const;
-  ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }
-  const LoopForm &form(int View) const { return In.Loops[View].Form; }
 
   /// Reports why the nest cannot be converted (once), with the note saying
   /// what to write instead and the loop it concerns.
@@ -255,6 +153,21 @@ private:
               std::optional<Msg> Note = std::nullopt);
   /// Reports R, if any (analysis/Rules.h); whether it did.
   bool refused(const std::optional<Refusal> &R);
+  /// Queues FD's body for analysis with Scope (once per AnalysisKey).
+  void enqueue(const clang::FunctionDecl *FD, Env Scope);
+  /// The binding of an expression that denotes a whole element (the loop
+  /// variable, `*p`, `&e`, `this`), or nullopt.
+  std::optional<std::pair<Binding, Kind>> evalElement(const clang::Expr *E,
+                                                      const Env &Scope);
+  bool isRecordOf(const clang::RecordDecl *RD, int View) const;
+  bool isElementRecord(const clang::RecordDecl *RD) const;
+  ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }
+  const LoopForm &form(int View) const { return In.Loops[View].Form; }
+
+  struct Work {
+    const clang::FunctionDecl *FD;
+    Env Scope;
+  };
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
@@ -289,6 +202,161 @@ private:
   /// Fields returned by non-const reference, written where their callers
   /// write through the result.
   ReturnedWrites Returns;
+};
+
+/// Field accesses through a view (analysis/Accesses.cpp): each becomes a
+/// leaf of the view with how it is used.
+class AccessRecorder {
+public:
+  explicit AccessRecorder(NestState &State) : State(State) {}
+
+  /// A field access through a view: a leaf (or a whole record) of the view.
+  void leaf(const clang::Expr *Use, const Binding &B, bool Whole,
+            clang::ParentMap &PM);
+  /// How the value of the lvalue Use is used (Uses.h), in the body being
+  /// analysed; the sub-object fields on the way are handled.
+  UseOf uses(const clang::Expr *Use, clang::ParentMap &PM);
+  /// A call C of the analysis Callee, which may return a non-const
+  /// reference to part of an element: records how C's result is used.
+  void resultUse(const AnalysisKey &Callee, const clang::CallExpr *C,
+                 clang::ParentMap &PM);
+
+private:
+  NestState &State;
+};
+
+/// Calls that receive an element (analysis/Calls.cpp): methods and
+/// operators of the element, lambdas, functions and templates followed
+/// into (queued with their parameters bound), virtual calls guarded or
+/// refused.
+class CallFollower {
+public:
+  CallFollower(NestState &State, AccessRecorder &Access)
+      : State(State), Access(Access) {}
+
+  /// The outcome of a call that receives the element: refused, handled
+  /// (the walk ends there), or the element again (a member operator
+  /// returning `*this`), where the walk goes on.
+  struct CallOutcome {
+    bool Accepted = false;
+    std::optional<ElementExpr> Continues;
+  };
+  CallOutcome call(const clang::CallExpr *C, const clang::Expr *Arg, Kind K,
+                   const Binding &B, Env &Scope, clang::ParentMap &PM);
+  /// Call: the call of MD, whose result's use is recorded (resultUse).
+  void method(const clang::CXXMethodDecl *MD, const Binding &B,
+              clang::SourceLocation Use, const clang::CallExpr *Call,
+              clang::ParentMap &PM);
+
+private:
+  std::optional<CallOutcome> specialCallee(const clang::CallExpr *C,
+                                           const clang::Expr *Arg,
+                                           unsigned ArgIdx, Kind K,
+                                           const Binding &B,
+                                           clang::ParentMap &PM);
+  bool followCallee(const clang::CallExpr *C, const clang::Expr *Arg,
+                    unsigned ArgIdx, const Binding &B, const Env &Scope,
+                    clang::ParentMap &PM);
+  bool elementParam(const clang::CallExpr *C, const clang::Expr *Arg,
+                    unsigned ParamIdx, const Binding &B);
+  void bindArguments(const clang::CallExpr *C, const clang::FunctionDecl *Def,
+                     unsigned Shift, unsigned ParamIdx, const Binding &B,
+                     const Env &Caller, Env &Callee,
+                     std::vector<int> &ParamViews);
+  bool devirtualized(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
+  bool guardDispatch(const clang::CallExpr *C, const clang::CXXMethodDecl *MD);
+  bool guardMember(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
+                   const clang::MemberExpr *ME);
+  bool addGuard(const DispatchGuard &G);
+  /// Whether the callee gets a clone (true) or instantiates again with the
+  /// proxy types (false); nullopt after refusing the templated shapes.
+  std::optional<bool> needsClone(const clang::CallExpr *C,
+                                 const clang::FunctionDecl *Def,
+                                 const std::vector<int> &ParamViews,
+                                 std::vector<unsigned> &AutoParams);
+  /// A lambda written elsewhere whose parameters Params take the element by
+  /// its own type: whether they can become `auto` where it is written
+  /// (analysis/TypedLambdas.cpp); false after refusing.
+  bool typedLambda(const clang::CallExpr *C, const clang::CXXMethodDecl *MD,
+                   const std::vector<int> &ParamViews,
+                   const std::vector<unsigned> &Params);
+
+  NestState &State;
+  AccessRecorder &Access;
+};
+
+/// Walks up the AST from one use of an element (analysis/Walk.cpp): each
+/// step moves up while the expression is still the element, and ends at a
+/// field access (a leaf), a call (followed), a local alias (bound) or a
+/// refusal.
+class ElementWalker {
+public:
+  ElementWalker(NestState &State, AccessRecorder &Access, CallFollower &Calls)
+      : State(State), Access(Access), Calls(Calls) {}
+
+  void element(const clang::Expr *Root, Kind K, Binding B, Env &Scope,
+               clang::ParentMap &PM);
+  /// `p->Base::x`: whether the qualifier can go (recorded), else refused.
+  bool qualifiedMember(const clang::MemberExpr *ME, int View);
+
+private:
+  /// The state of one walk up from one use of the element.
+  struct ElementWalk {
+    const clang::Expr
+        *Cur; ///< the expression that is (a pointer to) the element
+    Kind K;
+    Binding B;
+    bool RootIsThis;
+  };
+  bool step(const clang::Stmt *P, ElementWalk &W, Env &Scope,
+            clang::ParentMap &PM);
+  bool stepCast(const clang::ImplicitCastExpr *IC, ElementWalk &W);
+  bool stepUnary(const clang::UnaryOperator *U, ElementWalk &W);
+  bool stepField(const clang::MemberExpr *ME, const clang::FieldDecl *FD,
+                 ElementWalk &W, clang::ParentMap &PM);
+  bool stepMethod(const clang::MemberExpr *ME, const clang::CXXMethodDecl *MD,
+                  ElementWalk &W, clang::ParentMap &PM);
+  bool stepDecl(const clang::DeclStmt *DS, ElementWalk &W, Env &Scope);
+  bool stepBinary(const clang::BinaryOperator *BO, ElementWalk &W);
+  bool stepOther(const clang::Stmt *P, ElementWalk &W, const Env &Scope,
+                 clang::ParentMap &PM);
+
+  NestState &State;
+  AccessRecorder &Access;
+  CallFollower &Calls;
+};
+
+/// Follows every use of the nest's elements (analysis/Analysis.cpp) and
+/// writes the AnalysedNest: each body queued is collected, its element
+/// uses walked, its other field accesses and callees recorded. Any use it
+/// cannot follow refuses the nest.
+class Analyzer {
+public:
+  Analyzer(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
+           AnalysedNest &Out)
+      : State(Ctx, Diags, In, Out), Access(State), Calls(State, Access),
+        Walker(State, Access, Calls) {}
+
+  /// False after reporting why the nest cannot be converted.
+  bool run();
+
+private:
+  void analyse(const clang::Stmt *Body, Env &Scope,
+               std::optional<AnalysisKey> Key = std::nullopt);
+  void analyseRoots(const Collector &C, Env &Scope, clang::ParentMap &PM);
+  void collectForeign(const Collector &C, clang::ParentMap &PM);
+  void enqueueCallees(const Collector &C);
+  void unevaluatedField(const clang::MemberExpr *ME, const Env &Scope);
+  void typeOfElement(const clang::Expr *Operand, const char *Spelling,
+                     const Env &Scope);
+  void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S,
+                     const Env &Scope);
+  void bindLambdaParams(const Collector &C, Env &Scope);
+
+  NestState State;
+  AccessRecorder Access;
+  CallFollower Calls;
+  ElementWalker Walker;
 };
 
 } // namespace analysis

@@ -26,51 +26,53 @@ namespace analysis {
 /// operators of the element are its methods, lambdas given the element are
 /// analysed where written (both handled here); free functions and templates
 /// are followed (nullopt).
-std::optional<Analyzer::CallOutcome>
-Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
-                        Kind K, const Binding &B, ParentMap &PM) {
+std::optional<CallFollower::CallOutcome>
+CallFollower::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
+                            Kind K, const Binding &B, ParentMap &PM) {
   const FunctionDecl *FD = C->getDirectCallee();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   if (OC && MD && ArgIdx == 0) { // member operator on the element
-    BoundCalls.insert(C);
+    State.BoundCalls.insert(C);
     if (K != Kind::Lvalue) { // operands of member operators are lvalues
-      refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
-             Msg(diag::note_use_only_fields));
+      State.refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+                   Msg(diag::note_use_only_fields));
       return CallOutcome{};
     }
     method(MD, B, C->getExprLoc(), C, PM);
-    CallOutcome R{!Failed, std::nullopt};
+    CallOutcome R{!State.Failed, std::nullopt};
     QualType Returned = MD->getReturnType();
     if (R.Accepted &&
         (Returned->isReferenceType() || Returned->isPointerType()) &&
-        isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), B.View))
+        State.isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), B.View))
       R.Continues = ElementExpr{C, Returned->isPointerType() ? Kind::Pointer
                                                              : Kind::Lvalue};
     return R;
   }
   bool Lambda = MD && MD->getParent()->isLambda();
   if (Lambda && ArgIdx >= 1 && ArgIdx - 1 < MD->getNumParams() &&
-      LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
-    BoundCalls.insert(C);
+      State.LambdaParams.count(MD->getParamDecl(ArgIdx - 1))) {
+    State.BoundCalls.insert(C);
     return CallOutcome{true, std::nullopt}; // analysed where it is written
   }
-  if (Lambda && WrittenClosures.count(MD->getParent())) {
-    refuse(Arg->getExprLoc(), diag::err_use_lambda_shared, MD->getLocation(),
-           Msg(diag::note_use_lambda_shared));
+  if (Lambda && State.WrittenClosures.count(MD->getParent())) {
+    State.refuse(Arg->getExprLoc(), diag::err_use_lambda_shared,
+                 MD->getLocation(), Msg(diag::note_use_lambda_shared));
     return CallOutcome{};
   }
   // A lambda written elsewhere is followed like a function template: a
   // generic one instantiates with the view, a typed one becomes generic.
   if (MD && MD->isVirtual() && !devirtualized(C, MD) && !guardDispatch(C, MD)) {
-    const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
+    const Stmt *Nest =
+        State.In.Root ? State.In.Root : State.In.Loops[0].Form.Loop;
     Msg Note(copiesAsWritten(Nest) ? diag::note_use_virtual_method
                                    : diag::note_use_virtual_copy);
     if (MD->isPureVirtual())
       Note = Msg(diag::note_use_virtual_pure, {MD->getQualifiedNameAsString()});
-    refuse(Arg->getExprLoc(),
-           {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
-           MD->getLocation(), Note);
+    State.refuse(
+        Arg->getExprLoc(),
+        {diag::err_use_virtual_method, {MD->getQualifiedNameAsString()}},
+        MD->getLocation(), Note);
     return CallOutcome{};
   }
   return std::nullopt;
@@ -80,7 +82,7 @@ Analyzer::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
 /// object: a qualified call (`Base::f(...)`), a final method or class, or
 /// an object whose dynamic type is its static type. The clone of a member
 /// is a member template, never virtual.
-bool Analyzer::devirtualized(const CallExpr *C, const CXXMethodDecl *MD) {
+bool CallFollower::devirtualized(const CallExpr *C, const CXXMethodDecl *MD) {
   const Expr *Object = nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
     const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
@@ -114,17 +116,18 @@ static bool samePointernessInPattern(const FunctionDecl *Fn, const VarDecl *V,
 /// dynamic type when the nest starts (recorded in Out.Guards). Not without
 /// RTTI, nor for a nest whose copy as written would duplicate a static
 /// variable or a label.
-bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
+bool CallFollower::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
-  const Stmt *Nest = In.Root ? In.Root : In.Loops[0].Form.Loop;
-  const FunctionDecl *Fn = In.Loops[0].Form.Function;
-  if (!MC || !Ctx.getLangOpts().RTTI || !copiesAsWritten(Nest) ||
+  const Stmt *Nest =
+      State.In.Root ? State.In.Root : State.In.Loops[0].Form.Loop;
+  const FunctionDecl *Fn = State.In.Loops[0].Form.Function;
+  if (!MC || !State.Ctx.getLangOpts().RTTI || !copiesAsWritten(Nest) ||
       MD->isPureVirtual())
     return false; // no object is exactly of a class with a pure virtual
   const Expr *Object = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
   if (const auto *ME = dyn_cast<MemberExpr>(Object))
     return guardMember(C, MD, ME);
-  if (CurrentFunction != Fn || !contains(SM, Nest, C))
+  if (State.CurrentFunction != Fn || !contains(State.SM, Nest, C))
     return false;
   bool Pointer = Object->getType()->isPointerType();
   if (const auto *U = dyn_cast<UnaryOperator>(Object);
@@ -134,10 +137,10 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Object);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V ||
-      !SM.isBeforeInTranslationUnit(V->getLocation(), Nest->getBeginLoc()))
+  if (!V || !State.SM.isBeforeInTranslationUnit(V->getLocation(),
+                                                Nest->getBeginLoc()))
     return false;
-  if (In.InTemplate && !samePointernessInPattern(Fn, V, Pointer))
+  if (State.In.InTemplate && !samePointernessInPattern(Fn, V, Pointer))
     return false;
   QualType T = V->getType().getNonReferenceType();
   const CXXRecordDecl *Static =
@@ -159,11 +162,11 @@ bool Analyzer::guardDispatch(const CallExpr *C, const CXXMethodDecl *MD) {
   return addGuard({V, Pointer, Static, MD, C->getExprLoc()});
 }
 
-bool Analyzer::addGuard(const DispatchGuard &G) {
-  for (const DispatchGuard &O : Out.Guards)
+bool CallFollower::addGuard(const DispatchGuard &G) {
+  for (const DispatchGuard &O : State.Out.Guards)
     if (O.Object == G.Object)
       return true;
-  Out.Guards.push_back(G);
+  State.Out.Guards.push_back(G);
   return true;
 }
 
@@ -206,12 +209,12 @@ static bool writtenAsReference(const FieldDecl *F) {
 /// (`this->functor.AoSFunctor(...)`), in the nest's function or a lambda
 /// there capturing `this`: a reference is never reseated, so the object's
 /// dynamic type is the same for the whole nest, wherever the call is.
-bool Analyzer::guardMember(const CallExpr *C, const CXXMethodDecl *MD,
-                           const MemberExpr *ME) {
+bool CallFollower::guardMember(const CallExpr *C, const CXXMethodDecl *MD,
+                               const MemberExpr *ME) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
       !writtenAsReference(F) ||
-      !runsWithThisOf(CurrentFunction, In.Loops[0].Form.Function))
+      !runsWithThisOf(State.CurrentFunction, State.In.Loops[0].Form.Function))
     return false;
   const CXXRecordDecl *Static =
       F->getType().getNonReferenceType()->getAsCXXRecordDecl();
@@ -223,29 +226,30 @@ bool Analyzer::guardMember(const CallExpr *C, const CXXMethodDecl *MD,
 
 /// The parameter receiving the element: by reference or pointer, of the
 /// element's own type.
-bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
-                            unsigned ParamIdx, const Binding &B) {
+bool CallFollower::elementParam(const CallExpr *C, const Expr *Arg,
+                                unsigned ParamIdx, const Binding &B) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (ParamIdx >= FD->getNumParams()) {
-    refuse(Arg->getExprLoc(), diag::err_use_variadic, {},
-           Msg(diag::note_use_variadic));
+    State.refuse(Arg->getExprLoc(), diag::err_use_variadic, {},
+                 Msg(diag::note_use_variadic));
     return false;
   }
   const ParmVarDecl *PD = FD->getParamDecl(ParamIdx);
   QualType ParamType = PD->getType();
   if (!ParamType->isReferenceType() && !ParamType->isPointerType()) {
     // Unreached for class types (the copy is refused first), kept for safety.
-    refuse(Arg->getExprLoc(), diag::err_use_copied, PD->getLocation(),
-           Msg(diag::note_use_copied));
+    State.refuse(Arg->getExprLoc(), diag::err_use_copied, PD->getLocation(),
+                 Msg(diag::note_use_copied));
     return false;
   }
   const RecordDecl *Received = ParamType->getPointeeType()->getAsRecordDecl();
-  if (!Received ||
-      Received->getCanonicalDecl() != view(B).Element->getCanonicalDecl()) {
-    refuse(Arg->getExprLoc(),
-           {diag::err_use_param_type,
-            {qualifiedName(Ctx, ParamType), FD->getQualifiedNameAsString()}},
-           PD->getLocation(), Msg(diag::note_use_param_type));
+  if (!Received || Received->getCanonicalDecl() !=
+                       State.view(B).Element->getCanonicalDecl()) {
+    State.refuse(
+        Arg->getExprLoc(),
+        {diag::err_use_param_type,
+         {qualifiedName(State.Ctx, ParamType), FD->getQualifiedNameAsString()}},
+        PD->getLocation(), Msg(diag::note_use_param_type));
     return false;
   }
   return true;
@@ -254,10 +258,10 @@ bool Analyzer::elementParam(const CallExpr *C, const Expr *Arg,
 /// Binds every element argument of the call to the callee's parameters
 /// (`Density(local, active)` binds parameter 0 to one view and 1 to
 /// another): the callee's environment and which view each parameter gets.
-void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
-                             unsigned Shift, unsigned ParamIdx,
-                             const Binding &B, const Env &Caller, Env &Callee,
-                             std::vector<int> &ParamViews) {
+void CallFollower::bindArguments(const CallExpr *C, const FunctionDecl *Def,
+                                 unsigned Shift, unsigned ParamIdx,
+                                 const Binding &B, const Env &Caller,
+                                 Env &Callee, std::vector<int> &ParamViews) {
   auto KindOf = [](QualType T) {
     return T->isPointerType() ? Kind::Pointer : Kind::Lvalue;
   };
@@ -266,7 +270,7 @@ void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
     unsigned Param = I - Shift;
     if (Param >= Def->getNumParams())
       continue;
-    auto Arg = evalElement(C->getArg(I), Caller);
+    auto Arg = State.evalElement(C->getArg(I), Caller);
     if (!Arg)
       continue;
     QualType ParamType = Def->getParamDecl(Param)->getType();
@@ -283,15 +287,15 @@ void Analyzer::bindArguments(const CallExpr *C, const FunctionDecl *Def,
 /// Whether the callee gets a clone taking the views or simply instantiates
 /// again with the proxy types (templates whose element parameters are
 /// dependent); explicit specializations are refused.
-std::optional<bool> Analyzer::needsClone(const CallExpr *C,
-                                         const FunctionDecl *Def,
-                                         const std::vector<int> &ParamViews,
-                                         std::vector<unsigned> &AutoParams) {
+std::optional<bool>
+CallFollower::needsClone(const CallExpr *C, const FunctionDecl *Def,
+                         const std::vector<int> &ParamViews,
+                         std::vector<unsigned> &AutoParams) {
   // An explicit specialization (`template <> void f<P>(P &)`) has no
   // instantiation pattern, and a clone of it would specialize nothing.
   if (Def->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
-    refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {},
-           Msg(diag::note_use_explicit_specialization));
+    State.refuse(C->getExprLoc(), diag::err_use_explicit_specialization, {},
+                 Msg(diag::note_use_explicit_specialization));
     return std::nullopt;
   }
   // A function template whose element parameters are all dependent
@@ -323,34 +327,36 @@ std::optional<bool> Analyzer::needsClone(const CallExpr *C,
 /// A free function or function template receiving the element as argument
 /// ArgIdx: binds all element arguments at once, records the callee (once
 /// per binding of its parameters) and analyses its body with them.
-bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
-                            const Binding &B, const Env &Scope, ParentMap &PM) {
+bool CallFollower::followCallee(const CallExpr *C, const Expr *Arg,
+                                unsigned ArgIdx, const Binding &B,
+                                const Env &Scope, ParentMap &PM) {
   const FunctionDecl *FD = C->getDirectCallee();
   unsigned Shift =
       isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   unsigned ParamIdx = ArgIdx - Shift;
   if (ParamIdx < FD->getNumParams() &&
-      keepsAddress(SM, FD, FD->getParamDecl(ParamIdx), Arg)) {
-    refuse(Arg->getExprLoc(),
-           {diag::err_use_address_escapes, {FD->getQualifiedNameAsString()}},
-           {}, Msg(diag::note_use_address_escapes));
+      keepsAddress(State.SM, FD, FD->getParamDecl(ParamIdx), Arg)) {
+    State.refuse(
+        Arg->getExprLoc(),
+        {diag::err_use_address_escapes, {FD->getQualifiedNameAsString()}}, {},
+        Msg(diag::note_use_address_escapes));
     return false;
   }
   if (ParamIdx < FD->getNumParams() && // variadic calls are refused below
-      refused(calleeRefusal(SM, FD, C->getExprLoc(),
-                            "a function receiving the element")))
+      State.refused(calleeRefusal(State.SM, FD, C->getExprLoc(),
+                                  "a function receiving the element")))
     return false;
   if (!elementParam(C, Arg, ParamIdx, B))
     return false;
-  BoundCalls.insert(C);
-  if (!BoundUnder.insert({CurrentKey, C}).second)
+  State.BoundCalls.insert(C);
+  if (!State.BoundUnder.insert({State.CurrentKey, C}).second)
     return true; // every argument of this call was bound at once
   const FunctionDecl *Def = nullptr;
   FD->hasBody(Def);
   if (Def->getLocation().isMacroID()) {
-    refuse(C->getExprLoc(),
-           {diag::err_use_macro_callee, {FD->getQualifiedNameAsString()}}, {},
-           Msg(diag::note_use_macro_callee));
+    State.refuse(C->getExprLoc(),
+                 {diag::err_use_macro_callee, {FD->getQualifiedNameAsString()}},
+                 {}, Msg(diag::note_use_macro_callee));
     return false;
   }
   Env Callee;
@@ -361,28 +367,71 @@ bool Analyzer::followCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
   if (!Clone)
     return false;
   auto Key = std::make_pair(Def, ParamViews);
-  if (!CalleeIndex.count(Key)) {
-    CalleeIndex[Key] = Out.Callees.size();
-    Out.Callees.push_back({Def, ParamViews, *Clone, AutoParams});
+  if (!State.CalleeIndex.count(Key)) {
+    State.CalleeIndex[Key] = State.Out.Callees.size();
+    State.Out.Callees.push_back({Def, ParamViews, *Clone, AutoParams});
   }
-  resultUse(keyOf(Def, Callee), C, PM);
-  enqueue(Def, Callee);
+  Access.resultUse(keyOf(Def, Callee), C, PM);
+  State.enqueue(Def, Callee);
   return true;
 }
 
-Analyzer::CallOutcome Analyzer::call(const CallExpr *C, const Expr *Arg, Kind K,
-                                     const Binding &B, Env &Scope,
-                                     ParentMap &PM) {
+/// A member function reached with `this` bound to the element (or one of
+/// its sub-objects): copied into the proxy and analysed.
+void CallFollower::method(const CXXMethodDecl *MD, const Binding &B,
+                          SourceLocation Use, const CallExpr *Call,
+                          ParentMap &PM) {
+  std::string Name = MD->getQualifiedNameAsString();
+  const auto *Callee =
+      Call ? dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()) : nullptr;
+  bool Qualified = Callee && Callee->hasQualifier(); // no dynamic dispatch
+  if (MD->isVirtual() && !Qualified && !MD->hasAttr<FinalAttr>() &&
+      !MD->getParent()->hasAttr<FinalAttr>())
+    return State.refuse(Use, {diag::err_use_virtual, {Name}}, MD->getLocation(),
+                        Msg(diag::note_use_virtual));
+  if (MD->getDeclName().isIdentifier() &&
+      MD->getName().starts_with(ReservedPrefix))
+    return State.refuse(Use,
+                        {diag::err_member_reserved, {MD->getNameAsString()}},
+                        MD->getLocation(), Msg(diag::note_member_reserved));
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def)
+    return State.refuse(Use, {diag::err_use_method_invisible, {Name}},
+                        MD->getLocation(),
+                        Msg(diag::note_use_method_invisible));
+  if (State.SM.isInSystemHeader(Def->getLocation()) ||
+      Def->getLocation().isMacroID())
+    return State.refuse(Use, {diag::err_use_method_uncopyable, {Name}},
+                        Def->getLocation(),
+                        Msg(diag::note_use_method_uncopyable));
+  if (isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD))
+    return State.refuse(Use, diag::err_use_ctor_dtor, {},
+                        Msg(diag::note_use_only_fields));
+  const auto *MDef = cast<CXXMethodDecl>(Def);
+  State.view(B).Methods[B.Path].insert(MDef);
+  Env Scope;
+  Scope.HasThis = true;
+  Scope.This = B;
+  // A method returning the element again (`*this`) is walked on instead.
+  QualType Pointee = MD->getReturnType()->getPointeeType();
+  if (Pointee.isNull() || !State.isRecordOf(Pointee->getAsRecordDecl(), B.View))
+    Access.resultUse(keyOf(MDef, Scope), Call, PM);
+  State.enqueue(MDef, Scope);
+}
+
+CallFollower::CallOutcome CallFollower::call(const CallExpr *C, const Expr *Arg,
+                                             Kind K, const Binding &B,
+                                             Env &Scope, ParentMap &PM) {
   if (C->getCallee()->IgnoreParenImpCasts() == Arg->IgnoreParenImpCasts() ||
       C->getCallee() == Arg) { // class types are called through operator()
-    refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
-           Msg(diag::note_use_only_fields));
+    State.refuse(Arg->getExprLoc(), diag::err_use_unsupported, {},
+                 Msg(diag::note_use_only_fields));
     return {};
   }
   const FunctionDecl *FD = C->getDirectCallee();
   if (!FD) {
-    refuse(C->getBeginLoc(), diag::err_use_indirect_call, C->getBeginLoc(),
-           Msg(diag::note_use_indirect_call));
+    State.refuse(C->getBeginLoc(), diag::err_use_indirect_call,
+                 C->getBeginLoc(), Msg(diag::note_use_indirect_call));
     return {};
   }
   unsigned ArgIdx = 0;

@@ -179,28 +179,29 @@ std::optional<Why> callProblem(const ASTContext &Ctx, const LambdaUses &Uses,
 /// The parameters Params of the lambda MD (called by C with views) take the
 /// element by its own type: whether they can become `auto` where the lambda
 /// is written; false after refusing.
-bool Analyzer::typedLambda(const CallExpr *C, const CXXMethodDecl *MD,
-                           const std::vector<int> &ParamViews,
-                           const std::vector<unsigned> &Params) {
+bool CallFollower::typedLambda(const CallExpr *C, const CXXMethodDecl *MD,
+                               const std::vector<int> &ParamViews,
+                               const std::vector<unsigned> &Params) {
   const FunctionDecl *Written = writtenOperator(MD);
   LambdaUses Uses(Written);
-  Uses.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Uses.TraverseDecl(State.Ctx.getTranslationUnitDecl());
   for (unsigned I : Params) {
     std::optional<Why> Problem;
     if (Written->getNumParams() != MD->getNumParams()) // a pack
       Problem = Why{Written->getLocation(), Msg(diag::note_lambda_typed_param)};
     else
       Problem = writtenProblem(Written->getParamDecl(I),
-                               Out.Loops[ParamViews[I]].View.Element, Ctx);
+                               State.Out.Loops[ParamViews[I]].View.Element,
+                               State.Ctx);
     if (!Problem)
       Problem = askedProblem(MD, MD->getParamDecl(I));
     if (!Problem)
-      Problem = callProblem(Ctx, Uses, I);
+      Problem = callProblem(State.Ctx, Uses, I);
     if (Problem) {
-      refuse(C->getExprLoc(),
-             {diag::err_use_lambda_elsewhere,
-              {qualifiedName(Ctx, MD->getParamDecl(I)->getType())}},
-             Problem->Loc, Problem->Note);
+      State.refuse(C->getExprLoc(),
+                   {diag::err_use_lambda_elsewhere,
+                    {qualifiedName(State.Ctx, MD->getParamDecl(I)->getType())}},
+                   Problem->Loc, Problem->Note);
       return false;
     }
   }
