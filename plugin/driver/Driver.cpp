@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
 
+#include "driver/EveryLoop.h"
 #include "driver/Instances.h"
 #include "driver/NestPipeline.h"
 #include "driver/Report.h"
@@ -77,8 +78,15 @@ public:
   void convert(const std::vector<LoopInstance> &N);
   void convertSweepOnHost(const std::vector<LoopInstance> &N);
   /// annotate=all: every nest that can convert converts; the others keep
-  /// their code, with a remark.
-  void convertEveryLoop(const std::vector<std::vector<LoopInstance>> &Nests);
+  /// their code, with a remark (driver/EveryLoop).
+  void convertEveryLoop(const std::vector<std::vector<LoopInstance>> &Nests) {
+    auto Plan = [&](const std::vector<LoopInstance> &N, DiagStore &D) {
+      return planChecked(N, std::nullopt, D);
+    };
+    for (const NestPlan &Nest :
+         EveryLoop(SM, Diags, Host, Plan, Instances).convertible(Nests))
+      emit(Nest);
+  }
   /// The CUDA backend converted no offloaded loop (and nothing was
   /// refused): a warning at the top of the file, since the .cu it writes
   /// would otherwise pass for a GPU build.
@@ -94,11 +102,6 @@ private:
                                       DiagStore &D) const {
     return Pipeline.plan(N, std::move(Sweep), inRegion(N), D);
   }
-  void tryNest(const std::vector<LoopInstance> &N,
-               std::vector<NestPlan> &Passed, std::set<unsigned> &Failed);
-  void remarkNotConverted(clang::SourceLocation For, std::string Why,
-                          const StoredLoc &At,
-                          const std::vector<StoredNote> &Notes);
   void emit(const NestPlan &Nest);
   void breakGeneratedCode(const NestPlan &Nest);
   bool commentLeftAttributes();
@@ -234,104 +237,6 @@ void FirstPass::convertNest(const std::vector<LoopInstance> &N,
     return appendRows(Result.Report, reportRows(Ctx, *Nest, false));
   if (Instances.place(*Nest, Diags))
     emit(*Nest);
-}
-
-//--- annotate=all ------------------------------------------------------------
-// Every nest is tried on its own: one that cannot convert keeps its code and
-// gets a remark saying why, and its loops are tried again without the
-// outermost. A loop's text is shared by the instantiations of its template,
-// so a loop converts only where every instance of it converts.
-
-namespace {
-unsigned keyOf(const LoopInstance &I) { return I.A->ForLoc.getRawEncoding(); }
-
-/// The nests of N without its outermost loop, grouped as findNests groups.
-std::vector<std::vector<LoopInstance>>
-innerNests(const SourceManager &SM, const std::vector<LoopInstance> &N) {
-  std::vector<std::vector<LoopInstance>> Nests;
-  for (size_t I = 1; I < N.size(); ++I) {
-    bool Nested = false;
-    for (size_t J = 1; J < N.size(); ++J)
-      Nested |= contains(SM, N[J].Loop, N[I].Loop);
-    if (Nested)
-      continue;
-    std::vector<LoopInstance> Inner{N[I]};
-    for (size_t J = 1; J < N.size(); ++J)
-      if (contains(SM, N[I].Loop, N[J].Loop))
-        Inner.push_back(N[J]);
-    Nests.push_back(std::move(Inner));
-  }
-  return Nests;
-}
-} // namespace
-
-void FirstPass::convertEveryLoop(
-    const std::vector<std::vector<LoopInstance>> &Nests) {
-  std::vector<NestPlan> Passed;
-  std::set<unsigned> Failed; // loops with an instance that stays as written
-  for (const std::vector<LoopInstance> &N : Nests)
-    tryNest(N, Passed, Failed);
-  auto HasFailed = [&](const NestPlan &Nest) {
-    for (const LoopPlan &P : Nest.Loops)
-      if (Failed.count(P.Annotation->ForLoc.getRawEncoding()))
-        return true;
-    return false;
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (auto It = Passed.begin(); It != Passed.end();) {
-      if (!HasFailed(*It)) {
-        ++It;
-        continue;
-      }
-      for (const LoopPlan &P : It->Loops) {
-        Failed.insert(P.Annotation->ForLoc.getRawEncoding());
-        if (Host)
-          Diags.report(P.Annotation->ForLoc,
-                       diag::remark_not_converted_instance);
-      }
-      It = Passed.erase(It);
-      Changed = true;
-    }
-  }
-  for (const NestPlan &Nest : Passed)
-    emit(Nest);
-}
-
-void FirstPass::tryNest(const std::vector<LoopInstance> &N,
-                        std::vector<NestPlan> &Passed,
-                        std::set<unsigned> &Failed) {
-  DiagStore Trial(SM);
-  std::optional<NestPlan> Nest = planChecked(N, std::nullopt, Trial);
-  if (Nest && Instances.place(*Nest, Trial)) {
-    Passed.push_back(std::move(*Nest));
-    return;
-  }
-  Failed.insert(keyOf(N.front()));
-  const StoredDiag *Why = Trial.firstReason();
-  remarkNotConverted(N.front().A->ForLoc,
-                     Why ? Why->Message : std::string("no reason given"),
-                     Why ? Why->Loc : StoredLoc(),
-                     Why ? Why->Notes : std::vector<StoredNote>());
-  for (const std::vector<LoopInstance> &Inner : innerNests(SM, N))
-    tryNest(Inner, Passed, Failed);
-}
-
-/// The remark at a loop annotate=all leaves as written, and a note where
-/// the reason was found.
-void FirstPass::remarkNotConverted(SourceLocation For, std::string Why,
-                                   const StoredLoc &At,
-                                   const std::vector<StoredNote> &Notes) {
-  if (!Host)
-    return;
-  StringRef Reason(Why);
-  Reason.consume_front("soaview: ");
-  StoredDiag &D =
-      Diags.report(For, {diag::remark_not_converted, {Reason.str()}});
-  if (At.valid())
-    Diags.note(D, At, diag::note_not_converted_at);
-  for (const StoredNote &N : Notes)
-    D.Notes.push_back(N); // what the error would have said
 }
 
 void FirstPass::emit(const NestPlan &Nest) {

@@ -58,14 +58,14 @@ std::string ViewEmitter::exposed(const ViewGroup &G,
       Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
       "::" + F->getName().str();
   std::string Member = Emit.Names.memberFunction();
-  Exposed->add(Tag,
-               fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
-                    "noexcept; };\n"
-                    "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
-                    {{"Tag", Tag},
-                     {"Member", Member},
-                     {"View", viewName(G)},
-                     {"Field", Field}}));
+  Exposed.add(Tag,
+              fill("struct ${Tag} { friend constexpr auto ${Member}(${Tag}) "
+                   "noexcept; };\n"
+                   "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
+                   {{"Tag", Tag},
+                    {"Member", Member},
+                    {"View", viewName(G)},
+                    {"Field", Field}}));
   return Member + "(" + Tag + "{})";
 }
 

@@ -17,7 +17,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
@@ -44,6 +43,35 @@ std::string viewMember(const FieldPath &P) {
   std::string Prefix = dotted(FieldPath(P.begin(), P.end() - 1));
   return (Prefix.empty() ? "" : Prefix + ".") + memberName(P.back());
 }
+
+/// Views live in the element's namespace, in `soaview_gen` and in the
+/// views' own namespace inside it (Backend::viewsNamespace()). The three
+/// shapes of text put there, braces printed here:
+///   forward     `inline namespace soaview_gen { namespace { struct V; } }`
+///   declared    the views' namespace holds one declaration, soaview_gen
+///               the InGen text after it
+///   defined     the views' namespace holds InViews from the next line on
+struct GenNamespaces {
+  const Backend &Target;
+
+  std::string open() const {
+    return GeneratedNames::openGen() + Target.viewsNamespace();
+  }
+  std::string closeGen() const {
+    return "} // namespace " + std::string(GeneratedNames::GenNamespace) + "\n";
+  }
+  std::string forward(const std::string &Struct) const {
+    return open() + " struct " + Struct + "; } }\n";
+  }
+  std::string declared(const std::string &Struct,
+                       const std::string &InGen) const {
+    return open() + " struct " + Struct + "; }\n" + InGen + closeGen();
+  }
+  std::string defined(const std::string &InViews,
+                      const std::string &InGen) const {
+    return open() + "\n" + InViews + "} // namespace\n" + InGen + closeGen();
+  }
+};
 
 } // namespace
 
@@ -419,9 +447,7 @@ void ViewEmitter::keyedSelectors(const NestPlan &Nest, Chunks &Main) {
     if (!DoneSelectors.insert(Select).second)
       continue;
     Main.add(namespaceOf(P.View.Element),
-             GeneratedNames::openGen() + Emit.Target.viewsNamespace() +
-                 " struct " + Spec + "; }\n" + Select + "} // namespace " +
-                 GeneratedNames::GenNamespace + "\n");
+             GenNamespaces{Emit.Target}.declared(Spec, Select));
   }
 }
 
@@ -469,13 +495,11 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline): with the CUDA backend
   // the unnamed namespace is plain.
-  const std::string Open =
-      GeneratedNames::openGen() + Emit.Target.viewsNamespace();
-  Forward.add(ElementNS, Open + " struct " + viewName(G) + "; } }\n");
+  const GenNamespaces In{Emit.Target};
+  Forward.add(ElementNS, In.forward(viewName(G)));
 
-  ExposedFields Fields;
-  Exposed = &Fields;
-  auto Done = llvm::make_scope_exit([&] { Exposed = nullptr; });
+  Exposed = ExposedFields();
+  const ExposedFields &Fields = Exposed;
   CodeWriter Specs;
   std::string Where;
   for (size_t Loop : G.Loops) {
@@ -502,11 +526,10 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
         Fields.declarations();
   // The proxy and the specs' at() run where the loops run.
   Main.add(ElementNS,
-           Open + "\n" + Tags + Emit.Target.declareTargetBegin(G.Device) +
-               Body.take() + Specs.take() +
-               Emit.Target.declareTargetEnd(G.Device) + "} // namespace\n" +
-               selectors(Nest, G) + "} // namespace " +
-               GeneratedNames::GenNamespace + "\n");
+           In.defined(Tags + Emit.Target.declareTargetBegin(G.Device) +
+                          Body.take() + Specs.take() +
+                          Emit.Target.declareTargetEnd(G.Device),
+                      selectors(Nest, G)));
 }
 
 } // namespace soaview

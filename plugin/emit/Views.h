@@ -125,8 +125,9 @@ private:
   };
 
   EmitContext &Emit;
-  /// The group emitGroup is writing (null outside it).
-  ExposedFields *Exposed = nullptr;
+  /// Of the group emitGroup is writing (emptied as it starts one; the
+  /// const spec writers fill it).
+  mutable ExposedFields Exposed;
   std::set<std::string> DoneViews;
   std::set<std::string> DoneSelectors;
 };
