@@ -421,7 +421,7 @@ bool Analyzer::run() {
     (L.Whole ? V.Wholes : V.Leaves)[L.B.Path].Written = true;
   }
   for (LoopAnalysis &L : State.Out.Loops)
-    L.View.normalise();
+    L.View.normalise(State.In.RegionSweep);
   for (size_t K = 0; K < State.In.Loops.size(); ++K)
     if (std::optional<size_t> Walked = State.In.Loops[K].WalksViewOf)
       State.Out.Loops[*Walked].View.absorb(State.Out.Loops[K].View);

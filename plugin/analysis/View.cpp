@@ -59,10 +59,14 @@ bool holdableUnion(const FieldDecl *U) {
   return !RD->field_empty();
 }
 
-void ViewModel::holdUnions() {
+void ViewModel::holdUnions(bool RegionSweep) {
   // Members of one anonymous union share storage: when the loop writes one
   // and uses another, the view holds the union whole (as the element does),
   // so that every write lands on the same bytes as it would in the element.
+  // A sweep in a view region holds the union whole wherever it uses it: the
+  // region keeps one buffer per field name for all its sweeps, and one
+  // sweep's `d.w` and another's whole union would be two buffers of the
+  // same bytes, neither seeing what the other wrote.
   std::map<FieldPath, std::pair<std::set<const FieldDecl *>, LeafAccess>> Seen;
   for (auto *Fields : {&Leaves, &Wholes})
     for (auto &[Path, A] : *Fields) {
@@ -75,12 +79,12 @@ void ViewModel::holdUnions() {
       Access.join(A);
     }
   for (auto &[Union, Use] : Seen)
-    if (Use.first.size() > 1 && Use.second.Written)
+    if (RegionSweep || (Use.first.size() > 1 && Use.second.Written))
       Wholes[Union] = Use.second;
 }
 
-void ViewModel::normalise() {
-  holdUnions();
+void ViewModel::normalise(bool RegionSweep) {
+  holdUnions(RegionSweep);
   // Outermost whole records win.
   for (auto It = Wholes.begin(); It != Wholes.end();) {
     LeafAccess *Outer = nullptr;

@@ -92,9 +92,11 @@ struct ViewModel {
 
   /// Folds leaves below whole records into the whole record; an anonymous
   /// union whose members the loop uses apart, writing one, becomes one
-  /// whole leaf (holdableUnion).
-  void normalise();
-  void holdUnions();
+  /// whole leaf (holdableUnion). RegionSweep: every holdable union the
+  /// loop uses becomes one whole leaf (a view region's sweeps share buffers
+  /// by field name, so all of them must name the union's bytes alike).
+  void normalise(bool RegionSweep = false);
+  void holdUnions(bool RegionSweep);
   /// Leaves in declaration order.
   std::vector<std::pair<FieldPath, LeafAccess>> orderedLeaves() const;
   /// The leaves read and those written, as the user writes them, in

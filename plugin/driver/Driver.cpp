@@ -100,7 +100,9 @@ private:
   std::optional<NestPlan> planChecked(const std::vector<LoopInstance> &N,
                                       std::optional<SweepForm> Sweep,
                                       DiagStore &D) const {
-    return Pipeline.plan(N, std::move(Sweep), inRegion(N), D);
+    bool RegionSweep =
+        Sweep && RegionLoops.count(Sweep->Annotation->ForLoc.getRawEncoding());
+    return Pipeline.plan(N, std::move(Sweep), inRegion(N), RegionSweep, D);
   }
   void emit(const NestPlan &Nest);
   void breakGeneratedCode(const NestPlan &Nest);

@@ -18,10 +18,12 @@ namespace soaview {
 
 std::optional<NestPlan> NestPipeline::plan(const std::vector<LoopInstance> &N,
                                            std::optional<SweepForm> Sweep,
-                                           bool InRegion, DiagStore &D) const {
+                                           bool InRegion, bool RegionSweep,
+                                           DiagStore &D) const {
   std::optional<RecognisedNest> R = recognise(N, D);
   if (!R)
     return std::nullopt;
+  R->RegionSweep = Sweep && RegionSweep;
   std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
   if (!A || !checkViews(*R, *A, D))
     return std::nullopt;

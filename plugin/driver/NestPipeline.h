@@ -39,11 +39,12 @@ public:
         Remarks(Remarks), Diags(RemarkStore) {}
 
   /// N (a sweep's nest when Sweep is set) through the stages; InRegion: a
-  /// view region reaches it. nullopt after reporting into D why it cannot
-  /// convert.
+  /// view region reaches it; RegionSweep: the sweep is a view region's (its
+  /// views share the region's buffers). nullopt after reporting into D why
+  /// it cannot convert.
   std::optional<NestPlan> plan(const std::vector<LoopInstance> &N,
                                std::optional<SweepForm> Sweep, bool InRegion,
-                               DiagStore &D) const;
+                               bool RegionSweep, DiagStore &D) const;
 
 private:
   std::optional<RecognisedNest> recognise(const std::vector<LoopInstance> &N,

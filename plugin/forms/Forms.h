@@ -179,6 +179,9 @@ struct RecognisedNest {
   const clang::Stmt *Root = nullptr;
   /// The loop over cells around the nest, when the nest is swept.
   std::optional<SweepForm> Sweep;
+  /// The nest is swept in a view region: its views share the region's
+  /// buffers, so they hold anonymous unions whole (ViewModel::normalise).
+  bool RegionSweep = false;
 };
 
 } // namespace soaview
