@@ -85,6 +85,29 @@ bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
   return true;
 }
 
+/// A sweep in a view region shares the region's buffers, one per field name:
+/// a member of an anonymous union it cannot hold whole (holdableUnion)
+/// would have a buffer of its own beside the other members', and another
+/// sweep could not see what it writes (or the reverse).
+bool checkRegionUnions(const RecognisedNest &R, const AnalysedNest &A,
+                       DiagStore &Diags) {
+  if (!R.RegionSweep)
+    return true;
+  for (size_t View = 0; View < R.Loops.size(); ++View)
+    for (auto &[Path, Access] : A.Loops[View].View.orderedLeaves()) {
+      bool BelowUnion = false;
+      for (size_t I = 0; I + 1 < Path.size(); ++I)
+        BelowUnion |= Path[I]->isAnonymousStructOrUnion() &&
+                      Path[I]->getType()->isUnionType();
+      if (BelowUnion && Access.Written)
+        return refuseInLoop(Diags, Access.FirstUse,
+                            {diag::err_region_union_member, {dotted(Path)}},
+                            Access.FirstUse,
+                            Msg(diag::note_region_union_member), R.Loops[View]);
+    }
+  return true;
+}
+
 /// Two views of the same element type in one nest may hold the same objects
 /// (the active set contains the local one). A field written through one and
 /// held by the other is shared in place where every view can reach it in
@@ -112,7 +135,7 @@ bool checkAliasing(const RecognisedNest &R, const AnalysedNest &A,
 bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
                 DiagStore &Diags) {
   return checkForeign(R, A, Diags) && checkUnions(R, A, Diags) &&
-         checkAliasing(R, A, Diags);
+         checkRegionUnions(R, A, Diags) && checkAliasing(R, A, Diags);
 }
 
 } // namespace soaview
