@@ -46,6 +46,29 @@ bool reachableInPlace(const FieldPath &Path, const RecognisedNest &R,
   return true;
 }
 
+/// A union both views hold whole, each using its members apart
+/// (ViewModel::HeldMembers): one view writes members the other does not use,
+/// and the other writes none. Each writes back only the members it writes
+/// (emit/Views.cpp), so the other reads bytes nobody writes in the nest.
+bool apartInUnion(const FieldPath &Union, const ViewModel &A,
+                  const ViewModel &B) {
+  auto InA = A.HeldMembers.find(Union), InB = B.HeldMembers.find(Union);
+  if (InA == A.HeldMembers.end() || InB == B.HeldMembers.end())
+    return false;
+  auto Writes = [](const std::map<FieldPath, LeafAccess> &Members) {
+    return llvm::any_of(Members, [](auto &M) { return M.second.Written; });
+  };
+  if (Writes(InA->second) && Writes(InB->second))
+    return false;
+  const auto &Writer = Writes(InA->second) ? InA->second : InB->second;
+  const auto &Reader = Writes(InA->second) ? InB->second : InA->second;
+  for (auto &[W, WA] : Writer)
+    for (auto &[R, RA] : Reader)
+      if (WA.Written && overlaps(W, R))
+        return false;
+  return true;
+}
+
 } // namespace
 
 std::vector<SharedField> sharedFields(const RecognisedNest &R,
@@ -62,6 +85,8 @@ std::vector<SharedField> sharedFields(const RecognisedNest &R,
       for (auto &[PathI, AccessI] : VI.orderedLeaves())
         for (auto &[PathJ, AccessJ] : VJ.orderedLeaves()) {
           if (!overlaps(PathI, PathJ) || (!AccessI.Written && !AccessJ.Written))
+            continue;
+          if (PathI == PathJ && apartInUnion(PathI, VI, VJ))
             continue;
           SharedField S;
           S.Path = AccessI.Written ? PathI : PathJ;

@@ -68,19 +68,24 @@ void ViewModel::holdUnions(bool RegionSweep) {
   // sweep's `d.w` and another's whole union would be two buffers of the
   // same bytes, neither seeing what the other wrote.
   std::map<FieldPath, std::pair<std::set<const FieldDecl *>, LeafAccess>> Seen;
+  std::map<FieldPath, std::map<FieldPath, LeafAccess>> Uses;
   for (auto *Fields : {&Leaves, &Wholes})
     for (auto &[Path, A] : *Fields) {
       size_t End = unionEnd(Path);
       if (!End || !holdableUnion(Path[End - 1]) || End == Path.size())
         continue;
-      auto &[Members, Access] =
-          Seen[FieldPath(Path.begin(), Path.begin() + End)];
+      FieldPath Union(Path.begin(), Path.begin() + End);
+      auto &[Members, Access] = Seen[Union];
       Members.insert(Path[End]);
       Access.join(A);
+      Uses[Union][Path].join(A);
     }
   for (auto &[Union, Use] : Seen)
-    if (RegionSweep || (Use.first.size() > 1 && Use.second.Written))
+    if (RegionSweep || (Use.first.size() > 1 && Use.second.Written)) {
       Wholes[Union] = Use.second;
+      for (auto &[Member, A] : Uses[Union])
+        HeldMembers[Union][Member].join(A);
+    }
 }
 
 void ViewModel::normalise(bool RegionSweep) {
@@ -114,6 +119,9 @@ void ViewModel::normalise(bool RegionSweep) {
     Leaves[W.first] = W.second;
   }
   Wholes.clear();
+  // A union inside a record held whole is that record's bytes.
+  for (auto It = HeldMembers.begin(); It != HeldMembers.end();)
+    It = Leaves.count(It->first) ? std::next(It) : HeldMembers.erase(It);
 }
 
 std::pair<std::string, std::string> ViewModel::inOutNames() const {
@@ -177,8 +185,15 @@ bool overlaps(const FieldPath &A, const FieldPath &B) {
 }
 
 void ViewModel::absorb(const ViewModel &Other) {
-  for (auto &[Path, A] : Other.Leaves)
+  for (auto &[Union, Members] : Other.HeldMembers)
+    if (!Leaves.count(Union) || HeldMembers.count(Union)) // else held whole
+      for (auto &[Member, A] : Members)
+        HeldMembers[Union][Member].join(A);
+  for (auto &[Path, A] : Other.Leaves) {
+    if (isUnionLeaf(Path) && !Other.HeldMembers.count(Path))
+      HeldMembers.erase(Path); // the other holds it whole
     Leaves[Path].join(A);
+  }
   for (auto &[Path, A] : Other.Wholes)
     Wholes[Path].join(A);
   for (auto &[Path, Ms] : Other.Methods)

@@ -89,6 +89,12 @@ struct ViewModel {
   /// Local variables (anywhere in analysed code) that alias the element:
   /// their written element type must become the proxy type.
   llvm::SetVector<const clang::VarDecl *> Aliases;
+  /// Of each anonymous union held whole because its members are used apart
+  /// (holdUnions): those members and how they are used. A view writes back
+  /// only the members written, and two views of a nest share such a union
+  /// when one writes members the other does not use (analysis/Shared.cpp).
+  /// No entry: the union is used whole, all of its bytes count.
+  std::map<FieldPath, std::map<FieldPath, LeafAccess>> HeldMembers;
 
   /// Folds leaves below whole records into the whole record; an anonymous
   /// union whose members the loop uses apart, writing one, becomes one

@@ -234,6 +234,36 @@ void ViewEmitter::outSlotInits(const ViewGroup &G, size_t Loop,
   }
 }
 
+/// A union held whole goes back to its slot member by member: only the
+/// members some loop writes (HeldMembers), so that a loop reading other
+/// members of the same element meanwhile reads bytes nobody writes
+/// (analysis/Shared.cpp); all of it when it is used whole.
+void ViewEmitter::unionWriteBack(const ViewGroup &G, const FieldPath &Path,
+                                 const std::string &Slot,
+                                 std::vector<std::string> &Statements) const {
+  std::string Member = viewMember(Path);
+  auto Held = G.Union.HeldMembers.find(Path);
+  if (Held == G.Union.HeldMembers.end()) {
+    Statements.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
+                              "&${Member}, sizeof ${Member});",
+                              {{"Slot", Slot}, {"Member", Member}}));
+    return;
+  }
+  for (auto &[Inner, A] : inDeclarationOrder(Held->second)) {
+    bool Outer = llvm::none_of(Held->second, [&, &P = Inner](const auto &O) {
+      return O.second.Written && isPrefixOf(O.first, P);
+    });
+    if (!A.Written || !Outer)
+      continue;
+    std::string Below =
+        dotted(FieldPath(Inner.begin() + Path.size(), Inner.end()));
+    Statements.push_back(
+        fill("if (${Slot}.p) std::memcpy(&${Slot}.p->${Below}, "
+             "&${Member}.${Below}, sizeof ${Member}.${Below});",
+             {{"Slot", Slot}, {"Member", Member}, {"Below", Below}}));
+  }
+}
+
 /// The destructor's statements: each written field back to its slot.
 std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
   std::vector<std::string> Statements;
@@ -244,9 +274,7 @@ std::vector<std::string> ViewEmitter::writeBack(const ViewGroup &G) const {
     QualType FieldType = Path.back()->getType();
     for (auto &[Slot, Component] : outSlots(Emit.Ast, Path)) {
       if (isUnionLeaf(Path))
-        Statements.push_back(fill("if (${Slot}.p) std::memcpy(${Slot}.p, "
-                                  "&${Member}, sizeof ${Member});",
-                                  {{"Slot", Slot}, {"Member", Member}}));
+        unionWriteBack(G, Path, Slot, Statements);
       else if (!Component.empty())
         Statements.push_back(
             fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",

@@ -106,6 +106,9 @@ private:
   void specCopies(CodeWriter &W, const ViewGroup &G, size_t Loop) const;
   void copyField(const ViewGroup &G, const FieldPath &Path, bool ToSlot,
                  std::vector<std::string> &Statements) const;
+  void unionWriteBack(const ViewGroup &G, const FieldPath &Path,
+                      const std::string &Slot,
+                      std::vector<std::string> &Statements) const;
 
   /// The private fields one view group reaches through member pointers
   /// (exposed()): each tag's declaration once, in the order of first use,

@@ -39,6 +39,9 @@ ViewGroup sameElement(const NestPlan &Nest, size_t Loop) {
     const ViewModel &V = Nest.Loops[I].View;
     for (auto &[Path, A] : V.Leaves)
       G.Union.Leaves[Path].join(A);
+    for (auto &[Union, Members] : V.HeldMembers)
+      for (auto &[Member, A] : Members)
+        G.Union.HeldMembers[Union][Member].join(A);
     for (auto &[Path, Methods] : V.Methods)
       G.Union.Methods[Path].insert(Methods.begin(), Methods.end());
     G.Union.Aliases.insert(V.Aliases.begin(), V.Aliases.end());
@@ -53,8 +56,17 @@ ViewGroup sameElement(const NestPlan &Nest, size_t Loop) {
       continue;
     }
     Whole->second.join(It->second);
+    if (isUnionLeaf(Whole->first)) // a member another loop uses apart
+      G.Union.HeldMembers[Whole->first][It->first].join(It->second);
     It = G.Union.Leaves.erase(It);
   }
+  for (auto &[Path, A] : G.Union.Leaves) // a loop holding a union whole
+    if (isUnionLeaf(Path) &&
+        llvm::any_of(G.Loops, [&, &Union = Path](size_t I) {
+          return Nest.Loops[I].View.Leaves.count(Union) &&
+                 !Nest.Loops[I].View.HeldMembers.count(Union);
+        }))
+      G.Union.HeldMembers.erase(Path);
   G.NamedAfter = &First;
   return G;
 }

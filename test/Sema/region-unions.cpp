@@ -33,3 +33,50 @@ void packedRegion(std::vector<PackedCell> &cells) {
   for (int s = 0; s < 2; ++s)
     packedSweep(cells);
 }
+// Two views of a pair sweep hold one union whole: one may write members the
+// other does not read; a member written by one and read by the other is
+// refused as for any field two views share (compiled for the host alone,
+// the nest is then tried cell by cell, members apart, and refused there).
+struct Gas {
+  double x;
+  union { // host-note {{views share such a field in the element itself}} offload-note {{views share such a field in the element itself}}
+    struct {
+      float w;
+    } d;
+    struct {
+      float p, a;
+    } f;
+  };
+};
+struct GasCell {
+  std::vector<Gas *> local, near;
+};
+void gasPairs(std::vector<GasCell> &cells) {
+  [[clang::soa_conversion_offload_compute]] // host-remark@+1 {{cells swept on the host}}
+  for (GasCell &c : cells) {
+    [[clang::soa_conversion]] // host-remark@+1 {{view of 'Gas' in {union {d, f}} out {union {d, f}}}}
+    for (Gas *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]] // host-remark@+1 {{view of 'Gas' in {union {d, f}} out {}}}
+      for (const Gas *q : c.near)
+        p->f.a += q->f.p;
+    }
+  }
+}
+void gasClash(std::vector<GasCell> &cells) {
+  [[clang::soa_conversion_offload_compute]] // host-remark@+1 {{cells not swept: it cannot run swept on the host: cannot convert loops: field 'union {d, f}' is written through the view of one loop and held by the view of another loop}}
+  for (GasCell &c : cells) {
+    [[clang::soa_conversion]] // host-note@+1 {{the loop writing it}} offload-note@+1 {{the loop writing it}}
+    for (Gas *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]] // host-note@+1 {{the loop holding it}} offload-note@+1 {{the loop holding it}}
+      for (const Gas *q : c.near)
+        p->f.a += q->f.a; // host-error {{field 'f.a' is written through the view of one loop and held by the view of another loop}} offload-error {{field 'union {d, f}' is written through the view of one loop and held by the view of another loop}}
+    }
+  }
+}
+void gasRegion(std::vector<GasCell> &cells) {
+  [[clang::soa_conversion_region]] // host-remark@+1 {{view region: 2 annotated loop(s) share their views: Gas}}
+  for (int s = 0; s < 2; ++s) {
+    gasPairs(cells);
+    gasClash(cells);
+  }
+}

@@ -2,7 +2,8 @@
 // (SWIFT's particles: the density sums and the force terms share storage):
 // init writes d.w, the ghost reads d.w and writes f.p (its view alone would
 // hold the union whole), force reads f.p, and a pair sweep sums d.w of its
-// neighbours before the ghost overwrites it. In a region every sweep's view
+// neighbours before the ghost overwrites it, a second pair sweep writes f.a
+// from its neighbours' f.p. In a region every sweep's view
 // holds the union whole, so all of them use one buffer for its bytes
 // (test/Exec/regions.test, test/Offload/host-offload.test: bit for bit
 // against the plain build). Arguments: seed, particles, steps.
@@ -16,7 +17,7 @@ struct P {
       float w, n;
     } d;
     struct {
-      float p;
+      float p, a;
     } f;
   };
   int tag;
@@ -53,12 +54,27 @@ void ghost(Lists &l) {
     }
   }
 }
+// A pair sweep writing one member of the union (f.a) and reading another
+// of its neighbours (f.p): both views hold the union whole, each writes
+// back only what it writes.
+void accel(Lists &l, Lists &near) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < l.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (P *p : l[c]) {
+      p->f.a = 0;
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : near[c])
+        p->f.a += q->tag == p->tag ? 0.0f : 0.5f * q->f.p;
+    }
+  }
+}
 void force(Lists &l) {
   [[clang::soa_conversion_offload_compute]]
   for (std::size_t c = 0; c < l.size(); ++c) {
     [[clang::soa_conversion]]
     for (P *p : l[c]) {
-      p->out += p->f.p;
+      p->out += p->f.p + p->f.a;
       p->x += 0.25 * p->out;
     }
   }
@@ -69,6 +85,7 @@ void run(Lists &l, Lists &near, int steps) {
     init(l);
     neighbours(l, near);
     ghost(l);
+    accel(l, near);
     force(l);
   }
 }
@@ -92,5 +109,5 @@ int main(int argc, char **argv) {
   run(l, near, steps);
   std::printf("%d particles, %d steps\n", n, steps);
   for (const P &p : ps)
-    std::printf("%a %a %a\n", p.x, p.out, (double)p.f.p);
+    std::printf("%a %a %a %a\n", p.x, p.out, (double)p.f.p, (double)p.f.a);
 }
