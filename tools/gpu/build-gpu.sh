@@ -142,15 +142,7 @@ bash "$root/tools/gpu/pack-openmpi.sh" "$bundle/openmpi.tar.xz"
 mkdir -p "$bundle/lit"
 cp -r /usr/lib/llvm-19/build/utils/lit/lit /usr/lib/llvm-19/build/utils/lit/lit.py "$bundle/lit/"
 # The LLVM 19 offload runtime and what it needs beyond the node's own libc.
-libs="/usr/lib/llvm-19/lib/libomp.so.5 /usr/lib/llvm-19/lib/libomptarget.so.19.1"
-for l in $(ldd /usr/lib/llvm-19/lib/libomptarget.so.19.1 | awk '{print $3}'); do
-  case "$(basename "$l")" in
-    libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*) ;;
-    *) libs="$libs $l" ;;
-  esac
-done
-tar -C / -cf - $(for l in $libs; do readlink -f "$l" | sed 's|^/||'; done) | xz -T2 -6 > "$bundle/llvm-libs.tar.xz"
-for l in $libs; do echo "$(basename "$l") $(basename "$(readlink -f "$l")")"; done > "$bundle/lib-names.txt"
+bash "$root/tools/gpu/pack-llvm-libs.sh" "$bundle"
 # The binaries travel compressed (a run's carry holds 64 MiB at most);
 # run-gpu.sh unpacks them on the node.
 tar -C "$bundle" -cf - bin | xz -T2 -6 > "$bundle/bin.tar.xz"

@@ -2,7 +2,7 @@
 # Builds the GPU binaries of swift-step here (the GPU node has no clang) into
 # a bundle folder, with the shared libraries they need; run-gpu.sh (copied
 # into the bundle) runs them on the node:
-#   bash tools/swift-step/build-gpu.sh --swift /path/to/swift [--soaview BUILD-OR-PREFIX] [--bundle DIR] [--schemes "minimal pressure-energy sphenix"]
+#   bash tools/swift-step/build-gpu.sh --swift /path/to/swift [--soaview BUILD-OR-PREFIX] [--bundle DIR] [--sweeps] [--schemes "minimal pressure-energy sphenix"]
 #   (on the GPU node)  bash DIR/run-gpu.sh [driver args]
 # Per scheme, each binary holds the plain kernels (clang++-19 -fopenmp,
 # x86-64-v3) and one soaview build, checked against plain with --tolerance gpu:
@@ -10,11 +10,11 @@
 #   swift-step-<scheme>-cuda         soaview-translate --backend=cuda + nvcc -arch=sm_90
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-SWIFT= PREFIX=$(cd "$HERE/../.." && pwd)/build SCHEMES="minimal pressure-energy sphenix"
+SWEEPS=0 SWIFT= PREFIX=$(cd "$HERE/../.." && pwd)/build SCHEMES="minimal pressure-energy sphenix"
 BUNDLE=$PREFIX/swift-step/gpu-bundle
 while [ $# -gt 0 ]; do
   case "$1" in
-    --swift) SWIFT=$2; shift 2;; --soaview) PREFIX=$2; shift 2;;
+    --swift) SWIFT=$2; shift 2;; --soaview) PREFIX=$2; shift 2;; --sweeps) SWEEPS=1; shift;;
     --bundle) BUNDLE=$2; shift 2;; --schemes) SCHEMES=$2; shift 2;;
     *) echo "unknown option $1" >&2; exit 2;;
   esac
@@ -62,25 +62,30 @@ for scheme in $SCHEMES; do
   log clang++-19 "${CCPU[@]}" -fopenmp -c "$HERE/src/main.cpp" -o "$S/cmain.o" &&
   log clang++-19 "${CCPU[@]}" -fopenmp -DSTEP_NS=plain_step -DSWIFT_STEP_PLAIN -c "$HERE/src/step.cpp" -o "$S/cplain.o" || { status=1; continue; }
   python3 "$HERE/paste_kernel.py" "$HERE/src/step.cpp" "$INC/kernel_hydro.h" "$S/step_cuda.cpp"
-  name=swift-step-$scheme-cuda
-  D=(-D$DEF -DSWIFT_STEP_COSMOLOGY_STANDIN -DSWIFT_STEP_KERNEL_PASTED -DSTEP_NS=conv_step
-     -DSWIFT_STEP_BUILD_NAME="\"cuda\"")
-  T=$S/tr; rm -rf "$T" "$S/merged"
-  if log "$TR" --backend=cuda --remarks "$S/step_cuda.cpp" --output-dir "$T" -- -std=c++17 -I "$HERE/src" -I "$INC" "${D[@]}" \
-       2> "$S/$name.log" &&
-     cp -r "$INC" "$S/merged" && cp -r "$T/." "$S/merged/" &&
-     log "$NVCC" -arch=sm_90 -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr --fmad=false \
-       -Xcompiler -fopenmp "$RTINC" -I "$S/merged" -I "$HERE/src" "${D[@]}" \
-       -x cu -c "$S/merged/step_cuda.cpp" -o "$S/$name.o" 2>> "$S/$name.log" &&
-     log clang++-19 -fopenmp "$S/cmain.o" "$S/cplain.o" "$S/$name.o" "$S/stubs.o" "$CUDART" -ldl -lrt -lpthread \
-       -L"$PREFIX/lib" -lsoaview_rt -Wl,-rpath,'$ORIGIN/../lib' -o "$BUNDLE/bin/$name" 2>> "$S/$name.log"
-  then echo "built $name"; else echo "BUILD FAILED: $name (see $S/$name.log)"; status=1; fi
-  # nvcc only warns when device code calls a host function (the call then
-  # does not do what it says): a build failure here.
-  if grep -q -e '#20011-D' -e '#20014-D' "$S/$name.log"; then
-    echo "BUILD FAILED: $name calls a host function from device code (see $S/$name.log)"
-    rm -f "$BUNDLE/bin/$name"; status=1
-  fi
+  # The step in its view region, and with --sweeps also as sweeps alone
+  # (-DSWIFT_STEP_SWEEPS: each gathers and scatters its own views).
+  for suffix in "" $([ "$SWEEPS" = 1 ] && echo -sweeps); do
+    extra=(); [ "$suffix" = -sweeps ] && extra=(-DSWIFT_STEP_SWEEPS)
+    name=swift-step-$scheme-cuda$suffix
+    D=(-D$DEF -DSWIFT_STEP_COSMOLOGY_STANDIN -DSWIFT_STEP_KERNEL_PASTED -DSTEP_NS=conv_step
+       -DSWIFT_STEP_BUILD_NAME="\"cuda$suffix\"" "${extra[@]}")
+    T=$S/tr$suffix M=$S/merged$suffix; rm -rf "$T" "$M"
+    if log "$TR" --backend=cuda --remarks "$S/step_cuda.cpp" --output-dir "$T" -- -std=c++17 -I "$HERE/src" -I "$INC" "${D[@]}" \
+         2> "$S/$name.log" &&
+       cp -r "$INC" "$M" && cp -r "$T/." "$M/" &&
+       log "$NVCC" -arch=sm_90 -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr --fmad=false \
+         -Xcompiler -fopenmp "$RTINC" -I "$M" -I "$HERE/src" "${D[@]}" \
+         -x cu -c "$M/step_cuda.cpp" -o "$S/$name.o" 2>> "$S/$name.log" &&
+       log clang++-19 -fopenmp "$S/cmain.o" "$S/cplain.o" "$S/$name.o" "$S/stubs.o" "$CUDART" -ldl -lrt -lpthread \
+         -L"$PREFIX/lib" -lsoaview_rt -Wl,-rpath,'$ORIGIN/../lib' -o "$BUNDLE/bin/$name" 2>> "$S/$name.log"
+    then echo "built $name"; else echo "BUILD FAILED: $name (see $S/$name.log)"; status=1; fi
+    # nvcc only warns when device code calls a host function (the call then
+    # does not do what it says): a build failure here.
+    if grep -q -e '#20011-D' -e '#20014-D' "$S/$name.log"; then
+      echo "BUILD FAILED: $name calls a host function from device code (see $S/$name.log)"
+      rm -f "$BUNDLE/bin/$name"; status=1
+    fi
+  done
 done
 # soaview-clang++ rewrote the CUDA 13 cubin headers for LLVM 19's offload
 # runtime after linking; check that every offload binary's were.
@@ -90,15 +95,7 @@ done
 # Runtime libraries: soaview's, and the LLVM 19 offload runtime with what it
 # needs beyond the node's libc (as tools/gpu/build-gpu.sh packs them).
 cp "$PREFIX/lib/libsoaview_rt.so" "$BUNDLE/lib/"
-libs="/usr/lib/llvm-19/lib/libomp.so.5 /usr/lib/llvm-19/lib/libomptarget.so.19.1"
-for l in $(ldd /usr/lib/llvm-19/lib/libomptarget.so.19.1 | awk '{print $3}'); do
-  case "$(basename "$l")" in
-    libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*) ;;
-    *) libs="$libs $l" ;;
-  esac
-done
-tar -C / -cf - $(for l in $libs; do readlink -f "$l" | sed 's|^/||'; done) | xz -T2 -6 > "$BUNDLE/llvm-libs.tar.xz"
-for l in $libs; do echo "$(basename "$l") $(basename "$(readlink -f "$l")")"; done > "$BUNDLE/lib-names.txt"
+bash "$HERE/../gpu/pack-llvm-libs.sh" "$BUNDLE"
 cp "$HERE/run-gpu.sh" "$BUNDLE/"
 du -sh "$BUNDLE"; ls "$BUNDLE/bin"
 exit $status

@@ -160,10 +160,18 @@ void kickDriftSweep(CellLists &locals, const Params &prm) {
   }
 }
 
-// ---- pair phases (SWIFT's non-symmetric interactions, pi written)
-// ------------ Cut-offs as in SWIFT's DOPAIR1/DOSELF1: density and gradient r2
-// < hi^2 g^2, force r2 < max(hi, hj)^2 g^2; a particle does not interact with
-// itself.
+// ---- pair phases (SWIFT's non-symmetric interactions, pi written) ----------
+// Cut-offs as in SWIFT's DOPAIR1/DOSELF1: density and gradient r2 < hi^2 g^2,
+// force r2 < max(hi, hj)^2 g^2; a particle does not interact with itself.
+
+// The minimal-image separation of pi from pj in dx; returns its square.
+template <class PI, class PJ>
+static inline float separation(const PI *pi, const PJ *pj, double box,
+                               float dx[3]) {
+  for (int k = 0; k < 3; ++k)
+    dx[k] = periodic(pi->x[k] - pj->x[k], box);
+  return dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+}
 
 void densitySweep(CellLists &locals, CellLists &actives, const Params &prm) {
   const float a = prm.cosmo.a, H = prm.cosmo.H;
@@ -178,9 +186,7 @@ void densitySweep(CellLists &locals, CellLists &actives, const Params &prm) {
       [[clang::soa_conversion_hoist(1)]]
       for (const Particle *pj : actives[c]) {
         float dx[3];
-        for (int k = 0; k < 3; ++k)
-          dx[k] = periodic(pi->x[k] - pj->x[k], box);
-        const float r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+        const float r2 = separation(pi, pj, box, dx);
         const float hi = pi->h;
         if (r2 < hi * hi * kernel_gamma2 && pi->id != pj->id)
           runner_iact_nonsym_density(r2, dx, hi, pj->h, pi, pj, a, H);
@@ -203,9 +209,7 @@ void gradientSweep(CellLists &locals, CellLists &actives, const Params &prm) {
       [[clang::soa_conversion_hoist(1)]]
       for (Particle *pj : actives[c]) { // SWIFT's gradient takes pj non-const
         float dx[3];
-        for (int k = 0; k < 3; ++k)
-          dx[k] = periodic(pi->x[k] - pj->x[k], box);
-        const float r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+        const float r2 = separation(pi, pj, box, dx);
         const float hi = pi->h;
         if (r2 < hi * hi * kernel_gamma2 && pi->id != pj->id)
           runner_iact_nonsym_gradient(r2, dx, hi, pj->h, pi, pj, a, H);
@@ -228,9 +232,7 @@ void forceSweep(CellLists &locals, CellLists &actives, const Params &prm) {
       [[clang::soa_conversion_hoist(1)]]
       for (const Particle *pj : actives[c]) {
         float dx[3];
-        for (int k = 0; k < 3; ++k)
-          dx[k] = periodic(pi->x[k] - pj->x[k], box);
-        const float r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+        const float r2 = separation(pi, pj, box, dx);
         const float hi = pi->h, hj = pj->h;
         if ((r2 < hi * hi * kernel_gamma2 || r2 < hj * hj * kernel_gamma2) &&
             pi->id != pj->id)
