@@ -34,19 +34,47 @@ using namespace clang;
 
 namespace soaview {
 
+/// Text without its comments and preprocessor directives (Text starts in
+/// a directive when InDirective).
+static std::string codeOnly(StringRef Text, bool InDirective) {
+  std::string Code;
+  bool LineStart = true;
+  for (size_t I = 0; I < Text.size();) {
+    if (InDirective || (LineStart && Text[I] == '#') ||
+        Text.substr(I).starts_with("//")) {
+      while (I < Text.size() && Text[I] != '\n')
+        I += Text[I] == '\\' ? 2 : 1; // a backslash continues a directive
+      InDirective = false;
+      continue;
+    }
+    if (Text.substr(I).starts_with("/*")) {
+      size_t End = Text.find("*/", I + 2);
+      I = End == StringRef::npos ? Text.size() : End + 2;
+      Code += ' ';
+      continue;
+    }
+    LineStart = Text[I] == '\n' || (LineStart && isWhitespace(Text[I]));
+    Code += Text[I++];
+  }
+  return Code;
+}
+
 bool markedForDevice(ASTContext &Ctx, const FunctionDecl *FD) {
   if (FD->isConstexpr())
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
-  // The text before the name, back to the end of the previous declaration
+  // The code before the name, back to the end of the previous declaration
   // or directive: macros there expand to nothing in this (host) parse.
+  // Words in comments and in a directive (`#define KERNEL_ROOT ...` just
+  // before a function) are not the declaration's.
   SourceLocation Name = SM.getFileLoc(FD->getLocation());
   auto [FID, Off] = SM.getDecomposedLoc(Name);
   StringRef Buf = SM.getBufferData(FID);
   unsigned B = Off;
   while (B > 0 && !StringRef(";{}>#").contains(Buf[B - 1]))
     --B;
-  StringRef Before = Buf.slice(B, Off);
+  std::string Code = codeOnly(Buf.slice(B, Off), B > 0 && Buf[B - 1] == '#');
+  StringRef Before = Code;
   for (size_t I = 0; I < Before.size();) {
     if (!isAsciiIdentifierStart(Before[I])) {
       ++I;
@@ -385,6 +413,8 @@ public:
 private:
   void body();
   void reach(const FunctionDecl *FD, SourceLocation CallLoc);
+  void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
+  void reachInstance(const FunctionDecl *Instance);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
@@ -406,6 +436,8 @@ private:
   const LoopPlan &P;
   DeviceReach Found;
   std::set<const FunctionDecl *> Seen;
+  std::set<const FunctionDecl *>
+      InstancesSeen;             ///< bodies whose calls are followed
   std::set<const Stmt *> Routed; ///< placement arguments routing replaces
 };
 
@@ -487,13 +519,21 @@ void Reacher::body() {
 void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   if (FD->isImplicit() && !FD->hasBody())
     return;
+  const FunctionDecl *Instance = FD;
   FD = writtenFunction(FD);
-  if (!Seen.insert(FD->getCanonicalDecl()).second)
-    return;
   if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
     return; // the standard library's device versions (math) or none
   if (FD->isImplicit())
     return; // nvcc compiles implicit members for both sides
+  if (Seen.insert(FD->getCanonicalDecl()).second)
+    reachWritten(FD, CallLoc);
+  if (Instance != FD)
+    reachInstance(Instance);
+}
+
+/// A function as written (a template's pattern): recorded, its body walked
+/// for what device code may not use and for the calls it makes.
+void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
   ReachedFunction R{FD, CallLoc};
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   R.Lambda = MD && MD->getParent()->isLambda();
@@ -512,6 +552,22 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   Found.Functions[At].HostVariable = K.BadVariable;
   addTables(K.TableRefs);
   Found.Functions[At].TableRefs = K.TableRefs;
+  for (auto &[Callee, L] : K.Calls)
+    reach(Callee, L);
+}
+
+/// A template's instance: the calls its pattern makes through dependent
+/// names (`per(a->x - b->x)` with `a` of a template parameter's type) have
+/// a callee only here; each instance's are followed.
+void Reacher::reachInstance(const FunctionDecl *Instance) {
+  const FunctionDecl *Def = nullptr;
+  if (!Instance->hasBody(Def) ||
+      !InstancesSeen.insert(Def->getCanonicalDecl()).second)
+    return;
+  struct Reached : DeviceWalk<Reached> {
+    using DeviceWalk<Reached>::DeviceWalk;
+  } K(Ctx, Routed);
+  K.TraverseStmt(Def->getBody());
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
 }

@@ -17,14 +17,8 @@
 // SWIFT's kernel_root macro names kernel_coeffs, and SWIFT's hydro.h (a header
 // soaview-translate does not rewrite) uses it: soaview's CUDA backend refuses
 // a table named inside a macro (docs/real-codes.md, "SWIFT's step on the
-// GPU"). The same value, with the table named in this file. Marked for the
-// device here: soaview does not mark a function that device code reaches
-// through a macro redefined in the file (a known bug, same page).
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-    static inline float
-    swift_step_kernel_root(void) {
+// GPU"). The same value, with the table named in this file:
+static inline float swift_step_kernel_root(void) {
   return (float)(kernel_coeffs[kernel_degree]) * kernel_constant *
          kernel_gamma_inv_dim;
 }
