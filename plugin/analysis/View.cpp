@@ -35,9 +35,7 @@ static bool isPrefix(const FieldPath &Pre, const FieldPath &P) {
          std::equal(Pre.begin(), Pre.end(), P.begin());
 }
 
-/// The first anonymous union on the path P below which P goes on: the
-/// length of the path up to and including it, or 0.
-static size_t unionEnd(const FieldPath &P) {
+size_t unionEnd(const FieldPath &P) {
   for (size_t I = 0; I + 1 < P.size(); ++I)
     if (P[I]->isAnonymousStructOrUnion() && P[I]->getType()->isUnionType())
       return I + 1;
@@ -67,25 +65,27 @@ void ViewModel::holdUnions(bool RegionSweep) {
   // region keeps one buffer per field name for all its sweeps, and one
   // sweep's `d.w` and another's whole union would be two buffers of the
   // same bytes, neither seeing what the other wrote.
-  std::map<FieldPath, std::pair<std::set<const FieldDecl *>, LeafAccess>> Seen;
-  std::map<FieldPath, std::map<FieldPath, LeafAccess>> Uses;
+  std::map<FieldPath, std::map<FieldPath, LeafAccess>> Uses; // by union
   for (auto *Fields : {&Leaves, &Wholes})
     for (auto &[Path, A] : *Fields) {
       size_t End = unionEnd(Path);
       if (!End || !holdableUnion(Path[End - 1]) || End == Path.size())
         continue;
-      FieldPath Union(Path.begin(), Path.begin() + End);
-      auto &[Members, Access] = Seen[Union];
-      Members.insert(Path[End]);
+      Uses[FieldPath(Path.begin(), Path.begin() + End)][Path].join(A);
+    }
+  for (auto &[Union, Members] : Uses) {
+    std::set<const FieldDecl *> Named; // the union's members used
+    LeafAccess Access;
+    for (auto &[Member, A] : Members) {
+      Named.insert(Member[Union.size()]);
       Access.join(A);
-      Uses[Union][Path].join(A);
     }
-  for (auto &[Union, Use] : Seen)
-    if (RegionSweep || (Use.first.size() > 1 && Use.second.Written)) {
-      Wholes[Union] = Use.second;
-      for (auto &[Member, A] : Uses[Union])
-        HeldMembers[Union][Member].join(A);
-    }
+    if (!RegionSweep && !(Named.size() > 1 && Access.Written))
+      continue;
+    Wholes[Union] = Access;
+    for (auto &[Member, A] : Members)
+      HeldMembers[Union][Member].join(A);
+  }
 }
 
 void ViewModel::normalise(bool RegionSweep) {

@@ -63,6 +63,9 @@ inline bool isPrefixOf(const FieldPath &Pre, const FieldPath &P) {
   return Pre.size() < P.size() && std::equal(Pre.begin(), Pre.end(), P.begin());
 }
 
+/// The first anonymous union on the path P below which P goes on: the
+/// length of the path up to and including it, or 0.
+size_t unionEnd(const FieldPath &P);
 /// Two different members of one anonymous union below a common prefix
 /// (`density.wcount` and `force.f` of SWIFT's particle): they share storage.
 bool unionSiblings(const FieldPath &A, const FieldPath &B);

@@ -95,11 +95,7 @@ bool checkRegionUnions(const RecognisedNest &R, const AnalysedNest &A,
     return true;
   for (size_t View = 0; View < R.Loops.size(); ++View)
     for (auto &[Path, Access] : A.Loops[View].View.orderedLeaves()) {
-      bool BelowUnion = false;
-      for (size_t I = 0; I + 1 < Path.size(); ++I)
-        BelowUnion |= Path[I]->isAnonymousStructOrUnion() &&
-                      Path[I]->getType()->isUnionType();
-      if (BelowUnion && Access.Written)
+      if (unionEnd(Path) && Access.Written)
         return refuseInLoop(Diags, Access.FirstUse,
                             {diag::err_region_union_member, {dotted(Path)}},
                             Access.FirstUse,

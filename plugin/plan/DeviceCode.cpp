@@ -531,6 +531,11 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
     reachInstance(Instance);
 }
 
+/// The body of a function device code reaches (DeviceWalk's findings).
+struct ReachedWalk : DeviceWalk<ReachedWalk> {
+  using DeviceWalk<ReachedWalk>::DeviceWalk;
+};
+
 /// A function as written (a template's pattern): recorded, its body walked
 /// for what device code may not use and for the calls it makes.
 void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
@@ -544,9 +549,7 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def))
     return;
-  struct Reached : DeviceWalk<Reached> {
-    using DeviceWalk<Reached>::DeviceWalk;
-  } K(Ctx, Routed);
+  ReachedWalk K(Ctx, Routed);
   K.TraverseStmt(Def->getBody());
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
@@ -564,9 +567,7 @@ void Reacher::reachInstance(const FunctionDecl *Instance) {
   if (!Instance->hasBody(Def) ||
       !InstancesSeen.insert(Def->getCanonicalDecl()).second)
     return;
-  struct Reached : DeviceWalk<Reached> {
-    using DeviceWalk<Reached>::DeviceWalk;
-  } K(Ctx, Routed);
+  ReachedWalk K(Ctx, Routed);
   K.TraverseStmt(Def->getBody());
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
