@@ -146,11 +146,15 @@ void FirstPass::regions() {
   Regions = analyseRegions(Ctx, Annotations, Diags);
   for (const RegionPlan &R : Regions) {
     RegionLoops.insert(R.Loops.begin(), R.Loops.end());
-    if (Opts.Remarks && Host)
-      Diags.report(R.A->Loc,
-                   {diag::remark_region,
-                    {std::to_string(R.Loops.size()),
-                     llvm::join(R.Elements.begin(), R.Elements.end(), ", ")}});
+    if (!Opts.Remarks || !Host)
+      continue;
+    StoredDiag &D = Diags.report(
+        R.A->Loc, {diag::remark_region,
+                   {std::to_string(R.Loops.size()),
+                    llvm::join(R.Elements.begin(), R.Elements.end(), ", ")}});
+    if (R.ListsMayChange.isValid())
+      Diags.note(D, R.ListsMayChange,
+                 {diag::note_region_lists_checked, {R.ListsWhy}});
   }
 }
 

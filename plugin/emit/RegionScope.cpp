@@ -18,12 +18,16 @@ bool emitRegion(EmitContext &Emit, const RegionPlan &Region) {
     return false;
   std::string Prefix = Emit.Names.prefix(A.Loc) + "region";
   std::string Open = fill(
-      "{ static ${Site} ${P}_site(\"${Where}\"); ${Region} ${P}(${P}_site); "
+      "{ static ${Site} ${P}_site(\"${Where}\"); ${Region} "
+      "${P}(${P}_site${Kept}); "
       "/* soaview: view region, ${N} annotated loop(s) share their views */",
       {{"Site", rt::Site},
        {"P", Prefix},
        {"Where", Emit.Source.where(A.Loc)},
        {"Region", rt::Region},
+       {"Kept", Region.ListsMayChange.isValid()
+                    ? std::string()
+                    : std::string(", ") + rt::RegionListsKept},
        {"N", std::to_string(Region.Loops.size())}});
   Buffer->replace(Emit.Source.offset(A.Written.getBegin()),
                   Emit.Source.offset(A.Written.getEnd()) + 1, Open);

@@ -20,6 +20,7 @@ inline constexpr const char *SweepHeader = "soaview/sweep.h";
 // soaview.h
 inline constexpr const char *Site = "::soaview::site";
 inline constexpr const char *Region = "::soaview::region";
+inline constexpr const char *RegionListsKept = "::soaview::region_lists::kept";
 inline constexpr const char *RegionSync = "::soaview::region_sync";
 inline constexpr const char *Frame = "::soaview::frame";
 inline constexpr const char *PackedFrame = "::soaview::packed_frame";

@@ -2,7 +2,9 @@
 //
 // Two walks over the region's statements and the bodies of the functions
 // they call: the first finds the annotated loops (not entering them) and
-// their element types, the second refuses what else meets those elements.
+// their element types, the second refuses what else meets those elements,
+// and finds where the region's code, its annotated loops' too, may change
+// a list unseen (RegionPlan::ListsMayChange).
 // Tests: test/Sema/regions.cpp.
 //===----------------------------------------------------------------------===//
 #include "regions/Regions.h"
@@ -86,6 +88,12 @@ private:
   void checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
                           const Expr *Object);
   void checkAssignment(const BinaryOperator *BO);
+  void noteListsChange(const Expr *E);
+  const char *listsChangeIn(const Expr *E) const;
+  const char *writeTo(const Expr *LHS) const;
+  const char *libraryCallChange(const CallExpr *Call,
+                                const FunctionDecl *FD) const;
+  void unseen(SourceLocation L, const Msg &M, const Msg &Note);
   void checkLibraryCall(const clang::CallExpr *Call,
                         const clang::FunctionDecl *FD, unsigned First);
   bool writesThrough(clang::QualType P, const clang::Expr *Arg) const;
@@ -105,7 +113,10 @@ private:
   const RegionAnnotation &R;
   RegionPlan &Plan;
   bool Checking = false, Failed = false;
-  std::set<const FunctionDecl *> Visited;
+  /// Inside an annotated loop (second walk): its nest's analysis refuses
+  /// what it must; this walk only looks for list changes unseen.
+  int InLoop = 0;
+  std::set<std::pair<const FunctionDecl *, bool>> Visited;
   std::vector<const CXXRecordDecl *> Elements;
   std::vector<SourceLocation> Through; ///< the calls that led here
   std::set<unsigned> Reported;         ///< locations with a diagnostic
@@ -163,10 +174,14 @@ void Walker::walk(const Stmt *S) {
     return;
   if (const LoopAnnotation *A = annotation(S)) {
     if (!Checking)
-      addLoop(S, *A);
-    return; // the nest's own analysis follows its body
+      return addLoop(S, *A); // the nest's own analysis follows its body
+    ++InLoop;
+    for (const Stmt *Child : S->children())
+      walk(Child);
+    --InLoop;
+    return;
   }
-  if (isa<OMPExecutableDirective>(S)) {
+  if (isa<OMPExecutableDirective>(S) && !InLoop) {
     if (Checking)
       D.note(report(S->getBeginLoc(), {diag::err_region_parallel}),
              S->getBeginLoc(), Msg(diag::note_region_parallel));
@@ -182,8 +197,10 @@ void Walker::walk(const Stmt *S) {
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
     std::size_t Before = Reported.size();
-    if (Checking)
+    if (Checking && !InLoop)
       checkExpr(E);
+    if (Checking)
+      noteListsChange(E);
     // A refused call is one diagnostic, not another for each use inside.
     if (const auto *Call = dyn_cast<CallExpr>(E);
         Call && Reported.size() == Before)
@@ -211,10 +228,10 @@ void Walker::follow(const CallExpr *Call) {
                  !M->getParent()->hasAttr<FinalAttr>();
   if (!FD || Virtual) {
     if (Checking && !isa<CXXPseudoDestructorExpr>(Call->getCallee()))
-      D.note(
-          report(Call->getBeginLoc(), {diag::err_region_indirect_call,
-                                       {FD ? "a virtual call" : "a pointer"}}),
-          Call->getBeginLoc(), Msg(diag::note_region_indirect_call));
+      unseen(Call->getBeginLoc(),
+             {diag::err_region_indirect_call,
+              {FD ? "a virtual call" : "a pointer"}},
+             Msg(diag::note_region_indirect_call));
     return;
   }
   followFunction(FD, Call->getBeginLoc());
@@ -230,11 +247,11 @@ void Walker::followFunction(const FunctionDecl *FD, SourceLocation L) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def)) {
     if (Checking)
-      D.note(report(L, {diag::err_region_unseen_call, {FD->getNameAsString()}}),
-             L, Msg(diag::note_region_unseen_call));
+      unseen(L, {diag::err_region_unseen_call, {FD->getNameAsString()}},
+             Msg(diag::note_region_unseen_call));
     return;
   }
-  if (!Visited.insert(Def).second)
+  if (!Visited.insert({Def, InLoop > 0}).second)
     return;
   Through.push_back(L);
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
@@ -284,9 +301,9 @@ void Walker::followImplicit(const Stmt *S) {
     if (Dt && Dt->isVirtual() && !Dt->hasAttr<FinalAttr>() &&
         !RD->hasAttr<FinalAttr>() && !SM.isInSystemHeader(RD->getLocation())) {
       if (Checking)
-        D.note(report(DE->getBeginLoc(),
-                      {diag::err_region_indirect_call, {"a virtual call"}}),
-               DE->getBeginLoc(), Msg(diag::note_region_indirect_call));
+        unseen(DE->getBeginLoc(),
+               {diag::err_region_indirect_call, {"a virtual call"}},
+               Msg(diag::note_region_indirect_call));
       return;
     }
     followDestructor(DE->getDestroyedType(), DE->getBeginLoc());
@@ -616,6 +633,119 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
       report(L, {diag::err_region_container,
                  {M->getNameAsString(), shownName(T), elementName(T)}});
   D.note(Diag, L, Msg(diag::note_region_container));
+}
+
+/// A call soaview cannot follow: refused outside the annotated loops (their
+/// nests' analyses refuse it inside, where it may change a list unseen).
+void Walker::unseen(SourceLocation L, const Msg &M, const Msg &Note) {
+  if (!InLoop) {
+    D.note(report(L, M), L, Note);
+  } else if (!Plan.ListsMayChange.isValid()) {
+    Plan.ListsMayChange = L;
+    Plan.ListsWhy = "call soaview does not follow";
+  }
+}
+
+/// The first place where the region's code may change a list unseen.
+void Walker::noteListsChange(const Expr *E) {
+  if (Plan.ListsMayChange.isValid())
+    return;
+  if (const char *Why = listsChangeIn(E)) {
+    Plan.ListsMayChange = E->getExprLoc();
+    Plan.ListsWhy = Why;
+  }
+}
+
+/// `char`, `signed char`, `unsigned char` or `std::byte`: what code writes
+/// an object's bytes through.
+bool isByte(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isCharType())
+    return true;
+  const auto *ET = T->getAs<EnumType>();
+  return ET && ET->getDecl()->getName() == "byte" &&
+         ET->getDecl()->isInStdNamespace();
+}
+
+/// What E may do to a sweep's list that neither the refusals above nor the
+/// run-time check of the lists' places would see (null: nothing): write
+/// bytes through a pointer, write a value that holds elements (a list's
+/// entry), make or free the storage of such a value (a list made in the
+/// region may reuse another's storage), or have a library function or a
+/// trivial member function do so.
+const char *Walker::listsChangeIn(const Expr *E) const {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isAssignmentOp() ? writeTo(BO->getLHS()) : nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->isIncrementDecrementOp() ? writeTo(UO->getSubExpr()) : nullptr;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return holdsElements(CE->getType(), nullptr, 0, true)
+               ? "construction of an object that holds elements"
+               : nullptr;
+  if (const auto *NE = dyn_cast<CXXNewExpr>(E))
+    return holdsElements(NE->getAllocatedType(), nullptr, 0, true)
+               ? "new-expression of an object that holds elements"
+               : nullptr;
+  if (const auto *DE = dyn_cast<CXXDeleteExpr>(E))
+    return holdsElements(DE->getDestroyedType(), nullptr, 0, true)
+               ? "delete-expression of an object that holds elements"
+               : nullptr;
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD ? libraryCallChange(Call, FD) : nullptr;
+}
+
+/// A write to LHS: of bytes, or of a value that holds elements, in
+/// anything but a variable of the code's own.
+const char *Walker::writeTo(const Expr *LHS) const {
+  const Expr *L = LHS->IgnoreParenImpCasts();
+  if (ownVariable(L))
+    return nullptr;
+  if (isByte(L->getType()))
+    return "write of bytes through a pointer";
+  return holdsElements(L->getType(), nullptr, 0, true)
+             ? "write of a value that holds elements"
+             : nullptr;
+}
+
+/// A call the walk does not follow into (the library's, a builtin, a
+/// trivial member function) that may change a list: a non-const member
+/// function of an object that holds elements (not an accessor), a pointer
+/// argument it may write bytes through, or a value that holds elements
+/// made (not a search or an iterator's step).
+const char *Walker::libraryCallChange(const CallExpr *Call,
+                                      const FunctionDecl *FD) const {
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  const bool Library =
+      FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation());
+  if (!Library && !(M && M->isTrivial()))
+    return nullptr; // followed: its body is walked
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = MC->getImplicitObjectArgument();
+  else if (isa<CXXOperatorCallExpr>(Call) && M && !M->isStatic())
+    Object = Call->getArg(0);
+  if (Object && !M->isConst() && (M->isTrivial() || !isAccessor(M)) &&
+      holdsElements(Object->getType(), nullptr, 0, true))
+    return "member function call on an object that holds elements";
+  const unsigned First = isa<CXXOperatorCallExpr>(Call) && Object ? 1 : 0;
+  for (unsigned I = 0; First + I < Call->getNumArgs() && I < FD->getNumParams();
+       ++I) {
+    QualType P = FD->getParamDecl(I)->getType();
+    if (!P->isPointerType() || P->getPointeeType().isConstQualified())
+      continue;
+    QualType To = P->getPointeeType();
+    const Expr *A = Call->getArg(First + I)->IgnoreParenImpCasts();
+    const auto *UO = dyn_cast<UnaryOperator>(A);
+    if ((To->isVoidType() || isByte(To)) &&
+        !(UO && UO->getOpcode() == UO_AddrOf && ownVariable(UO->getSubExpr())))
+      return "call that may write bytes through a pointer";
+  }
+  QualType Made = FD->getReturnType();
+  if (!M && !Made->isReferenceType() && !Made->isPointerType() &&
+      !searches(libraryName(FD)) && holdsElements(Made, nullptr, 0, true))
+    return "call that makes an object that holds elements";
+  return nullptr;
 }
 
 } // namespace

@@ -12,7 +12,10 @@
 //     a member function of the element called, a container of elements
 //     changed, a call soaview cannot follow, an OpenMP directive. Each is
 //     refused with the statement, the field and the region named
-//     (docs/offload.md, "View regions").
+//     (docs/offload.md, "View regions");
+//   * whether its code, annotated loops included, may change a sweep's
+//     list unseen (bytes written through a pointer, a list made inside it):
+//     otherwise the runtime checks each sweep's lists once, not every run.
 // Tests: test/Sema/regions.cpp, test/Rewrite/regions.cpp.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_REGIONS_H
@@ -42,6 +45,12 @@ struct RegionPlan {
   std::set<unsigned> Loops;
   /// Their element types, for the remark.
   std::set<std::string> Elements;
+  /// The first place where the region's code may change a sweep's list
+  /// where soaview cannot see it, and what it does there (invalid: none;
+  /// the runtime then skips the check of lists it finds where they were:
+  /// soaview::region_lists::kept).
+  clang::SourceLocation ListsMayChange;
+  std::string ListsWhy;
 };
 
 /// The regions of the translation unit: those that pass (with at least one

@@ -23,6 +23,7 @@ constexpr entry kTable[] = {
     {option::overlap, "SOAVIEW_OVERLAP"},
     {option::device, "SOAVIEW_DEVICE"},
     {option::device_heap, "SOAVIEW_DEVICE_HEAP"},
+    {option::kept_lists, "SOAVIEW_KEPT_LISTS"},
 };
 
 constexpr bool in_order() {

@@ -21,6 +21,7 @@ enum class option : unsigned {
   overlap,     ///< SOAVIEW_OVERLAP: 0 makes soaview::sync wait for all
   device,      ///< SOAVIEW_DEVICE: a number or `local`
   device_heap, ///< SOAVIEW_DEVICE_HEAP: bytes, or with K, M, G
+  kept_lists,  ///< SOAVIEW_KEPT_LISTS: 0 checks every run's lists in full
 };
 
 /// The variable's name.

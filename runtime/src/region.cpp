@@ -464,6 +464,7 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
     write_back(*r, read_runs);
     partial = r;
   }
+  ++outside_; // f may change the lists
   try {
     suspended none;
     call(f);
@@ -518,10 +519,13 @@ void region_launched() {
 
 namespace soaview {
 
-region::region(const site &s) : unwinding_(std::uncaught_exceptions()) {
+region::region(const site &s, region_lists lists)
+    : unwinding_(std::uncaught_exceptions()) {
   if (rt::tl_current)
-    return; // joins the outer region
-  impl_ = new rt::region_impl(s);
+    return; // joins the outer region (whose code this region's is part of)
+  // SOAVIEW_KEPT_LISTS=0: every run's lists checked in full (to compare).
+  static const bool kept_on = rt::option_switch(rt::option::kept_lists, true);
+  impl_ = new rt::region_impl(s, kept_on && lists == region_lists::kept);
   rt::tl_current = impl_;
 }
 

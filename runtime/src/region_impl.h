@@ -107,8 +107,13 @@ struct site_index {
   type_key key;
   sweep_index dev;
   built_lists lists;
+  list_places places; ///< where the lists were when last known to be those
   std::size_t first = 0, count = 0, read_lo = 0, read_hi = 0;
   bool valid = true;
+  /// Built by a sweep that writes through its local lists: the check for
+  /// elements local in two cells ran (table_local).
+  bool writes_checked = false;
+  bool inner = false; ///< built with inner runs (a sweep's `inner`)
 };
 
 /// Which index of a site a sweep's lists select: the storage of its first
@@ -116,7 +121,8 @@ struct site_index {
 /// the sweep) the number of cells. A site swept over several sets of cells
 /// in one region (a slab's interior, then its edge rows) keeps an index per
 /// set; lists that change keep theirs, and the check finds the change; the
-/// same lists in new storage find theirs (same_as_before).
+/// same lists in new storage find theirs, and a site over lists another
+/// site's index was built from uses that index (same_as_before).
 /// (Addresses as integers: ordered whatever they point to.)
 using index_key = std::tuple<std::uintptr_t, std::uintptr_t, std::size_t>;
 
@@ -178,7 +184,10 @@ void in_runs(const slot_runs &runs, std::size_t limit, const F &f) {
 /// The state of one region (region.h).
 class region_impl {
 public:
-  explicit region_impl(const site &s) : site_(s) {}
+  /// `lists_kept`: the region's code writes no list unseen
+  /// (region_lists::kept).
+  region_impl(const site &s, bool lists_kept)
+      : site_(s), lists_kept_(lists_kept) {}
   ~region_impl() {
     for (auto &r : residents_)
       release_launches(*r);
@@ -207,9 +216,11 @@ public:
     if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
                     check.x->lists))
       stop(*check.site);
+    known_at(*check.x, *check.st);
   }
   void flush(type_key key) {
     verify();
+    ++outside_; // a loop that runs as written may change the lists
     for (auto &r : residents_)
       if (!key || r->key_ == key) {
         write_back(*r);
@@ -242,8 +253,8 @@ private:
   void build(const site &s, site_index &x, resident &r, sweep_state &st,
              bool writes, bool inner);
   bool fits(const resident &r, const sweep_state &st, bool inner) const;
-  site_index *same_as_before(const site &s, type_key key,
-                             const sweep_state &st);
+  site_index *same_as_before(type_key key, const sweep_state &st, bool writes,
+                             bool inner);
   /// Runs f, which calls learned views' bind functions, with bind() in
   /// mode m; bind() makes buffers again after it.
   template <class F>
@@ -274,9 +285,19 @@ private:
   struct pending {
     const site *site = nullptr;
     const sweep_state *st = nullptr;
-    const site_index *x = nullptr;
+    site_index *x = nullptr;
   };
+  /// x's lists are st's, as checked (or built): where they are now is
+  /// where they stay while the region's code writes no list unseen.
+  void known_at(site_index &x, const sweep_state &st) {
+    if (lists_kept_)
+      record_places(st, outside_, x.places);
+  }
+
   const site &site_;
+  const bool lists_kept_;
+  /// How many times code ran as outside the region (list_places).
+  std::size_t outside_ = 0;
   pending pending_;
   std::vector<std::unique_ptr<resident>> residents_;
   std::map<index_key, site_index> index_;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "region_lists.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
@@ -44,6 +45,28 @@ void record_lists(const sweep_state &st, inner_runs runs,
   b.run_start = std::move(runs.start);
   b.run_len = std::move(runs.len);
   b.slots = &slots;
+}
+
+void record_places(const sweep_state &st, std::size_t outside, list_places &p) {
+  p.ranges.assign(st.local.begin(), st.local.end());
+  p.ranges.insert(p.ranges.end(), st.inner.begin(), st.inner.end());
+  p.outside = outside;
+  p.known = std::all_of(p.ranges.begin(), p.ranges.end(),
+                        [](const sweep_range &r) { return r.data; });
+}
+
+bool same_places(const sweep_state &st, std::size_t outside,
+                 const list_places &p) {
+  const std::size_t nl = st.local.size();
+  if (!p.known || p.outside != outside ||
+      nl + st.inner.size() != p.ranges.size())
+    return false;
+  auto same = [](const sweep_range &a, const sweep_range &b) {
+    return a.data == b.data && a.n == b.n && a.stride == b.stride;
+  };
+  return std::equal(st.local.begin(), st.local.end(), p.ranges.begin(), same) &&
+         std::equal(st.inner.begin(), st.inner.end(), p.ranges.begin() + nl,
+                    same);
 }
 
 namespace {

@@ -34,6 +34,26 @@ struct built_lists {
   const std::vector<void *> *slots = nullptr;             ///< slot j's element
 };
 
+/// Where a sweep site's lists were when they were last known to hold what
+/// its index was built from (built, or checked by same_lists): each range
+/// as recorded, local ranges then inner ones. In a region whose code writes
+/// no list unseen (region_lists::kept), ranges in the same storage with the
+/// same lengths hold those elements still, until code runs as outside the
+/// region (`outside`: the region's count of such runs then).
+struct list_places {
+  std::vector<sweep_range> ranges;
+  std::size_t outside = 0;
+  bool known = false; ///< every range has storage of its own
+};
+
+/// Records st's ranges as where its lists are (see list_places).
+void record_places(const sweep_state &st, std::size_t outside, list_places &p);
+
+/// Whether st's ranges are where `p` recorded, with no code run as outside
+/// the region since (`outside`): O(ranges), nothing per element.
+bool same_places(const sweep_state &st, std::size_t outside,
+                 const list_places &p);
+
 /// A sweep's runs of inner slots per cell: the host side of sweep_index's
 /// run_off, run_start and run_len.
 struct inner_runs {

@@ -195,6 +195,9 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   if (ops.wait)
     ops.wait(site_, r.device_);
   record_lists(st, std::move(runs), r.s_->elems, x.first, x.lists);
+  x.writes_checked = writes;
+  x.inner = inner;
+  known_at(x, st);
   x.valid = true;
 }
 
@@ -213,9 +216,11 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
     x = &it->second;
     if (st.local.size() + st.inner.size() != x->lists.count.size())
       stop(s); // other cells: the index does not fit them
-    pending_ = {&s, &st, x};
-  } else if ((x = same_as_before(s, key, st))) {
-    // checked: the same lists as when it was built, kept elsewhere
+    if (!same_places(st, outside_, x->places))
+      pending_ = {&s, &st, x}; // else: the lists it was checked with
+  } else if ((x = same_as_before(key, st, writes, inner))) {
+    // checked: the lists of an index built before, here or at another site
+    known_at(*x, st);
   } else {
     x = &index_[k];
     x->key = key;
@@ -231,20 +236,29 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
   return &r;
 }
 
-/// An index of site s built from lists that hold, cell by cell, what st's
-/// hold: the same lists in other storage (made again for each run, say),
-/// which keep the index they had instead of adding one per run. Null: none.
-site_index *region_impl::same_as_before(const site &s, type_key key,
-                                        const sweep_state &st) {
-  const auto at = reinterpret_cast<std::uintptr_t>(&s);
-  for (auto it = index_.lower_bound({at, 0, 0});
-       it != index_.end() && std::get<0>(it->first) == at; ++it) {
-    const site_index &x = it->second;
-    if (x.valid && x.key == key &&
-        x.lists.count.size() == st.local.size() + st.inner.size() &&
-        same_lists(st.local, st.inner, st.owned.data(), x.lists))
-      return &it->second;
-  }
+/// An index built from lists that hold, cell by cell, what st's hold: the
+/// site's own over the same lists in other storage (made again for each
+/// run, say), or another site's over the same lists (a scheme's density and
+/// force sweeps of one set of cells), which the sweep uses instead of
+/// building one more. An index built by a sweep that does not write
+/// through its local lists was not checked for elements local in two cells
+/// (table_local), so a sweep that writes does not take it; one built
+/// without inner runs (`inner` false) serves only such sweeps. First the
+/// indices whose lists are where st's are (list_places: O(cells) each),
+/// then those whose lists hold the same elements (same_lists). Null: none.
+site_index *region_impl::same_as_before(type_key key, const sweep_state &st,
+                                        bool writes, bool inner) {
+  auto fits = [&](const site_index &x) {
+    return x.valid && x.key == key && (x.writes_checked || !writes) &&
+           x.inner == inner &&
+           x.lists.count.size() == st.local.size() + st.inner.size();
+  };
+  for (auto &[k, x] : index_)
+    if (fits(x) && same_places(st, outside_, x.places))
+      return &x;
+  for (auto &[k, x] : index_)
+    if (fits(x) && same_lists(st.local, st.inner, st.owned.data(), x.lists))
+      return &x;
   return nullptr;
 }
 

@@ -139,3 +139,31 @@ void step(std::vector<Cell> &cells, const Pairwise &f, int n) {
     }
   }
 }
+
+// A region whose code writes no list where soaview cannot see it tells the
+// runtime so (region_lists::kept: a sweep's later runs over lists where they
+// were skip the element-by-element check); step's does not (a virtual call
+// in an annotated loop), nor does one that writes bytes through a pointer.
+// CHECK-LABEL: void stepKept(
+// CHECK: ::soaview::region [[K:sv[0-9]+_[0-9]+_region]]([[K]]_site, ::soaview::region_lists::kept);
+void stepKept(std::vector<Cell> &cells, int n) {
+#ifndef NO_REGION
+  [[clang::soa_conversion_region]]
+#endif
+  for (int s = 0; s < n; ++s) {
+    sweep(cells);
+    sweepPairs(cells);
+  }
+}
+
+// CHECK-LABEL: void stepBytes(
+// CHECK: ::soaview::region [[B:sv[0-9]+_[0-9]+_region]]([[B]]_site);
+void stepBytes(std::vector<Cell> &cells, void *to, const void *from, int n) {
+#ifndef NO_REGION
+  [[clang::soa_conversion_region]]
+#endif
+  for (int s = 0; s < n; ++s) {
+    sweep(cells);
+    __builtin_memcpy(to, from, sizeof(P *));
+  }
+}

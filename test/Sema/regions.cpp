@@ -356,3 +356,15 @@ void counts(std::vector<Cell> &cells) {
     sweep(cells);
   }
 }
+
+// Bytes written through an untyped pointer in a region pass (they are not
+// seen as a list's), but the runtime then checks every run's lists element
+// by element; the remark says where (docs/offload.md, "The check of
+// unchanged lists").
+void bytes(std::vector<Cell> &cells, void *to, const void *from) {
+  [[clang::soa_conversion_region]] // expected-remark@+1 {{view region: 1 annotated loop(s) share their views: P}}
+  for (int s = 0; s < 2; ++s) {
+    sweep(cells);
+    std::memcpy(to, from, 8); // expected-note {{the region checks its sweeps' lists element by element at every run: this call that may write bytes through a pointer, which may change a list where soaview cannot see it}}
+  }
+}

@@ -22,6 +22,8 @@ void testNames() {
   CHECK(!std::strcmp(rt::option_name(option::device), "SOAVIEW_DEVICE"));
   CHECK(!std::strcmp(rt::option_name(option::device_heap),
                      "SOAVIEW_DEVICE_HEAP"));
+  CHECK(
+      !std::strcmp(rt::option_name(option::kept_lists), "SOAVIEW_KEPT_LISTS"));
 }
 
 void testValues() {

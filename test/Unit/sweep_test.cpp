@@ -9,14 +9,18 @@
 // the slots, the index and the runs) computes what the cell-by-cell loop
 // computes in both cases, bit for bit. In a view region (regionParts): a
 // sweep over part of the region's cells uses its slots, and a sync waits
-// only for the sweeps whose slots it touches.
+// only for the sweeps whose slots it touches; a region whose code soaview
+// saw write no list skips the check of lists where they were
+// (regionKeptLists).
 //===----------------------------------------------------------------------===//
 #include "soaview/region.h"
 #include "soaview/sweep.h"
 #include "soaview/sync.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
@@ -396,10 +400,121 @@ void regionParts() {
                     n * sizeof(double)) == 0);
 }
 
+/// Whether a region sweep of the ring's lists, after `change` ran, stops
+/// the region (a region made with `lists`; the first sweep builds the
+/// index, `change` runs, a second sweep of `local` and `inner` follows).
+template <class Change>
+bool stopsAfter(soaview::region_lists lists, Ring &ring, Change change,
+                std::vector<List> *local = nullptr,
+                std::vector<List> *inner = nullptr) {
+  static soaview::site where("sweep_test.cpp:kept"),
+      region("sweep_test.cpp:kept-region");
+  auto sweep = [&](std::vector<List> &l, std::vector<List> &i) {
+    region_probe s(where);
+    for (std::size_t c = 0; c < l.size(); ++c)
+      s.cell(i[c], l[c]);
+    s.start();
+    s.run();
+  };
+  try {
+    soaview::region r(region, lists);
+    sweep(ring.local, ring.inner);
+    change();
+    sweep(local ? *local : ring.local, inner ? *inner : ring.inner);
+  } catch (const std::logic_error &) {
+    return true;
+  }
+  return false;
+}
+
+/// region_lists::kept (the plugin saw no code that writes a list unseen):
+/// a later sweep of lists where they were skips the element-by-element
+/// check, so an entry swapped by bytes (what the plugin would have seen)
+/// goes unnoticed; a list of another length, or lists after code ran as
+/// outside the region (soaview::sync's function), are checked again (and
+/// stop it); the same lists in new storage keep their index. Without
+/// `kept` every later sweep checks.
+void regionKeptLists() {
+  using soaview::region_lists;
+  auto swap01 = [](List &l) {
+    E *two[2] = {l[1], l[0]};
+    std::memcpy(static_cast<void *>(l.data()), two, sizeof two);
+  };
+  {
+    Ring ring(4, 3, false);
+    CHECK(stopsAfter(region_lists::may_change, ring,
+                     [&] { swap01(ring.local[1]); }));
+  }
+  {
+    // SOAVIEW_KEPT_LISTS=0 (the runtime's switch): checked as without kept.
+    const char *env = std::getenv("SOAVIEW_KEPT_LISTS");
+    const bool skips = !env || !*env || std::strcmp(env, "0") != 0;
+    Ring ring(4, 3, false);
+    CHECK(stopsAfter(region_lists::kept, ring,
+                     [&] { swap01(ring.local[1]); }) == !skips);
+  }
+  {
+    Ring ring(4, 3, false); // the same storage, another length
+    CHECK(stopsAfter(region_lists::kept, ring,
+                     [&] { ring.local[1].pop_back(); }));
+  }
+  {
+    Ring ring(4, 3, false);
+    CHECK(stopsAfter(region_lists::kept, ring, [&] {
+      soaview::sync(ring.local[0], [&] { swap01(ring.local[1]); });
+    }));
+  }
+  {
+    Ring ring(4, 3, false); // unchanged lists in new storage: no stop
+    std::vector<List> local, inner;
+    CHECK(!stopsAfter(
+        region_lists::kept, ring,
+        [&] {
+          local = ring.local;
+          inner = ring.inner;
+        },
+        &local, &inner));
+  }
+}
+
+/// Two sites over the same lists in one region (a scheme's density and
+/// force sweeps): the second uses the first's index, built and copied
+/// once; bit for bit against the same sweeps cell by cell.
+void regionSharedIndex() {
+  static soaview::site first("sweep_test.cpp:first"),
+      second("sweep_test.cpp:second"), region("sweep_test.cpp:shared");
+  Ring swept(6, 4, false), plain(6, 4, false);
+  auto sweep = [&](const soaview::site &at) {
+    region_probe s(at);
+    for (std::size_t c = 0; c < swept.local.size(); ++c)
+      s.cell(swept.inner[c], swept.local[c]);
+    s.start();
+    s.run();
+  };
+  for (int k = 0; k < 4; ++k)
+    reference(plain.local, plain.inner);
+  for (soaview::region_lists lists :
+       {soaview::region_lists::may_change, soaview::region_lists::kept}) {
+    Ring again(6, 4, false);
+    swept.elems = again.elems; // the same values, the same lists
+    soaview::region r(region, lists);
+    sweep(first);
+    sweep(first);
+    const std::size_t takes = soaview::rt::counters(region).host.calls;
+    sweep(second);
+    sweep(second);
+    CHECK(soaview::rt::counters(region).host.calls == takes);
+  }
+  CHECK(std::memcmp(swept.outs().data(), plain.outs().data(),
+                    swept.elems.size() * sizeof(double)) == 0);
+}
+
 } // namespace
 
 int main() {
   regionParts();
+  regionKeptLists();
+  regionSharedIndex();
   prefetchStaysInList();
   frameOfValues();
   sweepRing(false);

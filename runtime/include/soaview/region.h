@@ -198,11 +198,27 @@ void region_flush(type_key key);
 /// it before a nest the region reaches runs as written). No region: nothing.
 void region_sync();
 
+/// What soaview saw of the code a view region runs (generated code says;
+/// docs/offload.md, "The check of unchanged lists").
+enum class region_lists {
+  /// Some of it may write a sweep's lists where soaview cannot see it
+  /// (bytes through an untyped pointer, say): every later run of a sweep
+  /// checks its lists element by element.
+  may_change,
+  /// Nothing in it writes a list unseen (what it writes seen is refused at
+  /// compile time): a later run of a sweep whose lists are in the storage
+  /// they were in when last checked, with their lengths, holds the same
+  /// elements, and skips the check; code that runs as outside the region
+  /// (soaview::sync's function, a loop that runs as written) makes the
+  /// next run check again.
+  kept,
+};
+
 /// A view region (see above). Generated code makes one around the annotated
 /// statement; users do not name it.
 class region {
 public:
-  explicit region(const site &s);
+  explicit region(const site &s, region_lists lists = region_lists::may_change);
   /// Copies back and scatters what the region's sweeps wrote (not while an
   /// exception from inside the region unwinds it past a stopped region).
   ~region() noexcept(false);
