@@ -49,7 +49,7 @@ struct GatePrinter {
                  x.best(1) / 1e3, c ? "converted" : "as written");
   }
   static void printCalls(const gate &x) {
-    const auto n = static_cast<unsigned long long>(x.runs(0) + x.runs(1));
+    const auto n = static_cast<unsigned long long>(x.runs(0)) + x.runs(1);
     std::fprintf(stderr,
                  "soaview: %s: gated nest, %llu call(s): %llu converted, %llu "
                  "as written (%llu below the size rule: %zu pairs per element "
