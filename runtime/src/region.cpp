@@ -457,7 +457,8 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
     read_runs = runs_of(*r, reads, nr);
     write_runs =
         writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
-    if ((side.ops = overlap_of(r->ops_))) { // beside the sweeps computing
+    side.ops = overlap_of(r->ops_);
+    if (side.ops) { // beside the sweeps computing
       side.device = r->device_;
       side.ops->begin(site_, r->device_, after(*r, read_runs, write_runs));
     }

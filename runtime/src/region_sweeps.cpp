@@ -218,13 +218,17 @@ resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
       stop(s); // other cells: the index does not fit them
     if (!same_places(st, outside_, x->places))
       pending_ = {&s, &st, x}; // else: the lists it was checked with
-  } else if ((x = same_as_before(key, st, writes, inner))) {
-    // checked: the lists of an index built before, here or at another site
-    known_at(*x, st);
   } else {
-    x = &index_[k];
-    x->key = key;
-    build(s, *x, r, st, writes, inner);
+    // One built before, here or at another site, checked to hold these
+    // lists; else a new one.
+    x = same_as_before(key, st, writes, inner);
+    if (x) {
+      known_at(*x, st);
+    } else {
+      x = &index_[k];
+      x->key = key;
+      build(s, *x, r, st, writes, inner);
+    }
   }
   dev = x->dev;
   st.region_first = x->first;
