@@ -91,8 +91,9 @@ bool same_runs(const sweep_state &st) {
 bool same_elements(const sweep_range &r, void *const *owned,
                    void *const *expect, std::size_t from, std::size_t n) {
   if (r.data && !r.stride) // a list of pointers, in place
-    return !std::memcmp(static_cast<void *const *>(r.data) + from, expect,
-                        n * sizeof(void *));
+    return !std::memcmp(
+        static_cast<const void *>(static_cast<void *const *>(r.data) + from),
+        static_cast<const void *>(expect), n * sizeof(void *));
   for (std::size_t k = 0; k < n; ++k)
     if (element_at(r, owned, from + k) != expect[k])
       return false;
