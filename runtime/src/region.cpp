@@ -540,7 +540,7 @@ region::~region() noexcept(false) {
   if (std::uncaught_exceptions() > unwinding_) {
     try { // an exception leaves the region: write back, never throw
       impl->close();
-    } catch (...) {
+    } catch (...) { // NOLINT(bugprone-empty-catch): the first one goes on
     }
     return;
   }
