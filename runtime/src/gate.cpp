@@ -35,7 +35,7 @@ struct GatePrinter {
       print(*x);
   }
   static void print(const gate &x) {
-    printCalls(x);
+    print_calls(x);
     const int c = x.choice();
     if (c < 0)
       return; // not all trials ran
@@ -48,7 +48,7 @@ struct GatePrinter {
                  x.where(), gate::kTrials, when, x.best(0) / 1e3,
                  x.best(1) / 1e3, c ? "converted" : "as written");
   }
-  static void printCalls(const gate &x) {
+  static void print_calls(const gate &x) {
     const auto n = static_cast<unsigned long long>(x.runs(0)) + x.runs(1);
     std::fprintf(stderr,
                  "soaview: %s: gated nest, %llu call(s): %llu converted, %llu "
@@ -58,9 +58,9 @@ struct GatePrinter {
                  static_cast<unsigned long long>(x.runs(1)),
                  static_cast<unsigned long long>(x.small_calls()),
                  min_pairs_per_element, 2 * min_pairs_per_element,
-                 2 * min_pairs_per_element, measuredNote(x));
+                 2 * min_pairs_per_element, measured_note(x));
   }
-  static const char *measuredNote(const gate &x) {
+  static const char *measured_note(const gate &x) {
     if (!measuring)
       return "; not measured (SOAVIEW_TRIALS=0)";
     if (x.choice() >= 0)
