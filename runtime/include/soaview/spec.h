@@ -145,6 +145,8 @@ template <class T> struct out_slot {
   T *p;
   SOAVIEW_HD out_slot(T *slot) noexcept : p(slot) {}
   SOAVIEW_HD out_slot(const out_slot &) noexcept : p(nullptr) {}
+  // Assignment keeps the slot's own target: self-assignment needs no guard.
+  // NOLINTNEXTLINE(bugprone-unhandled-self-assignment)
   SOAVIEW_HD out_slot &operator=(const out_slot &) noexcept { return *this; }
 };
 
@@ -152,7 +154,7 @@ template <class T> struct out_slot {
 /// their fields in place through it (a field one view writes and another
 /// holds). Host frames only: device buffers keep no addresses.
 template <class E, class S> E &element_at(const S &s, std::size_t i) noexcept {
-  return *static_cast<E *>(const_cast<void *>(s.soaview_address[i]));
+  return *const_cast<E *>(static_cast<const E *>(s.soaview_address[i]));
 }
 
 /// Element-wise copy of an array field between a view and its slot. Views
