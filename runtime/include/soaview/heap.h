@@ -165,6 +165,7 @@ SOAVIEW_HEAP_FN std::uint32_t lane_start(const state *h, unsigned c,
 /// The address of block b of class c in slab s.
 SOAVIEW_HEAP_FN void *block_at(const state *h, std::uint32_t s, unsigned c,
                                std::size_t b) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the heap's addresses are numbers
   return (void *)(std::uintptr_t)(h->data + ((std::size_t)s << kSlabShift) +
                                   (b << (kMinShift + c)));
 }
@@ -527,6 +528,7 @@ inline unsigned long long plan(unsigned long long base, std::size_t bytes,
   st.max_lanes = max_lanes_for(slabs);
   st.data = at + state_bytes(slabs);
   const unsigned long long meta = at + (sizeof(state) + 63) / 64 * 64;
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the heap's addresses are numbers
   st.slab_state = (std::uint32_t *)(std::uintptr_t)meta;
   st.slab_used = st.slab_state + slabs;
   st.bitmap = st.slab_used + slabs;
