@@ -123,7 +123,8 @@ void AccessRecorder::leaf(const Expr *Use, const Binding &B, bool Whole,
   Found.RefSensitive = Use->getType().isConstQualified() && passedOn(Use, PM);
   ViewModel &V = State.view(B);
   (Whole ? V.Wholes[B.Path] : V.Leaves[B.Path]).join(Found);
-  if (Uses.Returned)
+  // Returned is set only where callers are followed: under a key (uses).
+  if (Uses.Returned && State.CurrentKey)
     State.Returns.returned({*State.CurrentKey, B, Whole});
 }
 
