@@ -58,11 +58,12 @@ fieldRead(const Stmt *S,
   return F.Found;
 }
 
-/// The cell loop's declarations and header run for every cell before any
-/// nest: they may not read the elements' fields or have side effects.
+/// The declarations and header of the cell loop S (Nest's sweep) run for
+/// every cell before any nest: they may not read the elements' fields or have
+/// side effects.
 template <class RefuseFn>
-bool cellHeaderAlone(ASTContext &Ctx, const NestPlan &Nest, RefuseFn &Refuse) {
-  const SweepForm &S = *Nest.Sweep;
+bool cellHeaderAlone(ASTContext &Ctx, const NestPlan &Nest, const SweepForm &S,
+                     RefuseFn &Refuse) {
   llvm::SmallPtrSet<const RecordDecl *, 4> Elements;
   for (const LoopPlan &P : Nest.Loops)
     Elements.insert(P.View.Element->getCanonicalDecl());
@@ -128,7 +129,7 @@ bool checkSweep(ASTContext &Ctx, const NestPlan &Nest, DiagStore &Diags) {
         U->getLocation(),
         {diag::err_sweep_cell_variable, {U->getDecl()->getNameAsString()}},
         diag::note_sweep_cell_variable);
-  return cellHeaderAlone(Ctx, Nest, Refuse);
+  return cellHeaderAlone(Ctx, Nest, S, Refuse);
 }
 
 } // namespace soaview
