@@ -75,7 +75,7 @@ convertedLoops(ASTContext &Ctx, const DiagStore &Diags, const NestPlan &Nest) {
 
 void remarkConverted(const SourceManager &SM, const NestPlan &Nest,
                      const Emitter &Em, DiagStore &Diags) {
-  if (Nest.hostSweep())
+  if (Nest.Sweep && Nest.hostSweep())
     Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
   else if (Nest.Sweep)
     Diags.report(Nest.Sweep->Annotation->ForLoc,
