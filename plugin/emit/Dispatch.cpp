@@ -49,7 +49,7 @@ std::string extent(EmitContext &Emit, const GateExtent &E) {
 
 /// The size gate's measuring objects (soaview/gate.h), named after the
 /// nest: `{ static gate P_gate("f:L:C"); trial P_trial(P_gate, n, m); `.
-std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
+std::string openTrial(EmitContext &Emit, const SizeGate &Gate,
                       SourceLocation At) {
   return fill("{ static ${Gate} ${P}gate(\"${Where}\"); ${Trial} "
               "${P}trial(${P}gate, ${Outer}, ${Inner}); "
@@ -58,8 +58,8 @@ std::string openTrial(EmitContext &Emit, const DispatchSite &Site,
                {"Trial", rt::Trial},
                {"P", Emit.Names.prefix(At)},
                {"Where", Emit.Source.where(At)},
-               {"Outer", extent(Emit, Site.Gate->Outer)},
-               {"Inner", extent(Emit, Site.Gate->Inner)}});
+               {"Outer", extent(Emit, Gate.Outer)},
+               {"Inner", extent(Emit, Gate.Inner)}});
 }
 
 /// The checks, one per object (`::soaview::exact_type(f)`), then the size
@@ -132,7 +132,7 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
   Buffer->insert(Emit.Source.offset(Begin),
                  fill("${Trial}if (!(${Cond})) { // soaview: the loop as "
                       "written, for ${Why}\n${Sync}${Line}${Copy}\n} else ",
-                      {{"Trial", Site.Gate ? openTrial(Emit, Site, At) +
+                      {{"Trial", Site.Gate ? openTrial(Emit, *Site.Gate, At) +
                                                  std::string(Column - 1, ' ')
                                            : ""},
                        {"Cond", condition(Emit, Site, At)},
