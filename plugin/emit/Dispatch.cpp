@@ -34,7 +34,7 @@ namespace {
 
 /// The priority of the trial block's end: after the ends of the converted
 /// nest's blocks at the same place (emit/Loops.cpp: 0 to its hoist levels).
-constexpr int kAfterNestEnds = 1000;
+constexpr int AfterNestEnds = 1000;
 
 /// `::soaview::range_size(c.local)`, `::soaview::trip_count(0, n)`.
 std::string extent(EmitContext &Emit, const GateExtent &E) {
@@ -128,7 +128,7 @@ bool emitDispatchGuard(EmitContext &Emit, const DispatchSite &Site) {
   // The `if` after the trial's line starts where the nest did.
   unsigned Column = Emit.SM.getPresumedColumnNumber(Begin);
   if (Site.Gate) // the trial's block ends after the converted nest's own
-    Buffer->insert(Emit.Source.offset(End), " }", kAfterNestEnds);
+    Buffer->insert(Emit.Source.offset(End), " }", AfterNestEnds);
   Buffer->insert(Emit.Source.offset(Begin),
                  fill("${Trial}if (!(${Cond})) { // soaview: the loop as "
                       "written, for ${Why}\n${Sync}${Line}${Copy}\n} else ",
