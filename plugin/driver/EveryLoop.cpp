@@ -86,7 +86,7 @@ void EveryLoop::tryNest(const std::vector<LoopInstance> &N) {
 
 /// The remark at a loop annotate=all leaves as written, and a note where
 /// the reason was found.
-void EveryLoop::remarkNotConverted(SourceLocation For, std::string Why,
+void EveryLoop::remarkNotConverted(SourceLocation For, const std::string &Why,
                                    const StoredLoc &At,
                                    const std::vector<StoredNote> &Notes) {
   if (!Host)

@@ -45,7 +45,7 @@ private:
   /// Drops the passed plans that hold a loop of a failed instance, with a
   /// remark at each of their loops, until none is left.
   void dropFailedInstances();
-  void remarkNotConverted(clang::SourceLocation For, std::string Why,
+  void remarkNotConverted(clang::SourceLocation For, const std::string &Why,
                           const StoredLoc &At,
                           const std::vector<StoredNote> &Notes);
 

@@ -115,7 +115,7 @@ private:
   /// printed before the group's proxy.
   class ExposedFields {
   public:
-    void add(const std::string &Tag, std::string Declaration) {
+    void add(const std::string &Tag, const std::string &Declaration) {
       if (Seen.insert(Tag).second)
         Text += Declaration;
     }
