@@ -23,6 +23,7 @@ namespace soaview {
 /// The ancestors of one node, innermost first, as a range of DynTypedNode.
 class Ancestors {
 public:
+  // NOLINTNEXTLINE(readability-identifier-naming): the standard's name
   class iterator {
   public:
     using iterator_category = std::forward_iterator_tag;
