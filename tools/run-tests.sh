@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the whole soaview test suite: runtime unit tests
 # (ctest, plus the pool stress test under ThreadSanitizer) and the lit suite
-# (Sema, Rewrite, Exec), the fuzzer, and the lit suite again against the other
-# supported LLVM. Ends with one line "N passed, M failed".
+# (Sema, Rewrite, Exec), clang-tidy (tools/run-tidy.sh), the fuzzer, and the
+# lit suite again against the other supported LLVM. Ends with one line
+# "N passed, M failed".
 #   tools/run-tests.sh [--llvm 19|22]   (the LLVM to build against first;
 #                                        default 19, the other one second)
 # Every compiler and lit it runs are those of the build it tests
@@ -76,6 +77,10 @@ count_lit "$out" $rc
 
 echo "== diagnostics catalogue: every entry reported by a -verify test"
 python3 "$root/tools/check-diagnostics.py" coverage "$coverage"
+count $? 1
+
+echo "== clang-tidy: runtime and plugin sources, any warning fails"
+bash "$root/tools/run-tidy.sh" "$build"
 count $? 1
 
 echo "== lit suite with plugin and runtime built with ASan + UBSan"

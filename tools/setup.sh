@@ -30,6 +30,9 @@ packages=(clang-$llvm libclang-$llvm-dev llvm-$llvm-dev libomp-$llvm-dev
 # Open MPI for the SPH demonstrator's MPI build (soaview-sph-mpi; built only
 # where CMake finds MPI).
 packages+=(libopenmpi-dev openmpi-bin)
+# clang-tidy for tools/run-tidy.sh: that of LLVM 22 whichever LLVM is built
+# (it skips the system headers, twice as fast as clang-tidy-19 on the plugin).
+packages+=(clang-tidy-22)
 # LLVM 22 moved the offload runtime (libomptarget) into its own package.
 [ "$llvm" -ge 20 ] && packages+=(liboffload-$llvm-dev)
 missing=()
