@@ -120,7 +120,7 @@ private:
     return writtenText(Ctx, S->getSourceRange());
   }
 
-  bool fail(SourceLocation L, Msg Error, SourceLocation NoteL,
+  bool fail(SourceLocation L, const Msg &Error, SourceLocation NoteL,
             std::optional<Msg> Note) {
     StoredDiag &D = Diags.report(L, Error);
     if (Note)
