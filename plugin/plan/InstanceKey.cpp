@@ -100,6 +100,8 @@ std::optional<UnspellableArgument> unspellable(const NamedDecl *Param,
 
 std::vector<KeyPart> instanceKeyParts(const FunctionDecl *Fn) {
   std::vector<KeyPart> Parts;
+  if (!Fn)
+    return Parts;
   std::vector<Level> Classes; // innermost first
   for (const DeclContext *DC = Fn; DC; DC = DC->getParent()) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DC)) {
