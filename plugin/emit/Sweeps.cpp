@@ -22,8 +22,8 @@ std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
 } // namespace
 
 /// The cell loop as written, recording each cell's ranges.
-std::string SweepEmitter::recording(const NestPlan &Nest) const {
-  const SweepForm &S = *Nest.Sweep;
+std::string SweepEmitter::recording(const NestPlan &Nest,
+                                    const SweepForm &S) const {
   const LoopPlan *Inner = innerOf(Nest);
   const SourceManager &SM = Emit.SM;
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
@@ -49,8 +49,8 @@ std::string SweepEmitter::recording(const NestPlan &Nest) const {
 }
 
 /// Everything before the kernel's loop.
-std::string SweepEmitter::prologue(const NestPlan &Nest) const {
-  const SweepForm &S = *Nest.Sweep;
+std::string SweepEmitter::prologue(const NestPlan &Nest,
+                                   const SweepForm &S) const {
   const LoopPlan &L = Nest.Loops[0];
   const LoopPlan *Inner = innerOf(Nest);
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
@@ -75,7 +75,7 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
                {"Inner", Inner ? Loops.specType(*Inner) : "void"},
                {"NoScatter", L.Form.VarIsCopy ? ", false" : ""},
                {"S", Sweep}}));
-  W.line(recording(Nest));
+  W.line(recording(Nest, S));
   W.line(Sweep + "sweep.start();");
   W.line(fill("using ${P}spec = ${Spec};",
               {{"P", Prefix}, {"Spec", Loops.specType(L)}}));
@@ -107,9 +107,10 @@ std::string SweepEmitter::prologue(const NestPlan &Nest) const {
 /// where no `break` of the loop needs one loop, as a loop over the runs around
 /// a loop over each run's slots (which the compiler can vectorise, as the
 /// unswept nest's inner loop); otherwise through one cursor.
-void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
+void SweepEmitter::innerLoop(const NestPlan &Nest, const SweepForm &S,
+                             EditBuffer &Buffer) const {
   const LoopPlan &Inner = Nest.Loops[1];
-  std::string Sweep = Emit.Names.prefix(Nest.Sweep->Annotation->ForLoc);
+  std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
   std::string InnerPrefix = Emit.Names.prefix(Inner);
   Loops.commentAttribute(*Inner.Annotation, Buffer);
   const auto *RF = cast<CXXForRangeStmt>(Inner.Form.Loop);
@@ -140,6 +141,8 @@ void SweepEmitter::innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const {
 }
 
 bool SweepEmitter::emit(const NestPlan &Nest) {
+  if (!Nest.Sweep)
+    return false;
   const SweepForm &S = *Nest.Sweep;
   const LoopPlan &L = Nest.Loops[0];
   const LoopPlan *Inner = innerOf(Nest);
@@ -163,7 +166,7 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   SourceLocation LocalFor = L.Annotation->ForLoc;
   Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),
                   Emit.Source.offset(LocalFor),
-                  prologue(Nest) + "  " + Header + "\n");
+                  prologue(Nest, S) + "  " + Header + "\n");
   Buffer->replace(Emit.Source.offset(LocalFor),
                   Emit.Source.offset(SourceText::rparen(L.Form)) + 1, "");
   std::string Cell =
@@ -179,7 +182,7 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
     Loops.continueEdits(L, *Buffer);
   Loops.bodyEdits(L, *Buffer);
   if (Inner)
-    innerLoop(Nest, *Buffer);
+    innerLoop(Nest, S, *Buffer);
   Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(S.Loop)),
                  std::string(Lambda ? ");" : "") + " }");
   return true;

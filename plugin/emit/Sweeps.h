@@ -46,9 +46,10 @@ public:
   bool emit(const NestPlan &Nest);
 
 private:
-  std::string prologue(const NestPlan &Nest) const;
-  std::string recording(const NestPlan &Nest) const;
-  void innerLoop(const NestPlan &Nest, EditBuffer &Buffer) const;
+  std::string prologue(const NestPlan &Nest, const SweepForm &S) const;
+  std::string recording(const NestPlan &Nest, const SweepForm &S) const;
+  void innerLoop(const NestPlan &Nest, const SweepForm &S,
+                 EditBuffer &Buffer) const;
 
   EmitContext &Emit;
   const LoopEmitter &Loops;
