@@ -440,14 +440,15 @@ LoopEmitter::LoopText LoopEmitter::hostLoop(const LoopPlan &P,
 }
 
 /// A symmetric pair loop: no frame of its own; it walks the frame of the
-/// loop around it, an index loop by its index (`ps[j]` is slot `j - lo`),
-/// an iterator loop from that loop's slot plus PairStart
+/// loop around it (OuterLoop), an index loop by its index (`ps[j]` is slot
+/// `j - lo`), an iterator loop from that loop's slot plus PairStart
 /// (forms/PairForm.cpp).
 LoopEmitter::LoopText LoopEmitter::pairLoop(const NestPlan &Nest,
-                                            const LoopPlan &P) const {
+                                            const LoopPlan &P,
+                                            const LoopPlan &OuterLoop) const {
   const LoopForm &F = P.Form;
   std::string Prefix = Emit.Names.prefix(P);
-  std::string Outer = Emit.Names.prefix(Nest.Loops[*P.WalksViewOf]);
+  std::string Outer = Emit.Names.prefix(OuterLoop);
   LoopText T;
   if (F.Kind == LoopFormKind::Index) {
     T.BodyDecls = elementDecls(
@@ -468,7 +469,7 @@ LoopEmitter::LoopText LoopEmitter::loopText(const NestPlan &Nest,
                                             const LoopPlan &P) const {
   const LoopForm &F = P.Form;
   if (P.WalksViewOf)
-    return pairLoop(Nest, P);
+    return pairLoop(Nest, P, Nest.Loops[*P.WalksViewOf]);
   std::string Spec = specType(P);
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   std::string Args = Spec + (Scatter ? "" : ", false");

@@ -75,7 +75,8 @@ private:
                       const std::string &Spec) const;
   LoopText hostLoop(const LoopPlan &P, bool EachSlot) const;
   void repeatsFallback(CodeWriter &W, const LoopPlan &P, bool InRegion) const;
-  LoopText pairLoop(const NestPlan &Nest, const LoopPlan &P) const;
+  LoopText pairLoop(const NestPlan &Nest, const LoopPlan &P,
+                    const LoopPlan &OuterLoop) const;
   void placeHeader(const LoopPlan &P, const LoopText &T,
                    EditBuffer &Buffer) const;
   void placeBody(const LoopPlan &P, const LoopText &T,
