@@ -274,6 +274,8 @@ struct RegionInfo : SoaAttrInfo {
   RegionInfo() : SoaAttrInfo(AttrKind::Region, RegionSp, 0) {}
 };
 
+// The registrations every Clang plugin makes: nothing to catch an exception.
+// NOLINTBEGIN(bugprone-throwing-static-initialization)
 ParsedAttrInfoRegistry::Add<ConvertInfo> R1("soa_conversion", "");
 ParsedAttrInfoRegistry::Add<TargetInfo> R2("soa_conversion_target", "");
 ParsedAttrInfoRegistry::Add<HoistInfo> R3("soa_conversion_hoist", "");
@@ -282,6 +284,7 @@ ParsedAttrInfoRegistry::Add<OffloadInfo> R4("soa_conversion_offload_compute",
 ParsedAttrInfoRegistry::Add<OffloadAltInfo> R5("soa_conversion_compute_offload",
                                                "");
 ParsedAttrInfoRegistry::Add<RegionInfo> R6("soa_conversion_region", "");
+// NOLINTEND(bugprone-throwing-static-initialization)
 
 } // namespace
 

@@ -350,6 +350,8 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   const DeclRefExpr *BadGlobal = nullptr;
   const DeclRefExpr *BadVariable = nullptr;   ///< BadGlobal, tables aside
   std::vector<const DeclRefExpr *> TableRefs; ///< to constant tables
+  // A RecursiveASTVisitor's names and a base its walkers build on:
+  // NOLINTBEGIN(readability-identifier-naming,bugprone-crtp-constructor-accessibility)
   DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
       : Ctx(Ctx), Replaced(Replaced) {}
   bool ownStatic(const VarDecl *) const { return false; }
@@ -394,6 +396,7 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
       BadVariable = E;
     return true;
   }
+  // NOLINTEND(readability-identifier-naming,bugprone-crtp-constructor-accessibility)
 };
 
 /// The depth-first walk from an offloaded loop's body through the user

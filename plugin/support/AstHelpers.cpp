@@ -430,6 +430,8 @@ LoopJumps findLoopJumps(const Stmt *Body) {
     unsigned Loops = 0, Switches = 0; // nested statements owning jumps
     LoopJumps J;
     using Base = RecursiveASTVisitor<Finder>;
+// Kind is a type in a declaration, Counter a member: no parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define SOAVIEW_NESTED(Kind, Counter)                                          \
   bool Traverse##Kind(Kind *S) {                                               \
     ++Counter;                                                                 \
@@ -443,6 +445,7 @@ LoopJumps findLoopJumps(const Stmt *Body) {
     SOAVIEW_NESTED(DoStmt, Loops)
     SOAVIEW_NESTED(SwitchStmt, Switches)
 #undef SOAVIEW_NESTED
+    // NOLINTEND(bugprone-macro-parentheses)
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
     bool VisitBreakStmt(BreakStmt *S) {
       if (!Loops && !Switches)
