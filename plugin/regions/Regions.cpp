@@ -725,7 +725,7 @@ const char *Walker::libraryCallChange(const CallExpr *Call,
     Object = MC->getImplicitObjectArgument();
   else if (isa<CXXOperatorCallExpr>(Call) && M && !M->isStatic())
     Object = Call->getArg(0);
-  if (Object && !M->isConst() && (M->isTrivial() || !isAccessor(M)) &&
+  if (Object && M && !M->isConst() && (M->isTrivial() || !isAccessor(M)) &&
       holdsElements(Object->getType(), nullptr, 0, true))
     return "member function call on an object that holds elements";
   const unsigned First = isa<CXXOperatorCallExpr>(Call) && Object ? 1 : 0;
