@@ -1,5 +1,6 @@
 //===- Diagnostics.cpp - soaview's diagnostics as data --------------------===//
 #include "diag/Diagnostics.h"
+#include "support/Environment.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -122,7 +123,7 @@ bool CoverageOn = false;
 void covered(diag::Id Id) {
   if (!CoverageOn)
     return;
-  const char *Dir = std::getenv("SOAVIEW_DIAG_COVERAGE");
+  const char *Dir = envValue(EnvVar::DiagCoverage);
   if (!Dir)
     return;
   std::string Path =
@@ -137,7 +138,7 @@ void covered(diag::Id Id) {
 void enableCoverage(bool VerifiedCompile) {
   // Only ever switched on: the nested first pass parses the arguments again
   // in a compile that is not verified.
-  if (VerifiedCompile && std::getenv("SOAVIEW_DIAG_COVERAGE"))
+  if (VerifiedCompile && envValue(EnvVar::DiagCoverage))
     CoverageOn = true;
 }
 

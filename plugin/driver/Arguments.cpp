@@ -1,5 +1,6 @@
 //===- Arguments.cpp - the plugin's arguments and environment -------------===//
 #include "driver/Arguments.h"
+#include "support/Environment.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -198,8 +199,8 @@ bool applyTranslateFlag(StringRef Flag, Options &O, std::optional<Msg> &Err) {
 }
 
 std::optional<Msg> applyEnvironment(Options &O) {
-  const char *E = std::getenv("SOAVIEW_CONVERT");
-  if (!E || !*E)
+  const char *E = envValue(EnvVar::Convert);
+  if (!E)
     return std::nullopt;
   const Setting &S = *find("convert");
   SmallVector<StringRef, 4> Values = choices(S);

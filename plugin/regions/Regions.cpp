@@ -10,6 +10,7 @@
 #include "regions/Regions.h"
 
 #include "frontend/Annotations.h"
+#include "regions/LibraryCalls.h"
 #include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 #include "support/Compat.h"
@@ -47,30 +48,25 @@ const CXXRecordDecl *recordOf(QualType T) {
   return T->getAsCXXRecordDecl();
 }
 
-bool searches(llvm::StringRef Name);
-bool passesOn(llvm::StringRef Name);
-std::string libraryName(const FunctionDecl *FD);
-bool ownVariable(const Expr *E);
-bool isSync(const CallExpr *Call);
-
 class Walker {
 public:
-  Walker(ASTContext &Ctx, const AnnotationCollector &C, DiagStore &D,
-         const RegionAnnotation &R, RegionPlan &Plan)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), C(C), D(D), R(R), Plan(Plan) {}
+  Walker(ASTContext &Ctx, const AnnotationCollector &Annotated,
+         DiagStore &Diags, const RegionAnnotation &Region, RegionPlan &Plan)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotated(Annotated),
+        Diags(Diags), Region(Region), Plan(Plan) {}
 
   /// First walk: the annotated loops and their element types.
   void collect() {
     Checking = false;
     Visited.clear();
-    walk(R.S);
+    walk(Region.S);
   }
   /// Second walk: everything else that meets those elements.
   /// Returns whether nothing was refused.
   bool check() {
     Checking = true;
     Visited.clear();
-    walk(R.S);
+    walk(Region.S);
     return !Failed;
   }
 
@@ -108,9 +104,9 @@ private:
 
   ASTContext &Ctx;
   SourceManager &SM;
-  const AnnotationCollector &C;
-  DiagStore &D;
-  const RegionAnnotation &R;
+  const AnnotationCollector &Annotated;
+  DiagStore &Diags;
+  const RegionAnnotation &Region;
   RegionPlan &Plan;
   bool Checking = false, Failed = false;
   /// Inside an annotated loop (second walk): its nest's analysis refuses
@@ -130,8 +126,8 @@ const LoopAnnotation *Walker::annotation(const Stmt *S) const {
     For = RF->getForLoc();
   else
     return nullptr;
-  auto It = C.Loops.find(For);
-  return It == C.Loops.end() ? nullptr : &It->second;
+  auto It = Annotated.Loops.find(For);
+  return It == Annotated.Loops.end() ? nullptr : &It->second;
 }
 
 /// Whether S holds an annotated loop (a sweep's cell loop does).
@@ -183,8 +179,8 @@ void Walker::walk(const Stmt *S) {
   }
   if (isa<OMPExecutableDirective>(S) && !InLoop) {
     if (Checking)
-      D.note(report(S->getBeginLoc(), {diag::err_region_parallel}),
-             S->getBeginLoc(), Msg(diag::note_region_parallel));
+      Diags.note(report(S->getBeginLoc(), {diag::err_region_parallel}),
+                 S->getBeginLoc(), Msg(diag::note_region_parallel));
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S); Call && isSync(Call)) {
@@ -211,13 +207,6 @@ void Walker::walk(const Stmt *S) {
     walk(L->getBody());
   for (const Stmt *Child : S->children())
     walk(Child);
-}
-
-/// A call of soaview::sync (soaview/sync.h), a synchronisation point.
-bool isSync(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  return FD && FD->getNameAsString() == "sync" &&
-         FD->getQualifiedNameAsString() == "soaview::sync";
 }
 
 /// Into the body of the function a call runs, once per function.
@@ -389,12 +378,12 @@ std::string Walker::shownName(QualType T) const {
 StoredDiag &Walker::report(SourceLocation L, const Msg &M) {
   Failed = true;
   Reported.insert(L.getRawEncoding());
-  StoredDiag &Diag = D.report(L, M);
-  if (L != R.Loc)
-    D.note(Diag, R.Loc, Msg(diag::note_region_here));
+  StoredDiag &Diag = Diags.report(L, M);
+  if (L != Region.Loc)
+    Diags.note(Diag, Region.Loc, Msg(diag::note_region_here));
   for (auto It = Through.rbegin(); It != Through.rend(); ++It)
-    if (It == Through.rbegin() || *It != *std::prev(It)) // a member's
-      D.note(Diag, *It, Msg(diag::note_region_through)); // destructor: once
+    if (It == Through.rbegin() || *It != *std::prev(It))     // a member's
+      Diags.note(Diag, *It, Msg(diag::note_region_through)); // destructor: once
   return Diag;
 }
 
@@ -411,16 +400,16 @@ void Walker::checkExpr(const Expr *E) {
       StoredDiag &Diag = report(L, {diag::err_region_field,
                                     {"it uses", F->getNameAsString(),
                                      F->getParent()->getNameAsString()}});
-      D.note(Diag, L, Msg(diag::note_region_field));
+      Diags.note(Diag, L, Msg(diag::note_region_field));
     }
     return;
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     const CXXRecordDecl *RD = CE->getConstructor()->getParent();
     if (CE->getNumArgs() && isElement(RD))
-      D.note(report(L, {diag::err_region_element_call,
-                        {RD->getNameAsString(), RD->getNameAsString()}}),
-             L, Msg(diag::note_region_field));
+      Diags.note(report(L, {diag::err_region_element_call,
+                            {RD->getNameAsString(), RD->getNameAsString()}}),
+                 L, Msg(diag::note_region_field));
     return;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -472,56 +461,9 @@ void Walker::checkLibraryCall(const CallExpr *Call, const FunctionDecl *FD,
         Call->getExprLoc(),
         {diag::err_region_container,
          {Name, shownName(Shown->getType()), elementName(Shown->getType())}});
-    D.note(Diag, Call->getExprLoc(), Msg(diag::note_region_container));
+    Diags.note(Diag, Call->getExprLoc(), Msg(diag::note_region_container));
     return;
   }
-}
-
-/// Standard functions (and std::ranges' function objects of the same
-/// names) that read through the positions and ranges they are given and
-/// write nothing there: the algorithms that search, count and compare, the
-/// steps of an iterator.
-bool searches(llvm::StringRef Name) {
-  static constexpr llvm::StringLiteral Names =
-      " find find_if find_if_not find_end find_first_of adjacent_find count"
-      " count_if mismatch equal is_permutation search search_n all_of any_of"
-      " none_of lower_bound upper_bound equal_range binary_search min_element"
-      " max_element minmax_element is_sorted is_sorted_until is_partitioned"
-      " is_heap is_heap_until includes lexicographical_compare accumulate"
-      " reduce inner_product distance next prev advance begin end cbegin cend"
-      " size empty data min max minmax clamp ";
-  return !Name.empty() && Names.contains((" " + Name + " ").str());
-}
-
-/// Standard functions that hand their argument on unchanged.
-bool passesOn(llvm::StringRef Name) {
-  static constexpr llvm::StringLiteral Names =
-      " move forward addressof as_const ";
-  return !Name.empty() && Names.contains((" " + Name + " ").str());
-}
-
-/// A library function as messages and the lists above name it: a function
-/// object of std::ranges by its algorithm (`__sort_fn` of libstdc++,
-/// `__sort::__fn` of libc++: `sort`).
-std::string libraryName(const FunctionDecl *FD) {
-  const auto *M = dyn_cast<CXXMethodDecl>(FD);
-  if (!M || M->getOverloadedOperator() != OO_Call)
-    return FD->getNameAsString();
-  llvm::StringRef Name = M->getParent()->getName();
-  if (Name == "__fn")
-    if (const auto *NS = dyn_cast<NamespaceDecl>(M->getParent()->getParent()))
-      Name = NS->getName();
-  Name.consume_front("__");
-  Name.consume_back("_fn");
-  return Name.str();
-}
-
-/// Whether E names a variable of its own (not a reference: not a place in
-/// a container).
-bool ownVariable(const Expr *E) {
-  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  return V && !V->getType()->isReferenceType();
 }
 
 /// Whether a library function may write, through argument Arg of its
@@ -566,32 +508,6 @@ const Expr *Walker::shownContainer(const Expr *Arg) const {
   return E;
 }
 
-/// Member functions of the standard containers that hand out their
-/// elements without changing which they hold (non-const only for the
-/// reference they return: a write through it is an assignment, checked
-/// apart), and their iterators' steps.
-bool isAccessor(const CXXMethodDecl *M) {
-  switch (M->getOverloadedOperator()) {
-  case OO_Subscript: // and an iterator's steps and dereference
-  case OO_Star:
-  case OO_Arrow:
-  case OO_PlusPlus:
-  case OO_MinusMinus:
-  case OO_PlusEqual:
-  case OO_MinusEqual:
-    return true;
-  default:
-    break;
-  }
-  if (!M->getIdentifier())
-    return false;
-  static const char *const Names[] = {
-      "at",          "front",       "back", "data", "begin",
-      "end",         "rbegin",      "rend", "find", "lower_bound",
-      "upper_bound", "equal_range", "size", "empty"};
-  return llvm::is_contained(Names, M->getName());
-}
-
 /// `list[k] = q`, `*it = q`: an assignment to a pointer to an element that
 /// is not a variable of its own (it sits in a container).
 void Walker::checkAssignment(const BinaryOperator *BO) {
@@ -604,7 +520,7 @@ void Walker::checkAssignment(const BinaryOperator *BO) {
   SourceLocation L = BO->getOperatorLoc();
   StoredDiag &Diag = report(
       L, {diag::err_region_container, {"=", shownName(T), elementName(T)}});
-  D.note(Diag, L, Msg(diag::note_region_container));
+  Diags.note(Diag, L, Msg(diag::note_region_container));
 }
 
 /// A member function called on an element (it may read any field), or a
@@ -620,7 +536,7 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
       !holdsElements(T, nullptr, 0, true)) // std::ranges::sort(lists[0])
     return checkLibraryCall(Call, M, isa<CXXOperatorCallExpr>(Call) ? 1 : 0);
   if (isElement(T->getAsCXXRecordDecl())) {
-    D.note(
+    Diags.note(
         report(L, {diag::err_region_element_call,
                    {M->getNameAsString(), M->getParent()->getNameAsString()}}),
         L, Msg(diag::note_region_field));
@@ -632,14 +548,14 @@ void Walker::checkContainerCall(const CallExpr *Call, const CXXMethodDecl *M,
   StoredDiag &Diag =
       report(L, {diag::err_region_container,
                  {M->getNameAsString(), shownName(T), elementName(T)}});
-  D.note(Diag, L, Msg(diag::note_region_container));
+  Diags.note(Diag, L, Msg(diag::note_region_container));
 }
 
 /// A call soaview cannot follow: refused outside the annotated loops (their
 /// nests' analyses refuse it inside, where it may change a list unseen).
 void Walker::unseen(SourceLocation L, const Msg &M, const Msg &Note) {
   if (!InLoop) {
-    D.note(report(L, M), L, Note);
+    Diags.note(report(L, M), L, Note);
   } else if (!Plan.ListsMayChange.isValid()) {
     Plan.ListsMayChange = L;
     Plan.ListsWhy = "call soaview does not follow";
@@ -654,17 +570,6 @@ void Walker::noteListsChange(const Expr *E) {
     Plan.ListsMayChange = E->getExprLoc();
     Plan.ListsWhy = Why;
   }
-}
-
-/// `char`, `signed char`, `unsigned char` or `std::byte`: what code writes
-/// an object's bytes through.
-bool isByte(QualType T) {
-  T = T.getCanonicalType().getUnqualifiedType();
-  if (T->isCharType())
-    return true;
-  const auto *ET = T->getAs<EnumType>();
-  return ET && ET->getDecl()->getName() == "byte" &&
-         ET->getDecl()->isInStdNamespace();
 }
 
 /// What E may do to a sweep's list that neither the refusals above nor the
@@ -750,21 +655,22 @@ const char *Walker::libraryCallChange(const CallExpr *Call,
 
 } // namespace
 
-std::vector<RegionPlan>
-analyseRegions(ASTContext &Ctx, const AnnotationCollector &C, DiagStore &D) {
+std::vector<RegionPlan> analyseRegions(ASTContext &Ctx,
+                                       const AnnotationCollector &Annotated,
+                                       DiagStore &Diags) {
   std::vector<RegionPlan> Plans;
-  for (const RegionAnnotation &R : C.Regions) {
-    const FunctionDecl *FD = enclosingFunction(Ctx, R.S);
+  for (const RegionAnnotation &Region : Annotated.Regions) {
+    const FunctionDecl *FD = enclosingFunction(Ctx, Region.S);
     if (FD && FD->isDependentContext()) {
-      StoredDiag &Diag = D.report(R.Loc, {diag::err_region_template});
-      D.note(Diag, R.Loc, Msg(diag::note_region_template));
+      StoredDiag &Diag = Diags.report(Region.Loc, {diag::err_region_template});
+      Diags.note(Diag, Region.Loc, Msg(diag::note_region_template));
       continue;
     }
-    RegionPlan Plan{&R, {}, {}};
-    Walker W(Ctx, C, D, R, Plan);
+    RegionPlan Plan{&Region, {}, {}};
+    Walker W(Ctx, Annotated, Diags, Region, Plan);
     W.collect();
     if (Plan.Loops.empty()) {
-      D.report(R.Loc, {diag::warn_region_empty});
+      Diags.report(Region.Loc, {diag::warn_region_empty});
       continue;
     }
     if (W.check())

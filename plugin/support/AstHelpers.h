@@ -38,8 +38,6 @@ std::string qualifiedName(const clang::ASTContext &Ctx, clang::QualType T);
 /// their own way (a type as the user's code spells it, regions/).
 clang::PrintingPolicy qualifiedPolicy(const clang::ASTContext &Ctx);
 
-/// True when RD is Element or one of its bases, or the pattern of a class
-/// template that Element or a base specializes (its name in its own text).
 /// The function as written: the pattern an instantiation comes from (of a
 /// function template, a member of a class template, a generic lambda's
 /// call operator), or FD itself.
@@ -62,6 +60,8 @@ writtenQualifier(const clang::SourceManager &SM,
                  clang::SourceLocation QualifierBegin,
                  clang::SourceLocation Name);
 
+/// True when RD is Element or one of its bases, or the pattern of a class
+/// template that Element or a base specializes (its name in its own text).
 bool isElementOrBase(const clang::RecordDecl *RD,
                      const clang::CXXRecordDecl *Element);
 
