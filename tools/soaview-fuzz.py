@@ -1030,6 +1030,14 @@ class Gen:
                     at = L.index(f"{pad}  [[clang::soa_conversion_region]]")
                     L.insert(at, f"{pad}  {before}")
                     w(f"{pad}    soaview::sync(rd_, wr_, [&] {{ {body} }});")
+            if r.random() < 0.3:
+                # Bytes written through an untyped pointer (not a list's):
+                # soaview cannot see what they change, so the region checks
+                # every run's lists in full instead of finding them where
+                # they were (region_lists::kept otherwise).
+                at = L.index(f"{pad}  [[clang::soa_conversion_region]]")
+                L.insert(at, f"{pad}  long bytes_ = 0; void *bytes_at_ = &bytes_;")
+                w(f"{pad}    std::memcpy(bytes_at_, &rep, sizeof rep);")
             w(f"{pad}  }}")
             if entries > 1:
                 w("  }")
