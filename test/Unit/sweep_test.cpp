@@ -345,6 +345,18 @@ struct region_probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
   }
 };
 
+/// One sweep of site `at` over cells' `local` and `inner` lists in the
+/// current region; returns its local slots.
+std::size_t regionSweep(const soaview::site &at, std::vector<List> &local,
+                        std::vector<List> &inner) {
+  region_probe s(at);
+  for (std::size_t c = 0; c < local.size(); ++c)
+    s.cell(inner[c], local[c]);
+  s.start();
+  s.run();
+  return s.size();
+}
+
 /// One site of a region sweeps all cells, then part of them (the inner
 /// cells 2-4 of 7, copies of their lists): the part uses the region's slots
 /// (its local slot 0 is cell 2's first). A sync over cell 0 then waits for
@@ -376,12 +388,7 @@ void regionParts() {
   {
     soaview::region r(region);
     auto sweep = [&](std::vector<List> &local, std::vector<List> &inner) {
-      region_probe s(where);
-      for (std::size_t c = 0; c < local.size(); ++c)
-        s.cell(inner[c], local[c]);
-      s.start();
-      s.run();
-      return s.size();
+      return regionSweep(where, local, inner);
     };
     CHECK(sweep(swept.local, swept.inner) == std::size_t(cells) * per);
     const std::intptr_t whole = Overlap::marks;
@@ -409,18 +416,12 @@ bool stopsAfter(soaview::region_lists lists, Ring &ring, Change change,
                 std::vector<List> *inner = nullptr) {
   static soaview::site where("sweep_test.cpp:kept"),
       region("sweep_test.cpp:kept-region");
-  auto sweep = [&](std::vector<List> &l, std::vector<List> &i) {
-    region_probe s(where);
-    for (std::size_t c = 0; c < l.size(); ++c)
-      s.cell(i[c], l[c]);
-    s.start();
-    s.run();
-  };
   try {
     soaview::region r(region, lists);
-    sweep(ring.local, ring.inner);
+    regionSweep(where, ring.local, ring.inner);
     change();
-    sweep(local ? *local : ring.local, inner ? *inner : ring.inner);
+    regionSweep(where, local ? *local : ring.local,
+                inner ? *inner : ring.inner);
   } catch (const std::logic_error &) {
     return true;
   }
@@ -485,11 +486,7 @@ void regionSharedIndex() {
       second("sweep_test.cpp:second"), region("sweep_test.cpp:shared");
   Ring swept(6, 4, false), plain(6, 4, false);
   auto sweep = [&](const soaview::site &at) {
-    region_probe s(at);
-    for (std::size_t c = 0; c < swept.local.size(); ++c)
-      s.cell(swept.inner[c], swept.local[c]);
-    s.start();
-    s.run();
+    regionSweep(at, swept.local, swept.inner);
   };
   for (int k = 0; k < 4; ++k)
     reference(plain.local, plain.inner);
