@@ -399,6 +399,8 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   // NOLINTEND(readability-identifier-naming,bugprone-crtp-constructor-accessibility)
 };
 
+struct ReachedWalk;
+
 /// The depth-first walk from an offloaded loop's body through the user
 /// functions it reaches.
 class Reacher {
@@ -418,6 +420,7 @@ private:
   void reach(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachInstance(const FunctionDecl *Instance);
+  void walkDefinition(ReachedWalk &K, const FunctionDecl *Def);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
@@ -553,7 +556,7 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
   if (!FD->hasBody(Def))
     return;
   ReachedWalk K(Ctx, Routed);
-  K.TraverseStmt(Def->getBody());
+  walkDefinition(K, Def);
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
   addTables(K.TableRefs);
@@ -571,9 +574,22 @@ void Reacher::reachInstance(const FunctionDecl *Instance) {
       !InstancesSeen.insert(Def->getCanonicalDecl()).second)
     return;
   ReachedWalk K(Ctx, Routed);
-  K.TraverseStmt(Def->getBody());
+  walkDefinition(K, Def);
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
+}
+
+/// A constructor's member and base initialisers, written or from a
+/// member's default (they run on the device where it does), then the body.
+void Reacher::walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *I : Ctor->inits()) {
+      Expr *Init = I->getInit();
+      if (auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+        Init = Default->getExpr();
+      K.TraverseStmt(Init);
+    }
+  K.TraverseStmt(Def->getBody());
 }
 
 DeviceReach Reacher::run() {

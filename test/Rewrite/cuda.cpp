@@ -24,7 +24,13 @@ static double rootScale(double r) { return ROOT_SCALE * r; }
 // template's parameters, so only the instance names the callee; marked too.
 static double half(double d) { return 0.5 * d; }
 template <class T> static double halfOf(const T &p) { return half(p.x); }
-static double weight(double r) { return std::sqrt(r) + libScale(r) + libConst(r) + rootScale(r); }
+// A constructor's member initialiser, written or a member's default, calls a
+// function: it runs on the device where the object is made there, so it is
+// marked too.
+static double twice(double d) { return 2 * d; }
+static double third(double d) { return d / 3; }
+struct Scaled { double s, t = third(1); explicit Scaled(double v) : s(twice(v)) {} };
+static double weight(double r) { return std::sqrt(r) + libScale(r) + libConst(r) + rootScale(r) + Scaled(r).s + Scaled(r).t; }
 static double weightDecl(double r);
 static void kick(P &p, double dt) { p.v += weight(dt) * weightDecl(dt) + halfOf(p); }
 static double weightDecl(double r) { return r; }
@@ -47,6 +53,9 @@ void step(std::vector<P> &ps, double dt) {
 // CHECK-NOT: inline namespace {
 // CHECK: __host__ __device__ static double rootScale(double r)
 // CHECK: __host__ __device__ static double half(double d)
+// CHECK: __host__ __device__ static double twice(double d)
+// CHECK: __host__ __device__ static double third(double d)
+// CHECK: __host__ __device__ explicit Scaled(double v) : s(twice(v))
 // CHECK: __host__ __device__ static double weight(double r)
 // CHECK: __host__ __device__ static double weightDecl(double r);
 // CHECK-NEXT: static void kick(P &p, double dt)
