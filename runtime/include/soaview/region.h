@@ -199,7 +199,7 @@ void region_flush(type_key key);
 void region_sync();
 
 /// What soaview saw of the code a view region runs (generated code says;
-/// docs/offload.md, "The check of unchanged lists").
+/// docs/offload.md, "Lists soaview saw kept").
 enum class region_lists {
   /// Some of it may write a sweep's lists where soaview cannot see it
   /// (bytes through an untyped pointer, say): every later run of a sweep
