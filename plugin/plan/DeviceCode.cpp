@@ -399,8 +399,6 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   // NOLINTEND(readability-identifier-naming,bugprone-crtp-constructor-accessibility)
 };
 
-struct ReachedWalk;
-
 /// The depth-first walk from an offloaded loop's body through the user
 /// functions it reaches.
 class Reacher {
@@ -420,7 +418,6 @@ private:
   void reach(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachInstance(const FunctionDecl *Instance);
-  void walkDefinition(ReachedWalk &K, const FunctionDecl *Def);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
@@ -542,6 +539,20 @@ struct ReachedWalk : DeviceWalk<ReachedWalk> {
   using DeviceWalk<ReachedWalk>::DeviceWalk;
 };
 
+/// Walks Def with K: a constructor's member and base initialisers, written
+/// or from a member's default (they run on the device where it does), then
+/// the body.
+void walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *I : Ctor->inits()) {
+      Expr *Init = I->getInit();
+      if (auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
+        Init = Default->getExpr();
+      K.TraverseStmt(Init);
+    }
+  K.TraverseStmt(Def->getBody());
+}
+
 /// A function as written (a template's pattern): recorded, its body walked
 /// for what device code may not use and for the calls it makes.
 void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
@@ -577,19 +588,6 @@ void Reacher::reachInstance(const FunctionDecl *Instance) {
   walkDefinition(K, Def);
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
-}
-
-/// A constructor's member and base initialisers, written or from a
-/// member's default (they run on the device where it does), then the body.
-void Reacher::walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *I : Ctor->inits()) {
-      Expr *Init = I->getInit();
-      if (auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
-        Init = Default->getExpr();
-      K.TraverseStmt(Init);
-    }
-  K.TraverseStmt(Def->getBody());
 }
 
 DeviceReach Reacher::run() {
