@@ -267,7 +267,8 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
   const auto *Linkage =
       dyn_cast<LinkageSpecDecl>(Decl->getLexicalDeclContext());
   if (Linkage && Linkage->getLanguage() == LinkageSpecLanguageIDs::C)
-    Clone = "extern \"C++\" {\n" + Clone + "\n}"; // templates have C++ linkage
+    Clone = fill("extern \"C++\" {\n${Clone}\n}", // templates: C++ linkage
+                 {{"Clone", Clone}});
   Text = "// soaview: clone of '" + Decl->getQualifiedNameAsString() +
          "' for soaview's views\n" + Emit.Target.declareTargetBegin(R.Device) +
          Clone + "\n" + Emit.Target.declareTargetEnd(R.Device);

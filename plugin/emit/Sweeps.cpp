@@ -45,7 +45,8 @@ std::string SweepEmitter::recording(const NestPlan &Nest,
                     {"Local", Local}})
             : fill(" ${S}sweep.cell(${Local});",
                    {{"S", Sweep}, {"Local", Local}});
-  return Header + "{" + Decls + Record + " }";
+  return fill("${Header}{${Decls}${Record} }",
+              {{"Header", Header}, {"Decls", Decls}, {"Record", Record}});
 }
 
 /// Everything before the kernel's loop.

@@ -50,6 +50,21 @@ bool pureBound(const Expr *E, ASTContext &Ctx) {
   return C.OK;
 }
 
+/// The for loop whose init statement declares V, or null.
+static const ForStmt *loopDeclaring(ASTContext &Ctx, const VarDecl *V) {
+  const Stmt *Declaring = nullptr;
+  for (const DynTypedNode &N : ancestors(Ctx, *V)) {
+    if (Declaring) {
+      const auto *FS = N.get<ForStmt>();
+      return FS && FS->getInit() == Declaring ? FS : nullptr;
+    }
+    Declaring = N.get<DeclStmt>();
+    if (!Declaring)
+      return nullptr;
+  }
+  return nullptr;
+}
+
 /// True when FS is annotated with soa_conversion_target(Name).
 static bool hasTarget(const ForStmt *FS, StringRef Name,
                       const AnnotationCollector &All) {
@@ -76,13 +91,8 @@ bool otherLoopsIndex(ASTContext &Ctx, const Expr *Index, const VarDecl *Own,
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || V == Own)
     return false;
-  for (const DynTypedNode &DS : Ctx.getParents(*V))
-    for (const DynTypedNode &ForParent : Ctx.getParents(DS)) {
-      const auto *FS = ForParent.get<ForStmt>();
-      if (FS && FS->getInit() == DS.get<Stmt>() && hasTarget(FS, Name, All))
-        return true;
-    }
-  return false;
+  const ForStmt *FS = loopDeclaring(Ctx, V);
+  return FS && hasTarget(FS, Name, All);
 }
 
 /// True when E lies in the body of an annotated loop over target Name that
