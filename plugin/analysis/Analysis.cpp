@@ -189,14 +189,14 @@ NestState::evalElement(const Expr *E, const Env &Scope) {
 /// parameters are bound to the view when every call passes an element of the
 /// same view (they are rewritten to `auto`, so the lambda takes the proxy).
 /// Lambdas written elsewhere (`forEach(l)` calling `l(p)`) are callees.
-void Analyzer::bindLambdaParams(const Collector &C, Env &Scope) {
+void Analyzer::bindLambdaParams(const Collector &Collected, Env &Scope) {
   std::map<const ParmVarDecl *, std::pair<Binding, Kind>> Found;
   std::set<const ParmVarDecl *> Mixed;
-  for (const CallExpr *CE : C.Calls) {
+  for (const CallExpr *CE : Collected.Calls) {
     const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
     if (!OC || !MD || !MD->getParent()->isLambda() ||
-        !C.Closures.count(MD->getParent()))
+        !Collected.Closures.count(MD->getParent()))
       continue;
     for (unsigned I = 1; I < CE->getNumArgs() && I - 1 < MD->getNumParams();
          ++I) {
@@ -288,12 +288,13 @@ void Analyzer::unevaluatedField(const MemberExpr *ME, const Env &Scope) {
 //--- One body ----------------------------------------------------------------
 
 /// Walks up from every use of a bound element in the body.
-void Analyzer::analyseRoots(const Collector &C, Env &Scope, ParentMap &PM) {
-  for (const Expr *R : C.Roots) {
+void Analyzer::analyseRoots(const Collector &Collected, Env &Scope,
+                            ParentMap &PM) {
+  for (const Expr *R : Collected.Roots) {
     if (State.Failed)
       return;
-    auto Extra = C.ExtraRoots.find(R);
-    if (Extra != C.ExtraRoots.end()) {
+    auto Extra = Collected.ExtraRoots.find(R);
+    if (Extra != Collected.ExtraRoots.end()) {
       Walker.element(R, Extra->second.second, Binding{Extra->second.first, {}},
                      Scope, PM);
       continue;
@@ -313,8 +314,8 @@ void Analyzer::analyseRoots(const Collector &C, Env &Scope, ParentMap &PM) {
 
 /// Field accesses and whole copies of element-type objects that are not the
 /// loops' elements.
-void Analyzer::collectForeign(const Collector &C, ParentMap &PM) {
-  for (const MemberExpr *ME : C.Members) {
+void Analyzer::collectForeign(const Collector &Collected, ParentMap &PM) {
+  for (const MemberExpr *ME : Collected.Members) {
     if (State.Handled.count(ME))
       continue;
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -326,7 +327,7 @@ void Analyzer::collectForeign(const Collector &C, ParentMap &PM) {
                                  U.Access.Written || U.Returned,
                                  FD->getParent()});
   }
-  for (const Expr *W : C.Wholes) {
+  for (const Expr *W : Collected.Wholes) {
     if (State.BoundWholes.count(W))
       continue;
     const RecordDecl *RD = W->getType()->getAsRecordDecl();
@@ -339,8 +340,8 @@ void Analyzer::collectForeign(const Collector &C, ParentMap &PM) {
 
 /// Every user function the body calls (and every constructor it runs) is
 /// analysed too, with nothing bound: it may reach elements in other ways.
-void Analyzer::enqueueCallees(const Collector &C) {
-  for (const CallExpr *CE : C.Calls) {
+void Analyzer::enqueueCallees(const Collector &Collected) {
+  for (const CallExpr *CE : Collected.Calls) {
     if (State.BoundCalls.count(CE))
       continue;
     const FunctionDecl *FD = CE->getDirectCallee();
@@ -353,7 +354,7 @@ void Analyzer::enqueueCallees(const Collector &C) {
         continue; // lambda bodies are analysed where they are written
     State.enqueue(Def, Env());
   }
-  for (const CXXConstructExpr *CE : C.Ctors) {
+  for (const CXXConstructExpr *CE : Collected.Ctors) {
     const FunctionDecl *Def = nullptr;
     const CXXConstructorDecl *CD = CE->getConstructor();
     if (!CD->hasBody(Def) || !Def ||
@@ -367,27 +368,28 @@ void Analyzer::analyse(const Stmt *Body, Env &Scope,
                        std::optional<AnalysisKey> Key) {
   State.CurrentFunction = Scope.Fn;
   State.CurrentKey = std::move(Key);
-  Collector C;
-  C.ExtraRoots = State.ExtraRootViews;
-  C.TraverseStmt(const_cast<Stmt *>(Body));
+  Collector Collected;
+  Collected.ExtraRoots = State.ExtraRootViews;
+  Collected.TraverseStmt(const_cast<Stmt *>(Body));
   ParentMap PM(const_cast<Stmt *>(Body));
-  State.WrittenClosures.insert(C.Closures.begin(), C.Closures.end());
-  bindLambdaParams(C, Scope);
-  analyseRoots(C, Scope, PM);
+  State.WrittenClosures.insert(Collected.Closures.begin(),
+                               Collected.Closures.end());
+  bindLambdaParams(Collected, Scope);
+  analyseRoots(Collected, Scope, PM);
   if (State.Failed)
     return;
   llvm::SmallPtrSet<const Expr *, 8> Inner; // `p->a` of `p->a.b`
-  for (const MemberExpr *ME : C.UnevaluatedMembers)
+  for (const MemberExpr *ME : Collected.UnevaluatedMembers)
     Inner.insert(ME->getBase()->IgnoreParenImpCasts());
-  for (const MemberExpr *ME : C.UnevaluatedMembers)
+  for (const MemberExpr *ME : Collected.UnevaluatedMembers)
     if (!Inner.count(ME))
       unevaluatedField(ME, Scope);
-  for (const UnaryExprOrTypeTraitExpr *S : C.Sizes)
+  for (const UnaryExprOrTypeTraitExpr *S : Collected.Sizes)
     sizeOfElement(S, Scope);
-  for (const auto &[Operand, Spelling] : C.TypeOperands)
+  for (const auto &[Operand, Spelling] : Collected.TypeOperands)
     typeOfElement(Operand, Spelling, Scope);
-  collectForeign(C, PM);
-  enqueueCallees(C);
+  collectForeign(Collected, PM);
+  enqueueCallees(Collected);
 }
 
 bool Analyzer::run() {

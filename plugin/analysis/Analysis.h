@@ -26,8 +26,8 @@ std::optional<AnalysedNest> analyseNest(clang::ASTContext &Ctx,
 /// writer's first use; each marked InPlace where every view can reach it
 /// in the element itself. Checks refuse the others; planning keeps the
 /// in-place ones (analysis/Shared.cpp).
-std::vector<SharedField> sharedFields(const RecognisedNest &R,
-                                      const AnalysedNest &A);
+std::vector<SharedField> sharedFields(const RecognisedNest &Recognised,
+                                      const AnalysedNest &Analysed);
 
 } // namespace soaview
 

@@ -343,15 +343,16 @@ public:
 private:
   void analyse(const clang::Stmt *Body, Env &Scope,
                std::optional<AnalysisKey> Key = std::nullopt);
-  void analyseRoots(const Collector &C, Env &Scope, clang::ParentMap &PM);
-  void collectForeign(const Collector &C, clang::ParentMap &PM);
-  void enqueueCallees(const Collector &C);
+  void analyseRoots(const Collector &Collected, Env &Scope,
+                    clang::ParentMap &PM);
+  void collectForeign(const Collector &Collected, clang::ParentMap &PM);
+  void enqueueCallees(const Collector &Collected);
   void unevaluatedField(const clang::MemberExpr *ME, const Env &Scope);
   void typeOfElement(const clang::Expr *Operand, const char *Spelling,
                      const Env &Scope);
   void sizeOfElement(const clang::UnaryExprOrTypeTraitExpr *S,
                      const Env &Scope);
-  void bindLambdaParams(const Collector &C, Env &Scope);
+  void bindLambdaParams(const Collector &Collected, Env &Scope);
 
   NestState State;
   AccessRecorder Access;

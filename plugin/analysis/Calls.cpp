@@ -40,14 +40,14 @@ CallFollower::specialCallee(const CallExpr *C, const Expr *Arg, unsigned ArgIdx,
       return CallOutcome{};
     }
     method(MD, B, C->getExprLoc(), C, PM);
-    CallOutcome R{!State.Failed, std::nullopt};
+    CallOutcome Outcome{!State.Failed, std::nullopt};
     QualType Returned = MD->getReturnType();
-    if (R.Accepted &&
+    if (Outcome.Accepted &&
         (Returned->isReferenceType() || Returned->isPointerType()) &&
         State.isRecordOf(Returned->getPointeeType()->getAsRecordDecl(), B.View))
-      R.Continues = ElementExpr{C, Returned->isPointerType() ? Kind::Pointer
-                                                             : Kind::Lvalue};
-    return R;
+      Outcome.Continues = ElementExpr{
+          C, Returned->isPointerType() ? Kind::Pointer : Kind::Lvalue};
+    return Outcome;
   }
   bool Lambda = MD && MD->getParent()->isLambda();
   if (Lambda && ArgIdx >= 1 && ArgIdx - 1 < MD->getNumParams() &&

@@ -98,20 +98,21 @@ std::optional<Refusal>
 passedAddressRefusal(const ASTContext &Ctx, const Expr *Use, const Binding &B,
                      const std::vector<PassedAddress> &Passed) {
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const PassedAddress &A : Passed) {
-    const FunctionDecl *FD = A.Call->getDirectCallee();
+  for (const PassedAddress &Address : Passed) {
+    const FunctionDecl *FD = Address.Call->getDirectCallee();
     const FunctionDecl *Def = nullptr;
     bool System = FD && SM.isInSystemHeader(FD->getLocation());
     if (!FD || (!FD->hasBody(Def) && !System))
       return Refusal{
           Use->getExprLoc(),
-          {A.ByReference ? diag::err_field_ref_invisible
-                         : diag::err_field_address_invisible,
+          {Address.ByReference ? diag::err_field_ref_invisible
+                               : diag::err_field_address_invisible,
            {dotted(B.Path), FD ? "'" + FD->getQualifiedNameAsString() + "'"
                                : std::string("an indirect call")}},
           FD ? FD->getLocation() : Use->getExprLoc(),
           Msg(diag::note_field_ref_invisible)};
-    QualType Object = Ctx.getBaseElementType(A.Pointee.getNonReferenceType());
+    QualType Object =
+        Ctx.getBaseElementType(Address.Pointee.getNonReferenceType());
     if (!System || FD->hasBody(Def) || FD->getBuiltinID() ||
         !Object->isRecordType())
       continue;

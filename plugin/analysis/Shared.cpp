@@ -28,19 +28,20 @@ bool hasField(const RecognisedLoop &L, const clang::FieldDecl *F) {
 /// union), each loop whose element has it holds it only as a whole, uses
 /// it nowhere a reference member would mean something else, and visits
 /// the elements themselves, not copies.
-bool reachableInPlace(const FieldPath &Path, const RecognisedNest &R,
-                      const AnalysedNest &A) {
+bool reachableInPlace(const FieldPath &Path, const RecognisedNest &Recognised,
+                      const AnalysedNest &Analysed) {
   const clang::FieldDecl *F = Path.front();
   if (Path.size() != 1 || F->isBitField() || F->isAnonymousStructOrUnion() ||
       F->getParent()->isUnion() || F->getParent()->isAnonymousStructOrUnion())
     return false;
-  for (size_t I = 0; I < R.Loops.size(); ++I) {
-    if (!hasField(R.Loops[I], F))
+  for (size_t I = 0; I < Recognised.Loops.size(); ++I) {
+    if (!hasField(Recognised.Loops[I], F))
       continue;
-    for (auto &[P, Access] : A.Loops[I].View.Leaves)
-      if (overlaps(P, Path) && (P != Path || Access.RefSensitive ||
-                                (R.Loops[I].Form.Kind == LoopFormKind::Range &&
-                                 R.Loops[I].Form.VarIsCopy)))
+    for (auto &[P, Access] : Analysed.Loops[I].View.Leaves)
+      if (overlaps(P, Path) &&
+          (P != Path || Access.RefSensitive ||
+           (Recognised.Loops[I].Form.Kind == LoopFormKind::Range &&
+            Recognised.Loops[I].Form.VarIsCopy)))
         return false;
   }
   return true;
@@ -50,10 +51,10 @@ bool reachableInPlace(const FieldPath &Path, const RecognisedNest &R,
 /// (ViewModel::HeldMembers): one view writes members the other does not use,
 /// and the other writes none. Each writes back only the members it writes
 /// (emit/Views.cpp), so the other reads bytes nobody writes in the nest.
-bool apartInUnion(const FieldPath &Union, const ViewModel &A,
-                  const ViewModel &B) {
-  auto InA = A.HeldMembers.find(Union), InB = B.HeldMembers.find(Union);
-  if (InA == A.HeldMembers.end() || InB == B.HeldMembers.end())
+bool apartInUnion(const FieldPath &Union, const ViewModel &ViewA,
+                  const ViewModel &ViewB) {
+  auto InA = ViewA.HeldMembers.find(Union), InB = ViewB.HeldMembers.find(Union);
+  if (InA == ViewA.HeldMembers.end() || InB == ViewB.HeldMembers.end())
     return false;
   auto Writes = [](const std::map<FieldPath, LeafAccess> &Members) {
     return llvm::any_of(Members, [](auto &M) { return M.second.Written; });
@@ -71,16 +72,17 @@ bool apartInUnion(const FieldPath &Union, const ViewModel &A,
 
 } // namespace
 
-std::vector<SharedField> sharedFields(const RecognisedNest &R,
-                                      const AnalysedNest &A) {
+std::vector<SharedField> sharedFields(const RecognisedNest &Recognised,
+                                      const AnalysedNest &Analysed) {
   std::vector<SharedField> Shared;
-  for (size_t I = 0; I < R.Loops.size(); ++I)
-    for (size_t J = I + 1; J < R.Loops.size(); ++J) {
-      if (R.Loops[J].WalksViewOf == I) // one view: a pair loop's slots
+  for (size_t I = 0; I < Recognised.Loops.size(); ++I)
+    for (size_t J = I + 1; J < Recognised.Loops.size(); ++J) {
+      if (Recognised.Loops[J].WalksViewOf == I) // one view: a pair loop's slots
         continue;
-      const ViewModel &VI = A.Loops[I].View, &VJ = A.Loops[J].View;
-      if (!isElementOrBase(VJ.Element, R.Loops[I].Form.Element) &&
-          !isElementOrBase(VI.Element, R.Loops[J].Form.Element))
+      const ViewModel &VI = Analysed.Loops[I].View,
+                      &VJ = Analysed.Loops[J].View;
+      if (!isElementOrBase(VJ.Element, Recognised.Loops[I].Form.Element) &&
+          !isElementOrBase(VI.Element, Recognised.Loops[J].Form.Element))
         continue;
       for (auto &[PathI, AccessI] : VI.orderedLeaves())
         for (auto &[PathJ, AccessJ] : VJ.orderedLeaves()) {
@@ -93,7 +95,8 @@ std::vector<SharedField> sharedFields(const RecognisedNest &R,
           S.Writer = AccessI.Written ? I : J;
           S.Holder = AccessI.Written ? J : I;
           S.WriteUse = (AccessI.Written ? AccessI : AccessJ).FirstUse;
-          S.InPlace = PathI == PathJ && reachableInPlace(S.Path, R, A);
+          S.InPlace =
+              PathI == PathJ && reachableInPlace(S.Path, Recognised, Analysed);
           Shared.push_back(S);
         }
     }

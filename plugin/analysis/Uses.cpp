@@ -202,9 +202,10 @@ public:
 
 private:
   const Expr *nextLvalue(const Stmt *P, const Expr *Cur);
-  LeafAccess usedBy(const Stmt *P, const Expr *Cur, LeafAccess A);
-  LeafAccess returnedUse(const ReturnStmt *R, LeafAccess A);
-  LeafAccess referenceUses(const VarDecl *V, const DeclStmt *DS, LeafAccess A);
+  LeafAccess usedBy(const Stmt *P, const Expr *Cur, LeafAccess Access);
+  LeafAccess returnedUse(const ReturnStmt *R, LeafAccess Access);
+  LeafAccess referenceUses(const VarDecl *V, const DeclStmt *DS,
+                           LeafAccess Access);
 
   static constexpr unsigned MaxReferenceDepth = 4;
   const UseSite &Site;
@@ -221,19 +222,19 @@ private:
 /// through the reference's uses. Anything not recognised counts as both,
 /// which is always safe (gathered and scattered).
 LeafAccess UseWalk::classify(const Expr *Use) {
-  LeafAccess A;
-  A.FirstUse = Use->getExprLoc();
+  LeafAccess Access;
+  Access.FirstUse = Use->getExprLoc();
   const Expr *Cur = Use;
   while (true) {
     const Stmt *P =
         parentThrough(Site.PM, Cur, Through::Parens | Through::NoOpCasts);
     if (!P)
-      return A; // discarded
+      return Access; // discarded
     if (const Expr *Next = nextLvalue(P, Cur)) {
       Cur = Next;
       continue;
     }
-    return usedBy(P, Cur, A);
+    return usedBy(P, Cur, Access);
   }
 }
 
@@ -261,103 +262,103 @@ const Expr *UseWalk::nextLvalue(const Stmt *P, const Expr *Cur) {
   return nullptr;
 }
 
-/// How P uses lvalue Cur: A (its first use set) with Read and Written.
-LeafAccess UseWalk::usedBy(const Stmt *P, const Expr *Cur, LeafAccess A) {
+/// How P uses lvalue Cur: Access (its first use set) with Read and Written.
+LeafAccess UseWalk::usedBy(const Stmt *P, const Expr *Cur, LeafAccess Access) {
   auto Both = [&] {
-    A.Read = A.Written = true;
-    return A;
+    Access.Read = Access.Written = true;
+    return Access;
   };
   // `(void)p->f` discards the lvalue: nothing is written (the field is
   // gathered so that the view has it).
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(P);
       EC && EC->getCastKind() == CK_ToVoid) {
-    A.Read = true;
-    return A;
+    Access.Read = true;
+    return Access;
   }
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
     if (IC->getCastKind() != CK_LValueToRValue)
       return Both();
-    A.Read = true;
-    return A;
+    Access.Read = true;
+    return Access;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(P)) { // a member function's
-    A.Read = true;
-    A.Written = !cast<CXXMethodDecl>(ME->getMemberDecl())->isConst();
-    return A;
+    Access.Read = true;
+    Access.Written = !cast<CXXMethodDecl>(ME->getMemberDecl())->isConst();
+    return Access;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
     if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
-      A.Written = true;
-      A.Read = BO->isCompoundAssignmentOp();
+      Access.Written = true;
+      Access.Read = BO->isCompoundAssignmentOp();
     } else if (!(BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)) {
       return Both();
     }
-    return A;
+    return Access;
   }
   if (const auto *CE = dyn_cast<CallExpr>(P)) {
     LeafAccess ByCall = argumentUse(CE, Cur, Out.RefCall);
-    A.Read = ByCall.Read;
-    A.Written = ByCall.Written;
-    return A;
+    Access.Read = ByCall.Read;
+    Access.Written = ByCall.Written;
+    return Access;
   }
   if (isa<CXXConstructExpr>(P) || isa<InitListExpr>(P)) {
-    A.Read = true;
-    return A;
+    Access.Read = true;
+    return Access;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(P)) {
     const VarDecl *V = initialised(DS, Cur);
     if (V && V->getType()->isReferenceType())
-      return referenceUses(V, DS, A);
-    A.Read = true;
-    return A;
+      return referenceUses(V, DS, Access);
+    Access.Read = true;
+    return Access;
   }
   if (const auto *R = dyn_cast<ReturnStmt>(P))
-    return returnedUse(R, A);
+    return returnedUse(R, Access);
   if (!isa<Expr>(P))
-    return A; // discarded
+    return Access; // discarded
   return Both();
 }
 
 /// Returned by reference: read only through a reference to const; through
 /// a non-const one, written where a caller writes through the result
 /// (resultUse), when the callers are followed.
-LeafAccess UseWalk::returnedUse(const ReturnStmt *R, LeafAccess A) {
+LeafAccess UseWalk::returnedUse(const ReturnStmt *R, LeafAccess Access) {
   const FunctionDecl *Fn = returningFunction(R, Site.PM, Site.Function);
   QualType Type = Fn ? Fn->getReturnType() : QualType();
-  A.Read = true;
-  A.Written = Type.isNull() || !Type->isReferenceType() ||
-              !Type.getNonReferenceType().isConstQualified();
-  if (A.Written && Site.CallersFollowed && Fn == Site.Function &&
+  Access.Read = true;
+  Access.Written = Type.isNull() || !Type->isReferenceType() ||
+                   !Type.getNonReferenceType().isConstQualified();
+  if (Access.Written && Site.CallersFollowed && Fn == Site.Function &&
       Type->isLValueReferenceType()) {
-    A.Written = false;
+    Access.Written = false;
     Out.Returned = true;
   }
-  return A;
+  return Access;
 }
 
 /// A local reference V bound to the lvalue: it is used as the lvalue is,
 /// in each of its uses (a reference to const only reads).
 LeafAccess UseWalk::referenceUses(const VarDecl *V, const DeclStmt *DS,
-                                  LeafAccess A) {
+                                  LeafAccess Access) {
   ParentMap &PM = Site.PM;
-  A.Read = true;
+  Access.Read = true;
   if (V->getType().getNonReferenceType().isConstQualified())
-    return A;
+    return Access;
   const Stmt *Scope = PM.getParent(const_cast<DeclStmt *>(DS));
   if (!V->isLocalVarDecl() || V->isStaticLocal() || !Scope ||
       ReferenceDepth == MaxReferenceDepth) {
-    A.Written = true;
-    return A;
+    Access.Written = true;
+    return Access;
   }
   ++ReferenceDepth;
   for (const DeclRefExpr *Ref :
        findVarUses(Scope, [&](const VarDecl *W) { return W == V; })) {
     LeafAccess Through = classify(Ref);
-    A.Read |= Through.Read;
-    A.Written |= Through.Written;
+    Access.Read |= Through.Read;
+    Access.Written |= Through.Written;
   }
   --ReferenceDepth;
-  return A;
+  return Access;
 }
 
 UseOf useOf(const UseSite &Site, const Expr *Use) {

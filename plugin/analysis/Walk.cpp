@@ -313,11 +313,12 @@ bool ElementWalker::step(const Stmt *P, ElementWalk &W, Env &Scope,
     return false; // static data member or enumerator named through the element
   }
   if (const auto *C = dyn_cast<CallExpr>(P)) {
-    CallFollower::CallOutcome R = Calls.call(C, W.Cur, W.K, W.B, Scope, PM);
-    if (!R.Continues)
+    CallFollower::CallOutcome Outcome =
+        Calls.call(C, W.Cur, W.K, W.B, Scope, PM);
+    if (!Outcome.Continues)
       return false;
-    W.Cur = R.Continues->E;
-    W.K = R.Continues->K;
+    W.Cur = Outcome.Continues->E;
+    W.K = Outcome.Continues->K;
     return true;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(P))

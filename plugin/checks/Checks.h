@@ -37,20 +37,21 @@ bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
 /// The view is built before the loop: neither the loop nor a function it
 /// reaches may change its range (the container, bounds, target or list).
 bool checkContainerUnchanged(clang::ASTContext &Ctx, const LoopForm &F,
-                             const LoopAnnotation &A, DiagStore &Diags);
+                             const LoopAnnotation &Annotation,
+                             DiagStore &Diags);
 
 //--- LoopChecks.cpp
 //------------------------------------------------------------
 /// What a hoisted view is built from exists before, and does not change in,
 /// the loop it moves out of.
-bool checkHoist(clang::ASTContext &Ctx, const RecognisedLoop &L,
+bool checkHoist(clang::ASTContext &Ctx, const RecognisedLoop &Loop,
                 DiagStore &Diags);
 
 //--- ViewChecks.cpp: the analysed nest ---------------------------------------
 /// Foreign accesses that conflict with a view, written members of an
 /// anonymous union kept apart, fields written through one view and held by
 /// another of the same element type.
-bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
+bool checkViews(const RecognisedNest &Recognised, const AnalysedNest &Analysed,
                 DiagStore &Diags);
 
 //--- LoopChecks.cpp: the plan ------------------------------------------------

@@ -51,22 +51,22 @@ struct Container {
 
 /// The variable an expression names (`ps`, `cell.parts`, `hs[0].items`),
 /// with the members it selects on the way to it.
-void addNamed(const Expr *E, Container &C) {
+void addNamed(const Expr *E, Container &Watched) {
   if (!E)
     return;
   E = E->IgnoreParenImpCasts();
   QualType T = E->getType();
   bool Subscripted = false;
   auto Add = [&](const ValueDecl *Root) {
-    C.add(Root, T);
+    Watched.add(Root, T);
     if (Subscripted)
-      C.Selected.insert(Root);
+      Watched.Selected.insert(Root);
   };
   while (true) {
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
         return Add(ME->getMemberDecl());
-      C.Names.insert(ME->getMemberDecl());
+      Watched.Names.insert(ME->getMemberDecl());
       E = ME->getBase()->IgnoreParenImpCasts();
     } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
       E = AS->getBase()->IgnoreParenImpCasts(); // `hs[0].items`: in hs
@@ -85,38 +85,39 @@ void addNamed(const Expr *E, Container &C) {
 
 /// The variables an iterator loop's begin and end read (`c` of `c.begin()`,
 /// `n` of `parts + n`): evaluated once before the converted loop.
-void addBoundVars(const LoopForm &F, Container &C) {
+void addBoundVars(const LoopForm &F, Container &Watched) {
   struct Refs : RecursiveASTVisitor<Refs> {
-    Container &C;
-    explicit Refs(Container &C) : C(C) {}
+    Container &Watched;
+    explicit Refs(Container &Watched) : Watched(Watched) {}
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (isa<VarDecl>(E->getDecl()) && !C.Names.count(E->getDecl()))
-        C.add(E->getDecl(), E->getType());
+      if (isa<VarDecl>(E->getDecl()) && !Watched.Names.count(E->getDecl()))
+        Watched.add(E->getDecl(), E->getType());
       return true;
     }
     bool VisitMemberExpr(MemberExpr *E) {
       if (isa<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts()) &&
-          !C.Names.count(E->getMemberDecl()))
-        C.add(E->getMemberDecl(), E->getType());
+          !Watched.Names.count(E->getMemberDecl()))
+        Watched.add(E->getMemberDecl(), E->getType());
       return true;
     }
-  } R(C);
+  } R(Watched);
   R.TraverseStmt(const_cast<Expr *>(F.Begin));
   R.TraverseStmt(const_cast<Expr *>(F.End));
 }
 
 Container containerOf(const LoopForm &F) {
-  Container C;
+  Container Watched;
   if (F.Kind == LoopFormKind::Iterator)
-    addBoundVars(F, C);
+    addBoundVars(F, Watched);
   else if (F.Kind == LoopFormKind::Range)
-    addNamed(F.RangeInit, C);
+    addNamed(F.RangeInit, Watched);
   else {
-    addNamed(F.IndexList, C); // a neighbour list, read before the loop
+    addNamed(F.IndexList, Watched); // a neighbour list, read before the loop
     if (const auto *V = dyn_cast_or_null<ValueDecl>(F.Target))
-      C.add(V, V->getType()); // the target: a vector may move its elements
+      Watched.add(V,
+                  V->getType()); // the target: a vector may move its elements
   }
-  return C;
+  return Watched;
 }
 
 /// A local variable of F's function that no code outside the function can
@@ -277,29 +278,32 @@ std::string nameOf(const FunctionDecl *FD) {
 
 /// The name the message gives the container: the variable written, or the
 /// first root.
-std::string shownRoot(const Container &C, const Expr *W) {
-  const ValueDecl *Root = C.Roots.front();
-  if (const DeclRefExpr *Written = findVarUse(
-          W, [&](const VarDecl *V) { return llvm::is_contained(C.Roots, V); }))
+std::string shownRoot(const Container &Watched, const Expr *W) {
+  const ValueDecl *Root = Watched.Roots.front();
+  if (const DeclRefExpr *Written = findVarUse(W, [&](const VarDecl *V) {
+        return llvm::is_contained(Watched.Roots, V);
+      }))
     Root = Written->getDecl();
   return Root->getName().str();
 }
 
 /// Whether the write W names the container (not an alias of it).
-bool namesContainer(const Expr *W, const Container &C) {
+bool namesContainer(const Expr *W, const Container &Watched) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(W))
-    return C.Names.count(DRE->getDecl());
+    return Watched.Names.count(DRE->getDecl());
   const auto *ME = dyn_cast<MemberExpr>(W);
-  return ME && C.Names.count(ME->getMemberDecl());
+  return ME && Watched.Names.count(ME->getMemberDecl());
 }
 
 /// The container as a message names a write of it in a reached function:
 /// the variable or member written, else (an alias) the loop's first root.
-std::string writtenName(const Expr *W, const Container &C) {
-  const NamedDecl *D = C.Roots.front();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(W); DRE && namesContainer(W, C))
+std::string writtenName(const Expr *W, const Container &Watched) {
+  const NamedDecl *D = Watched.Roots.front();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(W);
+      DRE && namesContainer(W, Watched))
     D = DRE->getDecl();
-  if (const auto *ME = dyn_cast<MemberExpr>(W); ME && namesContainer(W, C))
+  if (const auto *ME = dyn_cast<MemberExpr>(W);
+      ME && namesContainer(W, Watched))
     D = ME->getMemberDecl();
   return D->getName().str();
 }
@@ -315,37 +319,40 @@ QualType objectType(const Expr *W) {
 } // namespace
 
 bool checkContainerUnchanged(ASTContext &Ctx, const LoopForm &F,
-                             const LoopAnnotation &A, DiagStore &Diags) {
-  Container C = containerOf(F);
-  if (C.Roots.empty())
+                             const LoopAnnotation &Annotation,
+                             DiagStore &Diags) {
+  Container Watched = containerOf(F);
+  if (Watched.Roots.empty())
     return true;
-  if (const Expr *W = findWrite(F.Body, C.Names, nullptr, &C.Selected)) {
+  if (const Expr *W =
+          findWrite(F.Body, Watched.Names, nullptr, &Watched.Selected)) {
     StoredDiag &D =
-        Diags.report(W->getExprLoc(),
-                     {diag::err_loop_container_modified, {shownRoot(C, W)}});
-    Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
+        Diags.report(W->getExprLoc(), {diag::err_loop_container_modified,
+                                       {shownRoot(Watched, W)}});
+    Diags.note(D, Annotation.ForLoc, diag::note_loop_container_modified);
     return false;
   }
   AliasTypes Reachable; // types of the containers code elsewhere can reach
-  for (auto [Root, T] : C.Types)
+  for (auto [Root, T] : Watched.Types)
     if (!unreachableFromOutside(F, Root))
       Reachable.insert(T);
   const AliasTypes *Aliases = Reachable.empty() ? nullptr : &Reachable;
-  for (const Reached &R : ReachWalk(Ctx).run(F.Body)) {
-    const Expr *W = findWrite(R.FD->getBody(), C.Names, Aliases, &C.Selected);
+  for (const Reached &Function : ReachWalk(Ctx).run(F.Body)) {
+    const Expr *W = findWrite(Function.FD->getBody(), Watched.Names, Aliases,
+                              &Watched.Selected);
     if (!W)
       continue;
-    StoredDiag &D =
-        Diags.report(R.Via->getExprLoc(),
-                     {diag::err_loop_container_modified, {writtenName(W, C)}});
-    if (namesContainer(W, C))
+    StoredDiag &D = Diags.report(
+        Function.Via->getExprLoc(),
+        {diag::err_loop_container_modified, {writtenName(W, Watched)}});
+    if (namesContainer(W, Watched))
       Diags.note(D, W->getExprLoc(),
-                 {diag::note_loop_container_callee, {nameOf(R.FD)}});
+                 {diag::note_loop_container_callee, {nameOf(Function.FD)}});
     else
       Diags.note(D, W->getExprLoc(),
                  {diag::note_loop_container_alias,
-                  {nameOf(R.FD), qualifiedName(Ctx, objectType(W))}});
-    Diags.note(D, A.ForLoc, diag::note_loop_container_modified);
+                  {nameOf(Function.FD), qualifiedName(Ctx, objectType(W))}});
+    Diags.note(D, Annotation.ForLoc, diag::note_loop_container_modified);
     return false;
   }
   return true;

@@ -55,9 +55,9 @@ bool insideLambda(ASTContext &Ctx, const Stmt *S) {
 
 class Checker {
 public:
-  Checker(ASTContext &Ctx, const LoopPlan &P, DiagStore &Diags)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), P(P), Diags(Diags),
-        Attr(P.OffloadAttr) {}
+  Checker(ASTContext &Ctx, const LoopPlan &Plan, DiagStore &Diags)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Plan(Plan), Diags(Diags),
+        Attr(Plan.OffloadAttr) {}
 
   bool run() { return enclosingFunction() && body() && reached() && tables(); }
 
@@ -78,26 +78,26 @@ private:
   bool enclosingFunction();
   bool body();
   bool reached();
-  bool function(const ReachedFunction &R);
+  bool function(const ReachedFunction &Reached);
   bool tables();
   bool editableReference(const DeclRefExpr *E, bool Copied);
   bool inLoop(SourceLocation L) const {
-    return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
-           !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
+    return !SM.isBeforeInTranslationUnit(L, Plan.Form.Loop->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Plan.Form.Loop->getEndLoc(), L);
   }
 
   ASTContext &Ctx;
   const SourceManager &SM;
-  const LoopPlan &P;
+  const LoopPlan &Plan;
   DiagStore &Diags;
   const AttrUse *Attr;
 };
 
 bool Checker::enclosingFunction() {
-  const FunctionDecl *Fn = P.Form.Function;
+  const FunctionDecl *Fn = Plan.Form.Function;
   Fn = writtenFunction(Fn);
   std::optional<diag::Id> Why;
-  if (insideLambda(Ctx, P.Form.Loop))
+  if (insideLambda(Ctx, Plan.Form.Loop))
     Why = diag::err_cuda_in_lambda;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn); MD && !Why) {
     if (MD->getParent()->isLambda())
@@ -117,12 +117,12 @@ bool Checker::enclosingFunction() {
     Why = diag::err_cuda_deduced_return;
   if (!Why)
     return true;
-  return refuse(P.Annotation->ForLoc, *Why, diag::note_cuda_function);
+  return refuse(Plan.Annotation->ForLoc, *Why, diag::note_cuda_function);
 }
 
 /// What the loop body itself uses.
 bool Checker::body() {
-  const DeviceReach &Reach = P.Reach;
+  const DeviceReach &Reach = Plan.Reach;
   if (Reach.ThisUse)
     return refuse(Reach.ThisUse->getBeginLoc(), diag::err_cuda_this,
                   diag::note_cuda_this);
@@ -141,8 +141,8 @@ bool Checker::body() {
 }
 
 bool Checker::reached() {
-  for (const ReachedFunction &R : P.Reach.Functions)
-    if (!function(R))
+  for (const ReachedFunction &Reached : Plan.Reach.Functions)
+    if (!function(Reached))
       return false;
   return true;
 }
@@ -150,23 +150,24 @@ bool Checker::reached() {
 /// One function the kernel reaches: a lambda must be the loop's own; a
 /// function to be marked for the device must be defined in the translated
 /// file; what it reads must be on the device.
-bool Checker::function(const ReachedFunction &R) {
-  const FunctionDecl *FD = R.FD;
+bool Checker::function(const ReachedFunction &Reached) {
+  const FunctionDecl *FD = Reached.FD;
   std::string Name = FD->getQualifiedNameAsString();
-  if (R.Lambda && !inLoop(cast<CXXMethodDecl>(FD)->getParent()->getLocation()))
-    return refuse(R.CallLoc, diag::err_cuda_outer_lambda,
+  if (Reached.Lambda &&
+      !inLoop(cast<CXXMethodDecl>(FD)->getParent()->getLocation()))
+    return refuse(Reached.CallLoc, diag::err_cuda_outer_lambda,
                   diag::note_cuda_outer_lambda);
-  if (R.NeedsMark) {
+  if (Reached.NeedsMark) {
     if (!FD->getDefinition())
-      return refuseAt(R.CallLoc, {diag::err_cuda_no_definition, {Name}},
+      return refuseAt(Reached.CallLoc, {diag::err_cuda_no_definition, {Name}},
                       FD->getLocation(), diag::note_cuda_no_definition);
     for (const FunctionDecl *Decl : FD->redecls())
       if (SM.getFileID(SM.getFileLoc(Decl->getLocation())) !=
           SM.getMainFileID())
-        return refuseAt(R.CallLoc, {diag::err_cuda_in_header, {Name}},
+        return refuseAt(Reached.CallLoc, {diag::err_cuda_in_header, {Name}},
                         Decl->getLocation(), diag::note_cuda_in_header);
   }
-  if (const DeclRefExpr *Global = R.HostVariable)
+  if (const DeclRefExpr *Global = Reached.HostVariable)
     return refuse(Global->getLocation(),
                   {diag::err_cuda_callee_global,
                    {FD->getNameAsString(), Global->getDecl()->getName().str()}},
@@ -178,17 +179,17 @@ bool Checker::function(const ReachedFunction &R) {
 /// translated file (their copies go right after them), and named where
 /// soaview can spell the copy instead.
 bool Checker::tables() {
-  for (const VarDecl *V : P.Reach.Tables)
+  for (const VarDecl *V : Plan.Reach.Tables)
     if (!tableDeclarable(SM, V, true))
       return refuseAt(V->getLocation(),
                       {diag::err_offload_table_place, {V->getNameAsString()}},
                       V->getLocation(), diag::note_offload_table_place);
-  for (const DeclRefExpr *E : P.Reach.TableRefs)
+  for (const DeclRefExpr *E : Plan.Reach.TableRefs)
     if (!editableReference(E, false))
       return false;
-  for (const ReachedFunction &R : P.Reach.Functions)
-    for (const DeclRefExpr *E : R.TableRefs)
-      if (!editableReference(E, R.Copied))
+  for (const ReachedFunction &Reached : Plan.Reach.Functions)
+    for (const DeclRefExpr *E : Reached.TableRefs)
+      if (!editableReference(E, Reached.Copied))
         return false;
   return true;
 }

@@ -86,9 +86,9 @@ bool checkElementNameable(const LoopForm &F, const LoopAnnotation &A,
 
 /// Hoisting builds the view before an enclosing loop: everything the view is
 /// built from must exist there and stay unchanged while that loop runs.
-bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
+bool checkHoist(ASTContext &Ctx, const RecognisedLoop &Loop, DiagStore &Diags) {
   SourceManager &SM = Ctx.getSourceManager();
-  const LoopForm &F = P.Form;
+  const LoopForm &F = Loop.Form;
   std::vector<const Expr *> Inputs;
   if (F.Kind == LoopFormKind::Range)
     Inputs.push_back(F.RangeInit);
@@ -119,20 +119,20 @@ bool checkHoist(ASTContext &Ctx, const RecognisedLoop &P, DiagStore &Diags) {
     const auto *VD = cast<VarDecl>(V);
     if (VD->isLocalVarDecl() &&
         !SM.isBeforeInTranslationUnit(VD->getLocation(),
-                                      P.HoistTo->getBeginLoc())) {
+                                      Loop.HoistTo->getBeginLoc())) {
       StoredDiag &D =
-          Diags.report(P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+          Diags.report(Loop.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
                        {diag::err_hoist_inner_decl, {VD->getName().str()}});
       Diags.note(D, VD->getLocation(), diag::note_declared_here);
-      Diags.note(D, P.HoistTo->getBeginLoc(), diag::note_hoist_built_before);
+      Diags.note(D, Loop.HoistTo->getBeginLoc(), diag::note_hoist_built_before);
       return false;
     }
   }
-  if (const Expr *W = findWrite(P.HoistTo, Vars)) {
+  if (const Expr *W = findWrite(Loop.HoistTo, Vars)) {
     StoredDiag &D = Diags.report(W->getExprLoc(), diag::err_hoist_changes);
-    Diags.note(D, P.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
+    Diags.note(D, Loop.Annotation->get(AttrKind::Hoist)->Range.getBegin(),
                diag::note_hoist_requested);
-    Diags.note(D, P.HoistTo->getBeginLoc(), diag::note_hoist_built_once);
+    Diags.note(D, Loop.HoistTo->getBeginLoc(), diag::note_hoist_built_once);
     return false;
   }
   return true;

@@ -102,10 +102,10 @@ namespace {
 /// attribute.
 struct OffloadRefusal {
   DiagStore &Diags;
-  const AttrUse *A;
+  const AttrUse *Attr;
   bool operator()(SourceLocation L, const Msg &Error, const Msg &Note) {
     StoredDiag &D = Diags.report(L, Error);
-    Diags.note(D, A->Range.getBegin(), Note);
+    Diags.note(D, Attr->Range.getBegin(), Note);
     return false;
   }
 };

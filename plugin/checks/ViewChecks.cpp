@@ -33,13 +33,13 @@ bool refuseInLoop(DiagStore &Diags, SourceLocation L, const Msg &Error,
 
 /// A foreign access conflicts with a view when it touches a field the view
 /// writes, or writes a field the view holds.
-bool checkForeign(const RecognisedNest &R, const AnalysedNest &A,
-                  DiagStore &Diags) {
-  for (const ForeignAccess &F : A.Foreign)
-    for (size_t View = 0; View < R.Loops.size(); ++View) {
-      if (!isElementOrBase(F.Record, R.Loops[View].Form.Element))
+bool checkForeign(const RecognisedNest &Recognised,
+                  const AnalysedNest &Analysed, DiagStore &Diags) {
+  for (const ForeignAccess &F : Analysed.Foreign)
+    for (size_t View = 0; View < Recognised.Loops.size(); ++View) {
+      if (!isElementOrBase(F.Record, Recognised.Loops[View].Form.Element))
         continue;
-      for (auto &[Path, Access] : A.Loops[View].View.orderedLeaves()) {
+      for (auto &[Path, Access] : Analysed.Loops[View].View.orderedLeaves()) {
         if (F.Field &&
             std::find(Path.begin(), Path.end(), F.Field) == Path.end())
           continue;
@@ -50,7 +50,7 @@ bool checkForeign(const RecognisedNest &R, const AnalysedNest &A,
                              {dotted(Path), F.Write ? "written" : "read",
                               Access.Written ? "writes" : "reads"}},
                             Access.FirstUse, Msg(diag::note_field_foreign),
-                            R.Loops[View]);
+                            Recognised.Loops[View]);
       }
     }
   return true;
@@ -58,10 +58,10 @@ bool checkForeign(const RecognisedNest &R, const AnalysedNest &A,
 
 /// Members of one anonymous union share storage: a view keeping two of them
 /// in separate buffers is exact only while neither is written.
-bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
+bool checkUnions(const RecognisedNest &Recognised, const AnalysedNest &Analysed,
                  DiagStore &Diags) {
-  for (size_t View = 0; View < R.Loops.size(); ++View) {
-    const ViewModel &V = A.Loops[View].View;
+  for (size_t View = 0; View < Recognised.Loops.size(); ++View) {
+    const ViewModel &V = Analysed.Loops[View].View;
     std::vector<std::pair<FieldPath, LeafAccess>> Fields = V.orderedLeaves();
     for (auto &F : inDeclarationOrder(V.Wholes))
       Fields.push_back(F);
@@ -79,7 +79,8 @@ bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
         return refuseInLoop(
             Diags, WrittenUse.FirstUse,
             {diag::err_field_union, {dotted(Written), dotted(Other)}},
-            OtherUse.FirstUse, Msg(diag::note_field_union), R.Loops[View]);
+            OtherUse.FirstUse, Msg(diag::note_field_union),
+            Recognised.Loops[View]);
       }
   }
   return true;
@@ -89,17 +90,17 @@ bool checkUnions(const RecognisedNest &R, const AnalysedNest &A,
 /// a member of an anonymous union it cannot hold whole (holdableUnion)
 /// would have a buffer of its own beside the other members', and another
 /// sweep could not see what it writes (or the reverse).
-bool checkRegionUnions(const RecognisedNest &R, const AnalysedNest &A,
-                       DiagStore &Diags) {
-  if (!R.RegionSweep)
+bool checkRegionUnions(const RecognisedNest &Recognised,
+                       const AnalysedNest &Analysed, DiagStore &Diags) {
+  if (!Recognised.RegionSweep)
     return true;
-  for (size_t View = 0; View < R.Loops.size(); ++View)
-    for (auto &[Path, Access] : A.Loops[View].View.orderedLeaves()) {
+  for (size_t View = 0; View < Recognised.Loops.size(); ++View)
+    for (auto &[Path, Access] : Analysed.Loops[View].View.orderedLeaves()) {
       if (unionEnd(Path) && Access.Written)
-        return refuseInLoop(Diags, Access.FirstUse,
-                            {diag::err_region_union_member, {dotted(Path)}},
-                            Access.FirstUse,
-                            Msg(diag::note_region_union_member), R.Loops[View]);
+        return refuseInLoop(
+            Diags, Access.FirstUse,
+            {diag::err_region_union_member, {dotted(Path)}}, Access.FirstUse,
+            Msg(diag::note_region_union_member), Recognised.Loops[View]);
     }
   return true;
 }
@@ -108,16 +109,16 @@ bool checkRegionUnions(const RecognisedNest &R, const AnalysedNest &A,
 /// (the active set contains the local one). A field written through one and
 /// held by the other is shared in place where every view can reach it in
 /// the element (analysis/Shared.cpp); any other is refused.
-bool checkAliasing(const RecognisedNest &R, const AnalysedNest &A,
-                   DiagStore &Diags) {
-  for (const SharedField &S : sharedFields(R, A)) {
+bool checkAliasing(const RecognisedNest &Recognised,
+                   const AnalysedNest &Analysed, DiagStore &Diags) {
+  for (const SharedField &S : sharedFields(Recognised, Analysed)) {
     if (S.InPlace)
       continue;
     StoredDiag &D =
         Diags.report(S.WriteUse, {diag::err_views_alias, {dotted(S.Path)}});
-    Diags.note(D, R.Loops[S.Writer].Form.Loop->getBeginLoc(),
+    Diags.note(D, Recognised.Loops[S.Writer].Form.Loop->getBeginLoc(),
                diag::note_views_alias_writer);
-    Diags.note(D, R.Loops[S.Holder].Form.Loop->getBeginLoc(),
+    Diags.note(D, Recognised.Loops[S.Holder].Form.Loop->getBeginLoc(),
                diag::note_views_alias_holder);
     Diags.note(D, S.Path.front()->getLocation(),
                diag::note_views_alias_in_place);
@@ -128,10 +129,12 @@ bool checkAliasing(const RecognisedNest &R, const AnalysedNest &A,
 
 } // namespace
 
-bool checkViews(const RecognisedNest &R, const AnalysedNest &A,
+bool checkViews(const RecognisedNest &Recognised, const AnalysedNest &Analysed,
                 DiagStore &Diags) {
-  return checkForeign(R, A, Diags) && checkUnions(R, A, Diags) &&
-         checkRegionUnions(R, A, Diags) && checkAliasing(R, A, Diags);
+  return checkForeign(Recognised, Analysed, Diags) &&
+         checkUnions(Recognised, Analysed, Diags) &&
+         checkRegionUnions(Recognised, Analysed, Diags) &&
+         checkAliasing(Recognised, Analysed, Diags);
 }
 
 } // namespace soaview

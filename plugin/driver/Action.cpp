@@ -18,8 +18,9 @@ namespace soaview {
 namespace {
 class FirstPassConsumer : public ASTConsumer {
 public:
-  FirstPassConsumer(CompilerInstance &CI, const Options &O, PassResult &R)
-      : CI(CI), Opts(O), Result(R) {}
+  FirstPassConsumer(CompilerInstance &CI, const Options &Opts,
+                    PassResult &Result)
+      : CI(CI), Opts(Opts), Result(Result) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (CI.getDiagnostics().hasErrorOccurred()) {
       // The user's code does not compile: leave it to the real compile.
@@ -55,7 +56,7 @@ FirstPassAction::CreateASTConsumer(CompilerInstance &CI, StringRef) {
 }
 
 void runNestedFirstPass(CompilerInstance &CI, const Options &Opts,
-                        PassResult &R) {
+                        PassResult &Result) {
   auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
   FrontendOptions &FO = Inv->getFrontendOpts();
   FO.ProgramAction = frontend::ParseSyntaxOnly;
@@ -72,12 +73,12 @@ void runNestedFirstPass(CompilerInstance &CI, const Options &Opts,
       compat::nestedInstance(std::move(Inv), CI.getPCHContainerOperations());
   Nested->createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwn=*/true);
   Nested->setFileManager(&CI.getFileManager());
-  FirstPassAction A(Opts, R);
-  if (!Nested->ExecuteAction(A) && !R.Diags)
-    R.ParseFailed = true;
+  FirstPassAction Action(Opts, Result);
+  if (!Nested->ExecuteAction(Action) && !Result.Diags)
+    Result.ParseFailed = true;
 }
 
-std::string dumpText(const PassResult &R) {
+std::string dumpText(const PassResult &Result) {
   std::string Out;
   auto Add = [&](const std::string &Name, EditBuffer &B) {
     Out += "// ===== soaview: rewritten " + Name + " =====\n";
@@ -85,11 +86,11 @@ std::string dumpText(const PassResult &R) {
     if (!Out.empty() && Out.back() != '\n')
       Out += '\n';
   };
-  auto It = R.Buffers.find(R.MainFile);
-  if (It != R.Buffers.end())
+  auto It = Result.Buffers.find(Result.MainFile);
+  if (It != Result.Buffers.end())
     Add(It->first, *It->second);
-  for (auto &[Name, B] : R.Buffers)
-    if (Name != R.MainFile)
+  for (auto &[Name, B] : Result.Buffers)
+    if (Name != Result.MainFile)
       Add(Name, *B);
   if (Out.empty())
     Out = "// ===== soaview: nothing rewritten =====\n";

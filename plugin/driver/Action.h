@@ -31,10 +31,10 @@ private:
 /// Runs the first pass over the invocation of CI in a nested compiler whose
 /// own diagnostics are discarded.
 void runNestedFirstPass(clang::CompilerInstance &CI, const Options &Opts,
-                        PassResult &R);
+                        PassResult &Result);
 
 /// Text of all rewritten files, main file first, for -dump and tests.
-std::string dumpText(const PassResult &R);
+std::string dumpText(const PassResult &Result);
 
 } // namespace soaview
 

@@ -52,14 +52,15 @@ bool canOffload(const LangOptions &LO, const Options &Opts) {
 
 class FirstPass {
 public:
-  FirstPass(ASTContext &Ctx, const AnnotationCollector &C, const Options &Opts,
-            PassResult &R)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(C), Opts(Opts),
-        Result(R), Diags(*R.Diags), Em(Ctx, Diags, Opts.Offload),
+  FirstPass(ASTContext &Ctx, const AnnotationCollector &Annotations,
+            const Options &Opts, PassResult &Result)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotations(Annotations),
+        Opts(Opts), Result(Result), Diags(*Result.Diags),
+        Em(Ctx, Diags, Opts.Offload),
         Planning{canOffload(Ctx.getLangOpts(), Opts), Opts.Offload,
                  Opts.DeviceHeap, Opts.profitability()},
         Host(!Ctx.getLangOpts().OpenMPIsTargetDevice),
-        Pipeline(Ctx, C, Planning, Opts.Remarks && Host, Diags),
+        Pipeline(Ctx, Annotations, Planning, Opts.Remarks && Host, Diags),
         Instances(Ctx) {
     Em.breakViewAt(Opts.BreakViewLine);
   }
@@ -137,24 +138,25 @@ private:
   /// A region reaches the nest: its sweeps may hold views there.
   bool inRegion(const std::vector<LoopInstance> &N) const {
     return llvm::any_of(N, [&](const LoopInstance &I) {
-      return RegionLoops.count(I.A->ForLoc.getRawEncoding());
+      return RegionLoops.count(I.Annotation->ForLoc.getRawEncoding());
     });
   }
 };
 
 void FirstPass::regions() {
   Regions = analyseRegions(Ctx, Annotations, Diags);
-  for (const RegionPlan &R : Regions) {
-    RegionLoops.insert(R.Loops.begin(), R.Loops.end());
+  for (const RegionPlan &Region : Regions) {
+    RegionLoops.insert(Region.Loops.begin(), Region.Loops.end());
     if (!Opts.Remarks || !Host)
       continue;
     StoredDiag &D = Diags.report(
-        R.A->Loc, {diag::remark_region,
-                   {std::to_string(R.Loops.size()),
-                    llvm::join(R.Elements.begin(), R.Elements.end(), ", ")}});
-    if (R.ListsMayChange.isValid())
-      Diags.note(D, R.ListsMayChange,
-                 {diag::note_region_lists_checked, {R.ListsWhy}});
+        Region.Annotation->Loc,
+        {diag::remark_region,
+         {std::to_string(Region.Loops.size()),
+          llvm::join(Region.Elements.begin(), Region.Elements.end(), ", ")}});
+    if (Region.ListsMayChange.isValid())
+      Diags.note(D, Region.ListsMayChange,
+                 {diag::note_region_lists_checked, {Region.ListsWhy}});
   }
 }
 
@@ -172,9 +174,9 @@ void FirstPass::refuseStandard(const LoopInstance &First) {
                          : LO.CPlusPlus11 ? "C++11"
                          : LO.CPlusPlus   ? "C++98"
                                           : "C";
-  StoredDiag &D =
-      Diags.report(First.A->ForLoc, {diag::err_needs_cxx17, {Standard}});
-  Diags.note(D, First.A->ForLoc, diag::note_needs_cxx17);
+  StoredDiag &D = Diags.report(First.Annotation->ForLoc,
+                               {diag::err_needs_cxx17, {Standard}});
+  Diags.note(D, First.Annotation->ForLoc, diag::note_needs_cxx17);
 }
 
 /// One nest, or a sweep over cells whose body holds a nest.
@@ -217,7 +219,7 @@ void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
     }
   }
   if (Opts.Remarks && Host)
-    Diags.report(N[0].A->ForLoc, {diag::remark_sweep_host, {Why}});
+    Diags.report(N[0].Annotation->ForLoc, {diag::remark_sweep_host, {Why}});
   convertNest(Inner, std::nullopt);
 }
 
@@ -226,17 +228,18 @@ void FirstPass::convertSweepOnHost(const std::vector<LoopInstance> &N) {
 /// what that finds is not reported. A swept nest is offloaded as one.
 void FirstPass::convertNest(const std::vector<LoopInstance> &N,
                             std::optional<SweepForm> Sweep) {
-  const bool Pays = Sweep || !Opts.profitability() ||
-                    conversionPays(*N.front().A, N.size(), Planning.CanOffload);
+  const bool Pays =
+      Sweep || !Opts.profitability() ||
+      conversionPays(*N.front().Annotation, N.size(), Planning.CanOffload);
   if (!Pays && inRegion(N))
-    Em.emitRegionSync(N.front().Loop, *N.front().A);
+    Em.emitRegionSync(N.front().Loop, *N.front().Annotation);
   DiagStore Unreported(SM);
   DiagStore &D = Pays ? Diags : Unreported;
   std::optional<NestPlan> Nest = planChecked(N, std::move(Sweep), D);
   if (!Pays && Host && Unreported.hasErrors())
-    warnNeverConverts(*N.front().A, Unreported, Diags);
+    warnNeverConverts(*N.front().Annotation, Unreported, Diags);
   else if (!Pays && Opts.Remarks && Host)
-    remarkUnconverted(Ctx, *N.front().A, Diags);
+    remarkUnconverted(Ctx, *N.front().Annotation, Diags);
   if (!Nest)
     return;
   if (!Pays)
@@ -302,17 +305,17 @@ void FirstPass::breakGeneratedCode(const NestPlan &Nest) {
 /// when one was.
 bool FirstPass::commentLeftAttributes() {
   bool Any = false;
-  for (const auto &[Loc, A] : Annotations.Loops) {
-    if (A.Implicit || A.Written.isInvalid() ||
-        LoopsEmitted.count(A.ForLoc.getRawEncoding()))
+  for (const auto &[Loc, Annotation] : Annotations.Loops) {
+    if (Annotation.Implicit || Annotation.Written.isInvalid() ||
+        LoopsEmitted.count(Annotation.ForLoc.getRawEncoding()))
       continue;
-    SourceLocation At = SM.getFileLoc(A.Written.getBegin());
+    SourceLocation At = SM.getFileLoc(Annotation.Written.getBegin());
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(At));
     bool Rewritten = FE && Em.buffers().count(FE->getName().str());
     if (!SM.isWrittenInMainFile(At) && !Rewritten)
       continue;
     if (EditBuffer *Buffer = Em.bufferFor(At))
-      Any |= Em.commentAttribute(A, *Buffer);
+      Any |= Em.commentAttribute(Annotation, *Buffer);
   }
   return Any;
 }
@@ -330,8 +333,8 @@ void FirstPass::finish() {
   for (auto &[At, Site] : GuardsAt)
     Em.emitDispatchGuard(Site);
   if (!Diags.hasErrors())
-    for (const RegionPlan &R : Regions)
-      AnyRewrite |= Em.emitRegion(R);
+    for (const RegionPlan &Region : Regions)
+      AnyRewrite |= Em.emitRegion(Region);
   if (AnyRewrite)
     Em.finish();
   bool Commented = Opts.CommentLeftAttributes && !Diags.hasErrors() &&
@@ -354,15 +357,15 @@ void FirstPass::finish() {
 
 } // namespace
 
-void runFirstPass(ASTContext &Ctx, const AnnotationCollector &C,
-                  const Options &Opts, PassResult &R) {
-  R.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
-  FirstPass Pass(Ctx, C, Opts, R);
+void runFirstPass(ASTContext &Ctx, const AnnotationCollector &Annotations,
+                  const Options &Opts, PassResult &Result) {
+  Result.Diags = std::make_unique<DiagStore>(Ctx.getSourceManager());
+  FirstPass Pass(Ctx, Annotations, Opts, Result);
   if (Opts.Convert == ConvertMode::Never)
     return Pass.finish(); // soaview is off: the source as written, attributes
                           // accepted (soaview-translate: as comments)
   Pass.attributeProblems();
-  std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, C);
+  std::vector<std::vector<LoopInstance>> Nests = findNests(Ctx, Annotations);
   if (!Nests.empty() && !Ctx.getLangOpts().CPlusPlus17)
     return Pass.refuseStandard(Nests.front().front());
   Pass.regions();

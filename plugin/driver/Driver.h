@@ -13,8 +13,9 @@ class AnnotationCollector;
 
 /// Finds the annotated loops of the translation unit and converts each nest:
 /// recognise, analyse, check, plan, decide, emit (docs/design.md).
-void runFirstPass(clang::ASTContext &Ctx, const AnnotationCollector &C,
-                  const Options &Opts, PassResult &R);
+void runFirstPass(clang::ASTContext &Ctx,
+                  const AnnotationCollector &Annotations, const Options &Opts,
+                  PassResult &Result);
 
 } // namespace soaview
 

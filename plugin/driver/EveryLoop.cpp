@@ -11,7 +11,9 @@ using namespace clang;
 namespace soaview {
 
 namespace {
-unsigned keyOf(const LoopInstance &I) { return I.A->ForLoc.getRawEncoding(); }
+unsigned keyOf(const LoopInstance &I) {
+  return I.Annotation->ForLoc.getRawEncoding();
+}
 
 /// The nests of N without its outermost loop, grouped as findNests groups.
 std::vector<std::vector<LoopInstance>>
@@ -76,7 +78,7 @@ void EveryLoop::tryNest(const std::vector<LoopInstance> &N) {
   }
   Failed.insert(keyOf(N.front()));
   const StoredDiag *Why = Trial.firstReason();
-  remarkNotConverted(N.front().A->ForLoc,
+  remarkNotConverted(N.front().Annotation->ForLoc,
                      Why ? Why->Message : std::string("no reason given"),
                      Why ? Why->Loc : StoredLoc(),
                      Why ? Why->Notes : std::vector<StoredNote>());

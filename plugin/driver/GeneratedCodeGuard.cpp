@@ -16,13 +16,13 @@ using namespace clang;
 namespace soaview {
 
 GeneratedCodeGuard::GeneratedCodeGuard(CompilerInstance &CI,
-                                       std::shared_ptr<const PassResult> R)
-    : CI(CI), R(std::move(R)) {}
+                                       std::shared_ptr<const PassResult> Result)
+    : CI(CI), Result(std::move(Result)) {}
 
 void GeneratedCodeGuard::install(CompilerInstance &CI,
-                                 std::shared_ptr<const PassResult> R) {
+                                 std::shared_ptr<const PassResult> Result) {
   DiagnosticsEngine &DE = CI.getDiagnostics();
-  auto *G = new GeneratedCodeGuard(CI, std::move(R));
+  auto *G = new GeneratedCodeGuard(CI, std::move(Result));
   G->Target = DE.getClient();
   if (DE.ownsClient())
     G->Owned = DE.takeClient();
@@ -59,8 +59,8 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   unsigned Offset = SM.getFileOffset(L);
   bool Generated = false;
   int Marked = -1;
-  auto It = R->Buffers.find(Name);
-  if (It != R->Buffers.end()) {
+  auto It = Result->Buffers.find(Name);
+  if (It != Result->Buffers.end()) {
     Marked = markedLoop(*It->second, Offset);
     Offset = It->second->originalOffset(Offset, Generated);
     if (Where) {
@@ -82,16 +82,16 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   // text, the first loop after the insertion (views and clones are placed
   // before the function holding the loop).
   int Best = -1, Next = -1;
-  const auto &Loops = R->Converted;
+  const auto &Loops = Result->Converted;
   for (size_t I = 0; I < Loops.size(); ++I) {
-    const ConvertedLoop &C = Loops[I];
-    if (C.Begin.File != Name)
+    const ConvertedLoop &Loop = Loops[I];
+    if (Loop.Begin.File != Name)
       continue;
-    if (C.Begin.Offset <= Offset && Offset <= C.End.Offset &&
-        (Best < 0 || C.Begin.Offset >= Loops[Best].Begin.Offset))
+    if (Loop.Begin.Offset <= Offset && Offset <= Loop.End.Offset &&
+        (Best < 0 || Loop.Begin.Offset >= Loops[Best].Begin.Offset))
       Best = (int)I;
-    if (C.Begin.Offset >= Offset &&
-        (Next < 0 || C.Begin.Offset < Loops[Next].Begin.Offset))
+    if (Loop.Begin.Offset >= Offset &&
+        (Next < 0 || Loop.Begin.Offset < Loops[Next].Begin.Offset))
       Next = (int)I;
   }
   if (Best >= 0)
@@ -103,29 +103,30 @@ std::pair<int, int> GeneratedCodeGuard::attribute(SourceLocation L,
   return {-1, 0};
 }
 
-/// The converted loop whose view holds position Offset of B's rewritten
+/// The converted loop whose view holds position Offset of File's rewritten
 /// text, a position in generated code: the comment that starts the view
 /// names its loops ("// soaview: view of 'P' for the loop at f.cpp:12:3",
 /// "// soaview: buffers of the view of 'P' at ..."), the first one is
 /// taken. -1 where the comment before Offset in the same inserted text is
 /// not a view's (a clone of a function serves several loops).
-int GeneratedCodeGuard::markedLoop(EditBuffer &B, unsigned Offset) const {
-  llvm::StringRef Text(B.result());
+int GeneratedCodeGuard::markedLoop(EditBuffer &File, unsigned Offset) const {
+  llvm::StringRef Text(File.result());
   size_t At = Text.substr(0, Offset).rfind("\n// soaview: ");
   if (At == llvm::StringRef::npos)
     return -1;
   bool InText = false, InComment = false;
-  if (B.originalOffset(Offset, InText) != B.originalOffset(At + 1, InComment) ||
+  if (File.originalOffset(Offset, InText) !=
+          File.originalOffset(At + 1, InComment) ||
       !InText || !InComment)
     return -1; // another insertion's
   llvm::StringRef Comment = Text.substr(At + 1).split('\n').first;
   if (!Comment.contains("view of '"))
     return -1;
   llvm::StringRef Where = Comment.rsplit(" at ").second.split(',').first.trim();
-  for (size_t I = 0; I < R->Converted.size(); ++I) {
-    const StoredLoc &Begin = R->Converted[I].Begin;
-    auto Buffer = R->Buffers.find(Begin.File);
-    if (Buffer == R->Buffers.end())
+  for (size_t I = 0; I < Result->Converted.size(); ++I) {
+    const StoredLoc &Begin = Result->Converted[I].Begin;
+    auto Buffer = Result->Buffers.find(Begin.File);
+    if (Buffer == Result->Buffers.end())
       continue;
     auto [Line, Col] = Buffer->second->lineCol(Begin.Offset);
     if (Where == llvm::sys::path::filename(Begin.File).str() + ":" +
@@ -169,19 +170,19 @@ void GeneratedCodeGuard::flush() {
   // first converted loop.
   std::map<int, std::vector<const Finding *>> ByLoop;
   for (const Finding &F : Findings)
-    ByLoop[F.Loop >= 0 ? F.Loop : (R->Converted.empty() ? -1 : 0)].push_back(
-        &F);
+    ByLoop[F.Loop >= 0 ? F.Loop : (Result->Converted.empty() ? -1 : 0)]
+        .push_back(&F);
   DiagnosticsEngine &DE = CI.getDiagnostics();
   auto Resolve = [&](const StoredLoc &L) {
-    return R->userLocation(L, CI.getSourceManager(), CI.getFileManager(),
-                           !CI.getDiagnosticOpts().VerifyDiagnostics);
+    return Result->userLocation(L, CI.getSourceManager(), CI.getFileManager(),
+                                !CI.getDiagnosticOpts().VerifyDiagnostics);
   };
   for (auto &[Loop, Fs] : ByLoop) {
     SourceLocation At =
-        Loop >= 0 ? Resolve(R->Converted[Loop].Begin) : SourceLocation();
+        Loop >= 0 ? Resolve(Result->Converted[Loop].Begin) : SourceLocation();
     reportNow(DE, At,
               {diag::err_generated_code,
-               {Loop >= 0 ? R->Converted[Loop].What
+               {Loop >= 0 ? Result->Converted[Loop].What
                           : std::string("translation unit")}});
     const Finding &First = *Fs.front();
     std::string More = First.Where.empty() ? "" : " " + First.Where;

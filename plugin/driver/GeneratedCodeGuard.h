@@ -38,7 +38,7 @@ class GeneratedCodeGuard : public clang::DiagnosticConsumer {
 public:
   /// Wraps CI's diagnostic client (the guard is owned by CI's engine).
   static void install(clang::CompilerInstance &CI,
-                      std::shared_ptr<const PassResult> R);
+                      std::shared_ptr<const PassResult> Result);
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override;
@@ -55,7 +55,7 @@ private:
   /// ends it (and -verify compares).
   void flush();
   GeneratedCodeGuard(clang::CompilerInstance &CI,
-                     std::shared_ptr<const PassResult> R);
+                     std::shared_ptr<const PassResult> Result);
 
   struct Finding {
     std::string Message; ///< the compiler's text
@@ -65,13 +65,13 @@ private:
   };
   /// Which converted loop a location belongs to, and how surely.
   std::pair<int, int> attribute(clang::SourceLocation L, std::string *Where);
-  int markedLoop(EditBuffer &B, unsigned Offset) const;
+  int markedLoop(EditBuffer &File, unsigned Offset) const;
   void syncCounts();
   bool isGeneratedCodeError(clang::DiagnosticsEngine::Level Level,
                             const clang::Diagnostic &Info) const;
 
   clang::CompilerInstance &CI;
-  std::shared_ptr<const PassResult> R;
+  std::shared_ptr<const PassResult> Result;
   std::unique_ptr<clang::DiagnosticConsumer> Owned;
   clang::DiagnosticConsumer *Target = nullptr;
   std::vector<Finding> Findings;

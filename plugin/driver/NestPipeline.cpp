@@ -20,18 +20,19 @@ std::optional<NestPlan> NestPipeline::plan(const std::vector<LoopInstance> &N,
                                            std::optional<SweepForm> Sweep,
                                            bool InRegion, bool RegionSweep,
                                            DiagStore &D) const {
-  std::optional<RecognisedNest> R = recognise(N, D);
-  if (!R)
+  std::optional<RecognisedNest> Recognised = recognise(N, D);
+  if (!Recognised)
     return std::nullopt;
-  R->RegionSweep = Sweep && RegionSweep;
-  std::optional<AnalysedNest> A = analyseNest(Ctx, D, *R);
-  if (!A || !checkViews(*R, *A, D))
+  Recognised->RegionSweep = Sweep && RegionSweep;
+  std::optional<AnalysedNest> Analysed = analyseNest(Ctx, D, *Recognised);
+  if (!Analysed || !checkViews(*Recognised, *Analysed, D))
     return std::nullopt;
-  R->Sweep = std::move(Sweep);
-  decideSweep(*R, *A);
+  Recognised->Sweep = std::move(Sweep);
+  decideSweep(*Recognised, *Analysed);
   PlanOptions Options = Planning;
   Options.InRegion = InRegion;
-  NestPlan Nest = planNest(Ctx, std::move(*R), std::move(*A), Options);
+  NestPlan Nest =
+      planNest(Ctx, std::move(*Recognised), std::move(*Analysed), Options);
   if (!check(Nest, D))
     return std::nullopt;
   return Nest;
@@ -44,14 +45,14 @@ NestPipeline::recognise(const std::vector<LoopInstance> &N,
                         DiagStore &D) const {
   RecognisedNest Nest;
   for (const LoopInstance &I : N) {
-    if (!checkHoistLevel(Ctx, *I.A, I.Loop, D) ||
-        !checkNotOpenMPLoop(Ctx, *I.A, I.Loop, D) ||
-        !checkNotConstexpr(*I.A, I.Fn, D))
+    if (!checkHoistLevel(Ctx, *I.Annotation, I.Loop, D) ||
+        !checkNotOpenMPLoop(Ctx, *I.Annotation, I.Loop, D) ||
+        !checkNotConstexpr(*I.Annotation, I.Fn, D))
       return std::nullopt;
     std::optional<LoopForm> F =
-        recogniseLoop(Ctx, I.Loop, I.Fn, *I.A, Annotations, D);
-    if (!F || !checkElementNameable(*F, *I.A, D) ||
-        !checkContainerUnchanged(Ctx, *F, *I.A, D))
+        recogniseLoop(Ctx, I.Loop, I.Fn, *I.Annotation, Annotations, D);
+    if (!F || !checkElementNameable(*F, *I.Annotation, D) ||
+        !checkContainerUnchanged(Ctx, *F, *I.Annotation, D))
       return std::nullopt;
     RecognisedLoop L = recognisedLoop(Ctx, I, std::move(*F));
     if (L.HoistTo && !checkHoist(Ctx, L, D))
@@ -66,16 +67,17 @@ NestPipeline::recognise(const std::vector<LoopInstance> &N,
 }
 
 /// A sweep whose nest cannot run swept stays on the host, with a remark.
-void NestPipeline::decideSweep(RecognisedNest &R, const AnalysedNest &A) const {
-  if (!R.Sweep)
+void NestPipeline::decideSweep(RecognisedNest &Recognised,
+                               const AnalysedNest &Analysed) const {
+  if (!Recognised.Sweep)
     return;
-  std::optional<std::string> Why = sweepStaysOnHost(R, A);
+  std::optional<std::string> Why = sweepStaysOnHost(Recognised, Analysed);
   if (!Why)
     return;
   if (Remarks)
-    Diags.report(R.Sweep->Annotation->ForLoc,
+    Diags.report(Recognised.Sweep->Annotation->ForLoc,
                  {diag::remark_sweep_host, {*Why}});
-  R.Sweep.reset();
+  Recognised.Sweep.reset();
 }
 
 /// The checks of the plan: the sweep, offloading (and the CUDA backend's

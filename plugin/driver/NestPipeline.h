@@ -49,7 +49,8 @@ public:
 private:
   std::optional<RecognisedNest> recognise(const std::vector<LoopInstance> &N,
                                           DiagStore &D) const;
-  void decideSweep(RecognisedNest &R, const AnalysedNest &A) const;
+  void decideSweep(RecognisedNest &Recognised,
+                   const AnalysedNest &Analysed) const;
   bool check(const NestPlan &Nest, DiagStore &D) const;
 
   clang::ASTContext &Ctx;

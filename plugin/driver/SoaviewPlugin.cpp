@@ -124,7 +124,7 @@ protected:
 
 private:
   /// dump=FILE: the rewritten text, FILE's directory created if need be.
-  void writeDump(DiagnosticsEngine &D, const PassResult &R) {
+  void writeDump(DiagnosticsEngine &D, const PassResult &Result) {
     StringRef Dir = llvm::sys::path::parent_path(Opts.DumpPath);
     std::error_code EC;
     if (Opts.DumpPath != "-" && !Dir.empty())
@@ -132,7 +132,7 @@ private:
     if (!EC) {
       llvm::raw_fd_ostream OS(Opts.DumpPath, EC, llvm::sys::fs::OF_Text);
       if (!EC)
-        OS << dumpText(R);
+        OS << dumpText(Result);
     }
     if (EC)
       reportNow(D, {},

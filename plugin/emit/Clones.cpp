@@ -50,23 +50,23 @@ bool CloneEmitter::collect(const NestPlan &Nest) {
     auto [It, New] = RequestOf.insert({Text, Requests.size()});
     if (New)
       Requests.push_back({Text});
-    Request &R = Requests[It->second];
+    Request &Wanted = Requests[It->second];
     for (unsigned I = 0; I < U.ParamViews.size(); ++I)
       if (U.ParamViews[I] >= 0)
-        R.ElementParams[I] = Nest.Loops[U.ParamViews[I]].View.Element;
-    R.Device |= Nest.offloads();
-    if (!R.Nests.insert(CollectedNests).second)
+        Wanted.ElementParams[I] = Nest.Loops[U.ParamViews[I]].View.Element;
+    Wanted.Device |= Nest.offloads();
+    if (!Wanted.Nests.insert(CollectedNests).second)
       continue; // the nest's edits are in already (another binding)
     for (const Expr *E : Nest.identities())
-      R.Identities.push_back(E);
+      Wanted.Identities.push_back(E);
     for (const MemberExpr *ME : Nest.qualifiedMembers())
-      R.Qualified.push_back(ME);
+      Wanted.Qualified.push_back(ME);
     for (const HeapRoute &H : Nest.heapRoutes())
-      R.Routes.push_back(H);
-    llvm::append_range(R.TableRefs, Nest.tableRefs());
+      Wanted.Routes.push_back(H);
+    llvm::append_range(Wanted.TableRefs, Nest.tableRefs());
     for (const LoopPlan &L : Nest.Loops)
       for (const VarDecl *V : L.View.Aliases)
-        R.Aliases.push_back({V, L.View.Element});
+        Wanted.Aliases.push_back({V, L.View.Element});
   }
   return true;
 }
@@ -222,7 +222,7 @@ void CloneEmitter::memberEdits(const FunctionDecl *Decl,
 /// parameters' types replaced by the head's parameters; a definition also
 /// gets its local aliases of the element as `auto`, element address
 /// comparisons wrapped and allocation routed as the nests need.
-bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
+bool CloneEmitter::copy(const Request &Wanted, const FunctionDecl *Decl,
                         bool Definition, bool WithDefault,
                         std::string &Text) const {
   const clang::Decl *Whole = Decl;
@@ -232,7 +232,7 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
   CharSourceRange Range = Emit.Source.declRange(Whole);
   TextEdits Edits;
   std::vector<std::pair<unsigned, std::string>> Params;
-  for (auto &[I, Element] : R.ElementParams) {
+  for (auto &[I, Element] : Wanted.ElementParams) {
     if (I >= Decl->getNumParams())
       return false;
     TypeSourceInfo *TSI = Decl->getParamDecl(I)->getTypeSourceInfo();
@@ -245,10 +245,10 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
                                       Emit.Source.text(Type), Emit)});
     Edits.push_back({Type, Emit.Names.cloneParameter(I)});
   }
-  headEdit(Decl, templateParams(Params, WithDefault), R.Device, Edits);
+  headEdit(Decl, templateParams(Params, WithDefault), Wanted.Device, Edits);
   memberEdits(Decl, Edits);
   if (Definition) {
-    for (auto &[V, Element] : R.Aliases)
+    for (auto &[V, Element] : Wanted.Aliases)
       if (Emit.Source.inside(V->getLocation(), Range))
         if (TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
           CharSourceRange Type =
@@ -256,10 +256,10 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
           if (Type.isValid())
             Edits.push_back({Type, "auto"});
         }
-    Emit.identityEdits(Range, R.Identities, Edits);
-    Emit.unqualifyEdits(Range, R.Qualified, Edits);
-    routeEditsIn(Emit, R.Routes, Range, Edits);
-    Emit.tableEdits(R.TableRefs, Edits, Range);
+    Emit.identityEdits(Range, Wanted.Identities, Edits);
+    Emit.unqualifyEdits(Range, Wanted.Qualified, Edits);
+    routeEditsIn(Emit, Wanted.Routes, Range, Edits);
+    Emit.tableEdits(Wanted.TableRefs, Edits, Range);
   }
   std::string Clone = Emit.Source.lineDirective(Range.getBegin()) +
                       Emit.Source.withEdits(Range, Edits) +
@@ -270,8 +270,9 @@ bool CloneEmitter::copy(const Request &R, const FunctionDecl *Decl,
     Clone = fill("extern \"C++\" {\n${Clone}\n}", // templates: C++ linkage
                  {{"Clone", Clone}});
   Text = "// soaview: clone of '" + Decl->getQualifiedNameAsString() +
-         "' for soaview's views\n" + Emit.Target.declareTargetBegin(R.Device) +
-         Clone + "\n" + Emit.Target.declareTargetEnd(R.Device);
+         "' for soaview's views\n" +
+         Emit.Target.declareTargetBegin(Wanted.Device) + Clone + "\n" +
+         Emit.Target.declareTargetEnd(Wanted.Device);
   return true;
 }
 
@@ -312,21 +313,21 @@ std::string CloneEmitter::keepOriginal(const FunctionDecl *Def) const {
               {{"Declaration", Declaration}, {"Function", Def->getName()}});
 }
 
-bool CloneEmitter::write(const Request &R) {
-  const FunctionDecl *Def = R.Text;
+bool CloneEmitter::write(const Request &Wanted) {
+  const FunctionDecl *Def = Wanted.Text;
   const FunctionDecl *First = firstOrdinaryDeclaration(Def);
   std::string Declaration, Definition;
-  bool OK = First && copy(R, Def, true, First == Def, Definition);
+  bool OK = First && copy(Wanted, Def, true, First == Def, Definition);
   if (OK && First != Def)
-    OK = copy(R, First, false, true, Declaration);
+    OK = copy(Wanted, First, false, true, Declaration);
   if (!OK) { // checkPlacement refuses what would end here first
     Emit.Diags.report(Def->getLocation(),
                       {diag::err_internal_emit, {"no place for a clone"}});
     return false;
   }
-  if (First != Def && !insertAfter(First, Declaration, R.Device))
+  if (First != Def && !insertAfter(First, Declaration, Wanted.Device))
     return false;
-  return insertAfter(Def, keepOriginal(Def) + Definition, R.Device);
+  return insertAfter(Def, keepOriginal(Def) + Definition, Wanted.Device);
 }
 
 bool CloneEmitter::finish() {

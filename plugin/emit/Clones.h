@@ -64,15 +64,15 @@ private:
   bool inPlace(const NestPlan &Nest, const CalleeUse &U);
   void autoParams(const NestPlan &Nest, const CalleeUse &U,
                   TextEdits &Edits) const;
-  bool write(const Request &R);
+  bool write(const Request &Wanted);
   std::string keepOriginal(const clang::FunctionDecl *Def) const;
   std::string
   templateParams(const std::vector<std::pair<unsigned, std::string>> &Params,
                  bool Default) const;
   void headEdit(const clang::FunctionDecl *Decl, const std::string &Params,
                 bool Device, TextEdits &Edits) const;
-  bool copy(const Request &R, const clang::FunctionDecl *Decl, bool Definition,
-            bool WithDefault, std::string &Text) const;
+  bool copy(const Request &Wanted, const clang::FunctionDecl *Decl,
+            bool Definition, bool WithDefault, std::string &Text) const;
   void memberEdits(const clang::FunctionDecl *Decl, TextEdits &Edits) const;
   bool insertAfter(const clang::FunctionDecl *Decl, const std::string &Text,
                    bool Device);

@@ -152,17 +152,19 @@ bool Emitter::emitRegion(const RegionPlan &Region) {
   return soaview::emitRegion(*Context, Region);
 }
 
-bool Emitter::emitRegionSync(const Stmt *Loop, const LoopAnnotation &A) {
-  if (!RegionSyncs.insert(A.ForLoc.getRawEncoding()).second)
+bool Emitter::emitRegionSync(const Stmt *Loop,
+                             const LoopAnnotation &Annotation) {
+  if (!RegionSyncs.insert(Annotation.ForLoc.getRawEncoding()).second)
     return true; // once for every instantiation
-  return soaview::emitRegionSync(*Context, Loop, A);
+  return soaview::emitRegionSync(*Context, Loop, Annotation);
 }
 
-bool Emitter::commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer) {
-  if (Buffer.edited(Context->Source.offset(A.Written.getBegin()),
-                    Context->Source.offset(A.Written.getEnd()) + 1))
+bool Emitter::commentAttribute(const LoopAnnotation &Annotation,
+                               EditBuffer &Buffer) {
+  if (Buffer.edited(Context->Source.offset(Annotation.Written.getBegin()),
+                    Context->Source.offset(Annotation.Written.getEnd()) + 1))
     return false;
-  Loops->commentAttribute(A, Buffer);
+  Loops->commentAttribute(Annotation, Buffer);
   return true;
 }
 

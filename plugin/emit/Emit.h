@@ -65,7 +65,8 @@ public:
   bool emitRegion(const RegionPlan &Region);
   /// Before an annotated loop a region reaches that runs as written (once
   /// per loop): the region's views written back.
-  bool emitRegionSync(const clang::Stmt *Loop, const LoopAnnotation &A);
+  bool emitRegionSync(const clang::Stmt *Loop,
+                      const LoopAnnotation &Annotation);
 
   /// Writes what serves every nest (the clones of the functions they pass
   /// elements to); call after the last nest.
@@ -82,7 +83,7 @@ public:
   /// same length, as in a converted loop (soaview-translate's output is for
   /// compilers that do not know them). False when the attributes' text was
   /// edited already (a converted loop, a sweep's nest).
-  bool commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer);
+  bool commentAttribute(const LoopAnnotation &Annotation, EditBuffer &Buffer);
   /// Test hook (Options::BreakViewLine).
   void breakViewAt(unsigned Line);
 

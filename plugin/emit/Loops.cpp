@@ -50,12 +50,13 @@ std::string LoopEmitter::specType(const LoopPlan &P) const {
                {"Key", Key}});
 }
 
-void LoopEmitter::commentAttribute(const LoopAnnotation &A,
+void LoopEmitter::commentAttribute(const LoopAnnotation &Annotation,
                                    EditBuffer &Buffer) const {
-  if (A.Implicit)
+  if (Annotation.Implicit)
     return; // annotate=all: nothing written
   CharSourceRange Written = CharSourceRange::getCharRange(
-      A.Written.getBegin(), A.Written.getEnd().getLocWithOffset(1));
+      Annotation.Written.getBegin(),
+      Annotation.Written.getEnd().getLocWithOffset(1));
   std::string Text = Emit.Source.text(Written);
   for (size_t I; (I = Text.find("[[")) != std::string::npos;)
     Text.replace(I, 2, "/*");

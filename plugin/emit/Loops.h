@@ -33,7 +33,8 @@ public:
   std::string specType(const LoopPlan &P) const;
   /// The attribute becomes a comment of the same length (an implicit
   /// annotation has no text).
-  void commentAttribute(const LoopAnnotation &A, EditBuffer &Buffer) const;
+  void commentAttribute(const LoopAnnotation &Annotation,
+                        EditBuffer &Buffer) const;
   /// The declarations opening the body: the element's view from ViewInit,
   /// named as the loop variable (range loops) or as the target (index
   /// loops).

@@ -12,33 +12,34 @@ using namespace clang;
 namespace soaview {
 
 bool emitRegion(EmitContext &Emit, const RegionPlan &Region) {
-  const RegionAnnotation &A = *Region.A;
-  EditBuffer *Buffer = Emit.Files.bufferFor(A.Written.getBegin());
+  const RegionAnnotation &Annotation = *Region.Annotation;
+  EditBuffer *Buffer = Emit.Files.bufferFor(Annotation.Written.getBegin());
   if (!Buffer)
     return false;
-  std::string Prefix = Emit.Names.prefix(A.Loc) + "region";
+  std::string Prefix = Emit.Names.prefix(Annotation.Loc) + "region";
   std::string Open = fill(
       "{ static ${Site} ${P}_site(\"${Where}\"); ${Region} "
       "${P}(${P}_site${Kept}); "
       "/* soaview: view region, ${N} annotated loop(s) share their views */",
       {{"Site", rt::Site},
        {"P", Prefix},
-       {"Where", Emit.Source.where(A.Loc)},
+       {"Where", Emit.Source.where(Annotation.Loc)},
        {"Region", rt::Region},
        {"Kept", Region.ListsMayChange.isValid()
                     ? std::string()
                     : std::string(", ") + rt::RegionListsKept},
        {"N", std::to_string(Region.Loops.size())}});
-  Buffer->replace(Emit.Source.offset(A.Written.getBegin()),
-                  Emit.Source.offset(A.Written.getEnd()) + 1, Open);
-  Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(A.S)), " }");
+  Buffer->replace(Emit.Source.offset(Annotation.Written.getBegin()),
+                  Emit.Source.offset(Annotation.Written.getEnd()) + 1, Open);
+  Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(Annotation.S)), " }");
   return true;
 }
 
 bool emitRegionSync(EmitContext &Emit, const Stmt *Loop,
-                    const LoopAnnotation &A) {
-  SourceLocation Begin = Emit.SM.getFileLoc(A.Implicit ? Loop->getBeginLoc()
-                                                       : A.Written.getBegin());
+                    const LoopAnnotation &Annotation) {
+  SourceLocation Begin =
+      Emit.SM.getFileLoc(Annotation.Implicit ? Loop->getBeginLoc()
+                                             : Annotation.Written.getBegin());
   EditBuffer *Buffer = Emit.Files.bufferFor(Begin);
   if (!Buffer)
     return false;

@@ -32,7 +32,7 @@ bool emitRegion(EmitContext &Emit, const RegionPlan &Region);
 /// profitability rule left it): the region's views are written back first,
 ///   { ::soaview::region_sync(); [[clang::soa_conversion]] for (...) ... }
 bool emitRegionSync(EmitContext &Emit, const clang::Stmt *Loop,
-                    const LoopAnnotation &A);
+                    const LoopAnnotation &Annotation);
 
 } // namespace soaview
 

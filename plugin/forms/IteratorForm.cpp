@@ -117,14 +117,14 @@ const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It,
 
 class IteratorRecogniser {
 public:
-  IteratorRecogniser(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
+  IteratorRecogniser(ASTContext &Ctx, const ForStmt *FS, LoopForm &Form,
                      DiagStore &Diags,
                      llvm::function_ref<bool(const ForStmt *)> Annotated)
-      : Ctx(Ctx), FS(FS), F(F), Diags(Diags), Annotated(Annotated) {}
+      : Ctx(Ctx), FS(FS), Form(Form), Diags(Diags), Annotated(Annotated) {}
 
   bool run() {
-    F.Kind = LoopFormKind::Iterator;
-    F.Body = FS->getBody();
+    Form.Kind = LoopFormKind::Iterator;
+    Form.Body = FS->getBody();
     return init() && condition() && increment() && element() &&
            validReadsNoElement() && uses();
   }
@@ -150,11 +150,11 @@ private:
   std::string text(const Stmt *S) const {
     return writtenText(Ctx, S->getSourceRange());
   }
-  std::string name() const { return F.Iterator->getName().str(); }
+  std::string name() const { return Form.Iterator->getName().str(); }
 
   ASTContext &Ctx;
   const ForStmt *FS;
-  LoopForm &F;
+  LoopForm &Form;
   DiagStore &Diags;
   llvm::function_ref<bool(const ForStmt *)> Annotated;
   const CXXMemberCallExpr *ValidCall = nullptr; ///< `it.isValid()`
@@ -175,10 +175,10 @@ bool IteratorRecogniser::init() {
                            "'; it must declare the one iterator"
                      : "the loop declares no iterator");
   }
-  F.Iterator = V;
-  F.Begin = V->getInit();
-  F.RangeInit = containerOf(F.Begin);
-  F.BeginHasEffects = !pureIteratorBound(F.Begin);
+  Form.Iterator = V;
+  Form.Begin = V->getInit();
+  Form.RangeInit = containerOf(Form.Begin);
+  Form.BeginHasEffects = !pureIteratorBound(Form.Begin);
   return true;
 }
 
@@ -201,16 +201,16 @@ bool IteratorRecogniser::condition() {
   }
   if (askedIterator(Cond))
     return true;
-  if (NotEqual && refersTo(R, F.Iterator))
+  if (NotEqual && refersTo(R, Form.Iterator))
     std::swap(L, R);
-  if (!NotEqual || !refersTo(L, F.Iterator) || refersTo(R, F.Iterator))
+  if (!NotEqual || !refersTo(L, Form.Iterator) || refersTo(R, Form.Iterator))
     return fail(Cond ? Cond->getBeginLoc() : FS->getForLoc(),
                 Cond ? "the loop's condition is '" + text(Cond) + "'"
                      : "the loop has no condition");
-  F.End = R;
-  if (!pureIteratorBound(F.End))
-    return fail(F.End->getBeginLoc(),
-                "the loop's end '" + text(F.End) + "' may have side effects");
+  Form.End = R;
+  if (!pureIteratorBound(Form.End))
+    return fail(Form.End->getBeginLoc(), "the loop's end '" + text(Form.End) +
+                                             "' may have side effects");
   return true;
 }
 
@@ -228,9 +228,9 @@ bool IteratorRecogniser::askedIterator(const Expr *Cond) {
     return false; // `p->alive()` asks the element, which the body may change
   const auto *Object = dyn_cast<DeclRefExpr>(
       MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
-  if (!Object || Object->getDecl() != F.Iterator)
+  if (!Object || Object->getDecl() != Form.Iterator)
     return false;
-  F.Valid = Cond;
+  Form.Valid = Cond;
   ValidCall = MC;
   return true;
 }
@@ -240,12 +240,12 @@ bool IteratorRecogniser::askedIterator(const Expr *Cond) {
 /// the body may change. So its function's body must be visible and read no
 /// member of the element's class.
 bool IteratorRecogniser::validReadsNoElement() {
-  if (!F.Valid)
+  if (!Form.Valid)
     return true;
   const FunctionDecl *Def = nullptr;
   if (!ValidCall->getMethodDecl()->hasBody(Def) || !Def)
-    return fail(F.Valid->getBeginLoc(),
-                "the loop's condition '" + text(F.Valid) +
+    return fail(Form.Valid->getBeginLoc(),
+                "the loop's condition '" + text(Form.Valid) +
                     "' calls a function whose definition is not visible");
   struct Reads : RecursiveASTVisitor<Reads> {
     const CXXRecordDecl *Element;
@@ -259,11 +259,11 @@ bool IteratorRecogniser::validReadsNoElement() {
       return !Found;
     }
   } R;
-  R.Element = F.Element;
+  R.Element = Form.Element;
   R.TraverseStmt(Def->getBody());
   if (R.Found)
-    return fail(F.Valid->getBeginLoc(),
-                "the loop's condition '" + text(F.Valid) + "' reads '" +
+    return fail(Form.Valid->getBeginLoc(),
+                "the loop's condition '" + text(Form.Valid) + "' reads '" +
                     R.Found->getMemberDecl()->getNameAsString() +
                     "' of an element, which the body may change");
   return true;
@@ -274,10 +274,10 @@ bool IteratorRecogniser::increment() {
   const Expr *Inc = FS->getInc();
   bool OK = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Inc)))
-    OK = U->isIncrementOp() && refersTo(U->getSubExpr(), F.Iterator);
+    OK = U->isIncrementOp() && refersTo(U->getSubExpr(), Form.Iterator);
   if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(strip(Inc)))
-    OK =
-        OC->getOperator() == OO_PlusPlus && refersTo(OC->getArg(0), F.Iterator);
+    OK = OC->getOperator() == OO_PlusPlus &&
+         refersTo(OC->getArg(0), Form.Iterator);
   if (!OK)
     return fail(Inc ? Inc->getBeginLoc() : FS->getForLoc(),
                 Inc ? "the loop's increment is '" + text(Inc) + "'"
@@ -287,7 +287,7 @@ bool IteratorRecogniser::increment() {
 
 /// The element `*it` designates: a struct, or a pointer to one.
 bool IteratorRecogniser::element() {
-  QualType It = F.Iterator->getType();
+  QualType It = Form.Iterator->getType();
   QualType Deref;
   if (It->isPointerType())
     Deref = It->getPointeeType();
@@ -295,20 +295,20 @@ bool IteratorRecogniser::element() {
     Deref = Star->getReturnType().getNonReferenceType();
   QualType Elem = Deref;
   if (!Deref.isNull() && Deref->isPointerType()) {
-    F.VarIsPointer = true;
+    Form.VarIsPointer = true;
     Elem = Deref->getPointeeType();
   }
   const CXXRecordDecl *RD =
       Elem.isNull() ? nullptr : Elem->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition() || RD->isUnion())
-    return fail(F.Iterator->getLocation(),
+    return fail(Form.Iterator->getLocation(),
                 Deref.isNull() ? "'" + name() + "' has no 'operator*'"
                                : "'*" + name() + "' has type '" +
                                      qualifiedName(Ctx, Deref) +
                                      "', not a struct or a pointer to one");
-  F.VarIsConst = Elem.isConstQualified();
-  F.ElementType = Elem.getUnqualifiedType();
-  F.Element = RD->getDefinition();
+  Form.VarIsConst = Elem.isConstQualified();
+  Form.ElementType = Elem.getUnqualifiedType();
+  Form.Element = RD->getDefinition();
   return true;
 }
 
@@ -323,8 +323,8 @@ bool IteratorRecogniser::uses() {
       return true;
     }
   } Finder;
-  Finder.V = F.Iterator;
-  Finder.TraverseStmt(const_cast<Stmt *>(F.Body));
+  Finder.V = Form.Iterator;
+  Finder.TraverseStmt(const_cast<Stmt *>(Form.Body));
   for (const DeclRefExpr *DRE : Finder.Found)
     if (!use(DRE))
       return false;
@@ -390,13 +390,13 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
         Star && Star->getOpcode() == UO_Deref)
       Root = Star, Deref = true;
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(Q);
-        ME && ME->isArrow() && !F.VarIsPointer)
+        ME && ME->isArrow() && !Form.VarIsPointer)
       Root = DRE; // `it->x` of a pointer iterator: it points at the element
   } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
     if (OC->getArg(0) == Child && OC->getNumArgs() == 1) {
       if (OC->getOperator() == OO_Star)
         Root = OC, Deref = true;
-      if (OC->getOperator() == OO_Arrow && !F.VarIsPointer)
+      if (OC->getOperator() == OO_Arrow && !Form.VarIsPointer)
         Root = OC;
     }
   }
@@ -404,7 +404,7 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
   const Stmt *Shown = DRE;
   // A pointer element is read, never written or bound to a reference
   // (that would change the container).
-  if (Root && Deref && F.VarIsPointer) {
+  if (Root && Deref && Form.VarIsPointer) {
     const Expr *E = Root;
     const Stmt *Use = parentThrough(E, Through::Parens);
     const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(Use);
@@ -417,10 +417,10 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
     return fail(DRE->getLocation(), "the iterator '" + name() +
                                         "' is used in '" + text(Shown) + "'");
   }
-  if (Deref && !F.VarIsPointer)
-    F.TargetUses.push_back(Root);
+  if (Deref && !Form.VarIsPointer)
+    Form.TargetUses.push_back(Root);
   else
-    F.PointerUses.push_back(Root);
+    Form.PointerUses.push_back(Root);
   return true;
 }
 

@@ -64,8 +64,8 @@ public:
         Hoist(A.get(AttrKind::Hoist)) {}
 
   std::optional<LoopForm> run(const Stmt *Loop, const FunctionDecl *Fn) {
-    F.Loop = Loop;
-    F.Function = Fn;
+    Form.Loop = Loop;
+    Form.Function = Fn;
     bool OK;
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
       OK = range(RF);
@@ -76,7 +76,7 @@ public:
                            "not a for loop");
     if (!OK)
       return std::nullopt;
-    return F;
+    return Form;
   }
 
 private:
@@ -89,15 +89,15 @@ private:
   const Stmt *parentOf(ParentMap &PM, const Stmt *S) const;
   const Stmt *usedIn(ParentMap &PM, const Expr *&E) const;
   std::vector<const DeclRefExpr *> loopVarUses() const {
-    return findVarUses(F.Body,
-                       [&](const VarDecl *V) { return V == F.LoopVar; });
+    return findVarUses(Form.Body,
+                       [&](const VarDecl *V) { return V == Form.LoopVar; });
   }
   bool bindings(const DecompositionDecl *DD);
   /// The element a range loop's variable (or binding) names, of type Elem.
   void setElement(QualType Elem) {
-    F.VarIsConst = Elem.isConstQualified();
-    F.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
-    F.Element = recordOf(F.ElementType);
+    Form.VarIsConst = Elem.isConstQualified();
+    Form.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
+    Form.Element = recordOf(Form.ElementType);
   }
   bool iterator(const ForStmt *FS);
   bool index(const ForStmt *FS);
@@ -137,21 +137,21 @@ private:
   DiagStore &Diags;
   const AttrUse *Target;
   const AttrUse *Hoist; ///< soa_conversion_hoist, if written
-  LoopForm F;
+  LoopForm Form;
 };
 
 bool Recogniser::range(const CXXForRangeStmt *RF) {
   if (Target)
     return fail(Target->Range.getBegin(), Msg(diag::err_form_target_on_range),
                 RF->getForLoc(), Msg(diag::note_form_target_on_range));
-  F.Kind = LoopFormKind::Range;
-  F.Body = RF->getBody();
-  F.LoopVar = RF->getLoopVariable();
+  Form.Kind = LoopFormKind::Range;
+  Form.Body = RF->getBody();
+  Form.LoopVar = RF->getLoopVariable();
   if (RF->getInit())
     return fail(RF->getInit()->getBeginLoc(), Msg(diag::err_form_range_init),
                 RF->getInit()->getBeginLoc(), Msg(diag::note_form_range_init));
-  F.RangeInit = RF->getRangeInit();
-  if (const auto *DD = dyn_cast<DecompositionDecl>(F.LoopVar))
+  Form.RangeInit = RF->getRangeInit();
+  if (const auto *DD = dyn_cast<DecompositionDecl>(Form.LoopVar))
     return bindings(DD);
   return rangeElement(RF);
 }
@@ -189,26 +189,26 @@ bool Recogniser::bindings(const DecompositionDecl *DD) {
         Elements[1]->getLocation(),
         Msg(diag::note_form_bindings_several,
             {Elements[0]->getName().str(), Elements[1]->getName().str()}));
-  F.ElementBinding = Elements[0];
-  QualType Bound = F.ElementBinding->getType();
+  Form.ElementBinding = Elements[0];
+  QualType Bound = Form.ElementBinding->getType();
   // `std::tuple_element<1, pair<int, P>>::type` is written `P` here.
   QualType T = Bound.getNonReferenceType().getCanonicalType();
-  F.VarIsPointer = T->isPointerType();
+  Form.VarIsPointer = T->isPointerType();
   // A struct held in a temporary that the range yields (a generator's
   // pair by value) ends before the frame could gather it.
-  if (!F.VarIsPointer && !Bound->isReferenceType() &&
+  if (!Form.VarIsPointer && !Bound->isReferenceType() &&
       yieldsTemporaries(DD->getInit()))
     return fail(V, Msg(diag::err_form_bindings_temporary), V,
                 Msg(diag::note_form_bindings_temporary));
-  QualType Elem = F.VarIsPointer ? T->getPointeeType() : T;
-  F.VarIsCopy = !F.VarIsPointer && !DD->getType()->isReferenceType();
+  QualType Elem = Form.VarIsPointer ? T->getPointeeType() : T;
+  Form.VarIsCopy = !Form.VarIsPointer && !DD->getType()->isReferenceType();
   setElement(Elem);
-  F.BindingSpec = Lexer::getSourceText(
-                      CharSourceRange::getCharRange(
-                          SM.getFileLoc(DD->getBeginLoc()), SM.getFileLoc(V)),
-                      SM, Ctx.getLangOpts())
-                      .rtrim()
-                      .str();
+  Form.BindingSpec = Lexer::getSourceText(CharSourceRange::getCharRange(
+                                              SM.getFileLoc(DD->getBeginLoc()),
+                                              SM.getFileLoc(V)),
+                                          SM, Ctx.getLangOpts())
+                         .rtrim()
+                         .str();
   return true;
 }
 
@@ -245,15 +245,16 @@ static const CXXMemberCallExpr *elementConversion(const Expr *Init) {
 /// The element type behind the loop variable (`auto &p`, `auto *p`, `P p`,
 /// `P *&p`, `auto &r` of a `std::reference_wrapper<P>`).
 bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
-  QualType VarType = F.LoopVar->getType();
+  QualType VarType = Form.LoopVar->getType();
   QualType Elem = VarType.getNonReferenceType();
   if (QualType Referred = referredBy(Elem); !Referred.isNull()) {
-    F.Wrapped = F.VarIsWrapper = true;
+    Form.Wrapped = Form.VarIsWrapper = true;
     setElement(Referred);
     return structElement() && wrapperUses();
   }
-  SourceLocation V = F.LoopVar->getLocation();
-  if (const CXXMemberCallExpr *Conv = elementConversion(F.LoopVar->getInit())) {
+  SourceLocation V = Form.LoopVar->getLocation();
+  if (const CXXMemberCallExpr *Conv =
+          elementConversion(Form.LoopVar->getInit())) {
     QualType From =
         Conv->getImplicitObjectArgument()->getType().getUnqualifiedType();
     if (referredBy(From).isNull() || Elem->isPointerType())
@@ -262,11 +263,11 @@ bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
                    {qualifiedName(Ctx, From), qualifiedName(Ctx, VarType)}},
                   Conv->getMethodDecl()->getLocation(),
                   Msg(diag::note_form_converted_elements));
-    F.Wrapped = true;
+    Form.Wrapped = true;
   }
-  F.VarIsCopy = !VarType->isReferenceType() && !VarType->isPointerType();
+  Form.VarIsCopy = !VarType->isReferenceType() && !VarType->isPointerType();
   if (Elem->isPointerType()) {
-    F.VarIsPointer = true;
+    Form.VarIsPointer = true;
     Elem = Elem->getPointeeType();
   }
   setElement(Elem);
@@ -274,16 +275,16 @@ bool Recogniser::rangeElement(const CXXForRangeStmt *RF) {
     return false;
   // `P *&p`: the container's own pointer, converted as `P *p` where the
   // body only reads it.
-  return !F.VarIsPointer || VarType->isPointerType() || pointerOnlyRead();
+  return !Form.VarIsPointer || VarType->isPointerType() || pointerOnlyRead();
 }
 
 /// The element is a struct or class.
 bool Recogniser::structElement() {
-  SourceLocation V = F.LoopVar->getLocation();
-  if (!F.Element || F.Element->isUnion())
+  SourceLocation V = Form.LoopVar->getLocation();
+  if (!Form.Element || Form.Element->isUnion())
     return fail(V, Msg(diag::err_form_not_structs), V,
                 Msg(diag::note_form_not_structs,
-                    {qualifiedName(Ctx, F.LoopVar->getType())}));
+                    {qualifiedName(Ctx, Form.LoopVar->getType())}));
   return true;
 }
 
@@ -332,7 +333,7 @@ static bool discarded(const Stmt *Parent) {
 /// only read `p` (`p->x`, `*p`, a copy); anything else (`p = q`, `++p`,
 /// `&p`) could change which element the container holds.
 bool Recogniser::pointerOnlyRead() {
-  ParentMap PM(const_cast<Stmt *>(F.Body));
+  ParentMap PM(const_cast<Stmt *>(Form.Body));
   for (const DeclRefExpr *Use : loopVarUses()) {
     const Expr *E = Use;
     const Stmt *P = usedIn(PM, E);
@@ -340,7 +341,7 @@ bool Recogniser::pointerOnlyRead() {
     if ((Read && Read->getCastKind() == CK_LValueToRValue) || discarded(P) ||
         isa_and_nonnull<LambdaExpr>(P)) // its uses in the lambda are checked
       continue;
-    std::string Name = F.LoopVar->getName().str();
+    std::string Name = Form.LoopVar->getName().str();
     return fail(Use->getLocation(),
                 {diag::err_form_pointer_reference,
                  {Name, writtenText(Ctx, shown(PM, Use)->getSourceRange())}},
@@ -352,9 +353,9 @@ bool Recogniser::pointerOnlyRead() {
 
 /// `for (auto &r : refs)` over `std::reference_wrapper<T>`: every use of
 /// `r` is `r.get()` or its conversion to `T &`, each of which is the
-/// element (F.TargetUses).
+/// element (Form.TargetUses).
 bool Recogniser::wrapperUses() {
-  ParentMap PM(const_cast<Stmt *>(F.Body));
+  ParentMap PM(const_cast<Stmt *>(Form.Body));
   for (const DeclRefExpr *Use : loopVarUses()) {
     const Expr *E = Use;
     const auto *ME = dyn_cast_or_null<MemberExpr>(usedIn(PM, E));
@@ -368,17 +369,17 @@ bool Recogniser::wrapperUses() {
               dyn_cast_or_null<ImplicitCastExpr>(parentOf(PM, Call));
           IC && IC->getCastKind() == CK_UserDefinedConversion)
         Element = IC;
-      F.TargetUses.push_back(Element);
-      F.WrapperConversions.push_back(Use);
+      Form.TargetUses.push_back(Element);
+      Form.WrapperConversions.push_back(Use);
       continue;
     }
     if (Call && MD && MD->getIdentifier() && MD->getName() == "get") {
-      F.TargetUses.push_back(Call);
+      Form.TargetUses.push_back(Call);
       continue;
     }
     if (discarded(parentOf(PM, Use)))
       continue;
-    std::string Name = F.LoopVar->getName().str();
+    std::string Name = Form.LoopVar->getName().str();
     return fail(Use->getLocation(),
                 {diag::err_form_wrapper_use,
                  {Name, writtenText(Ctx, shown(PM, Use)->getSourceRange())}},
@@ -402,24 +403,24 @@ bool Recogniser::iterator(const ForStmt *FS) {
                  {"soa_conversion_target names the array of an index "
                   "loop, and this loop steps an iterator"}},
                 FS->getForLoc(), Msg(diag::note_form_iterator_expected));
-  if (!recogniseIterator(Ctx, FS, F, Diags, [&](const ForStmt *Inner) {
+  if (!recogniseIterator(Ctx, FS, Form, Diags, [&](const ForStmt *Inner) {
         return All.Loops.count(Inner->getForLoc()) != 0;
       }))
     return false;
-  if (F.BeginHasEffects && Hoist) // evaluated before the loops around it
-    return fail(
-        F.Begin->getBeginLoc(),
-        {diag::err_form_iterator,
-         {"the loop's begin '" + writtenText(Ctx, F.Begin->getSourceRange()) +
-          "' may have side effects, and soa_conversion_hoist "
-          "evaluates it before the loops around it"}},
-        FS->getForLoc(), Msg(diag::note_form_iterator_expected));
+  if (Form.BeginHasEffects && Hoist) // evaluated before the loops around it
+    return fail(Form.Begin->getBeginLoc(),
+                {diag::err_form_iterator,
+                 {"the loop's begin '" +
+                  writtenText(Ctx, Form.Begin->getSourceRange()) +
+                  "' may have side effects, and soa_conversion_hoist "
+                  "evaluates it before the loops around it"}},
+                FS->getForLoc(), Msg(diag::note_form_iterator_expected));
   return true;
 }
 
 bool Recogniser::index(const ForStmt *FS) {
-  F.Kind = LoopFormKind::Index;
-  F.Body = FS->getBody();
+  Form.Kind = LoopFormKind::Index;
+  Form.Body = FS->getBody();
   if (!Target)
     return expectIndexForm(FS->getForLoc(), FS->getForLoc(),
                            "an index loop needs soa_conversion_target when "
@@ -428,12 +429,12 @@ bool Recogniser::index(const ForStmt *FS) {
   if (!indexHeader(FS))
     return false;
   // Target: every use must be exactly `name[i]`.
-  F.TargetName = Target->Target;
-  UseFinder Uses(F.TargetName);
-  Uses.TraverseStmt(const_cast<Stmt *>(F.Body));
+  Form.TargetName = Target->Target;
+  UseFinder Uses(Form.TargetName);
+  Uses.TraverseStmt(const_cast<Stmt *>(Form.Body));
   if (Uses.Uses.empty())
     return fail(Target->Range.getBegin(),
-                {diag::err_form_target_unknown, {F.TargetName}},
+                {diag::err_form_target_unknown, {Form.TargetName}},
                 FS->getForLoc(), Msg(diag::note_form_target_unknown));
   return targetDecl(FS, Uses.Uses) && targetElement() &&
          targetUses(FS, Uses.Uses) && indexInvariant(FS);
@@ -445,8 +446,8 @@ bool Recogniser::indexHeader(const ForStmt *FS) {
     return false;
   if (!indexCondition(FS) || !indexIncrement(FS))
     return false;
-  if (!pureBound(F.Lo, Ctx) || !pureBound(F.Hi, Ctx))
-    return expectIndexForm(F.Hi->getBeginLoc(), FS->getForLoc(),
+  if (!pureBound(Form.Lo, Ctx) || !pureBound(Form.Hi, Ctx))
+    return expectIndexForm(Form.Hi->getBeginLoc(), FS->getForLoc(),
                            "the loop bounds must not have side effects");
   return true;
 }
@@ -456,18 +457,18 @@ bool Recogniser::indexHeader(const ForStmt *FS) {
 bool Recogniser::indexCondition(const ForStmt *FS) {
   const Expr *Cond = FS->getCond();
   const auto *B = dyn_cast_or_null<BinaryOperator>(strip(Cond));
-  if (B && refersTo(B->getLHS(), F.IndexVar) &&
-      !refersTo(B->getRHS(), F.IndexVar)) {
-    F.Hi = B->getRHS();
+  if (B && refersTo(B->getLHS(), Form.IndexVar) &&
+      !refersTo(B->getRHS(), Form.IndexVar)) {
+    Form.Hi = B->getRHS();
     switch (B->getOpcode()) {
     case BO_LT:
-      F.Bound = IndexBound::Below;
+      Form.Bound = IndexBound::Below;
       return true;
     case BO_LE:
-      F.Bound = IndexBound::UpTo;
+      Form.Bound = IndexBound::UpTo;
       return true;
     case BO_NE:
-      F.Bound = IndexBound::Until;
+      Form.Bound = IndexBound::Until;
       return true;
     default:
       break;
@@ -486,18 +487,18 @@ bool Recogniser::indexInit(const ForStmt *FS) {
     if (DS->isSingleDecl())
       if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
         if (V->getInit()) {
-          F.IndexVar = V;
-          F.Lo = V->getInit();
+          Form.IndexVar = V;
+          Form.Lo = V->getInit();
         }
   } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
     if (BO->getOpcode() == BO_Assign)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
         if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-          F.IndexVar = V;
-          F.Lo = BO->getRHS();
+          Form.IndexVar = V;
+          Form.Lo = BO->getRHS();
         }
   }
-  if (!F.IndexVar || !F.IndexVar->getType()->isIntegerType())
+  if (!Form.IndexVar || !Form.IndexVar->getType()->isIntegerType())
     return expectIndexForm(Init ? Init->getBeginLoc() : FS->getForLoc(),
                            FS->getForLoc(),
                            "the loop must start by setting one integer index");
@@ -509,11 +510,11 @@ bool Recogniser::indexIncrement(const ForStmt *FS) {
   const Expr *Inc = FS->getInc();
   bool IncOK = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Inc)))
-    IncOK = U->isIncrementOp() && refersTo(U->getSubExpr(), F.IndexVar);
+    IncOK = U->isIncrementOp() && refersTo(U->getSubExpr(), Form.IndexVar);
   if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(strip(Inc))) {
     Expr::EvalResult R;
     IncOK = B->getOpcode() == BO_AddAssign &&
-            refersTo(B->getLHS(), F.IndexVar) &&
+            refersTo(B->getLHS(), Form.IndexVar) &&
             B->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
   }
   if (!IncOK)
@@ -527,7 +528,7 @@ bool Recogniser::indexIncrement(const ForStmt *FS) {
 /// The index and the bound must not change in the body.
 bool Recogniser::indexInvariant(const ForStmt *FS) {
   llvm::SmallPtrSet<const ValueDecl *, 4> Invariant;
-  Invariant.insert(F.IndexVar);
+  Invariant.insert(Form.IndexVar);
   struct BoundVars : RecursiveASTVisitor<BoundVars> {
     llvm::SmallPtrSetImpl<const ValueDecl *> &S;
     explicit BoundVars(llvm::SmallPtrSetImpl<const ValueDecl *> &S) : S(S) {}
@@ -537,9 +538,9 @@ bool Recogniser::indexInvariant(const ForStmt *FS) {
       return true;
     }
   } BoundVars(Invariant);
-  BoundVars.TraverseStmt(const_cast<Expr *>(F.Hi));
-  BoundVars.TraverseStmt(const_cast<Expr *>(F.Subscript)); // its offset
-  if (const Expr *Written = findWrite(F.Body, Invariant))
+  BoundVars.TraverseStmt(const_cast<Expr *>(Form.Hi));
+  BoundVars.TraverseStmt(const_cast<Expr *>(Form.Subscript)); // its offset
+  if (const Expr *Written = findWrite(Form.Body, Invariant))
     return fail(Written->getExprLoc(), Msg(diag::err_form_index_modified),
                 FS->getForLoc(), Msg(diag::note_form_index_modified));
   return true;
@@ -552,16 +553,16 @@ bool Recogniser::targetDecl(const ForStmt *FS,
     const NamedDecl *D = isa<DeclRefExpr>(U)
                              ? cast<DeclRefExpr>(U)->getDecl()
                              : cast<MemberExpr>(U)->getMemberDecl();
-    if (F.Target && F.Target != D)
+    if (Form.Target && Form.Target != D)
       return fail(U->getExprLoc(),
-                  {diag::err_form_target_ambiguous, {F.TargetName}}, {},
+                  {diag::err_form_target_ambiguous, {Form.TargetName}}, {},
                   std::nullopt);
-    F.Target = D;
+    Form.Target = D;
     if (const auto *ME = dyn_cast<MemberExpr>(U))
       if (!ME->isImplicitAccess())
         return fail(U->getExprLoc(), Msg(diag::err_form_target_qualified),
                     U->getExprLoc(),
-                    Msg(diag::note_form_target_qualified, {F.TargetName}));
+                    Msg(diag::note_form_target_qualified, {Form.TargetName}));
   }
   return true;
 }
@@ -569,17 +570,17 @@ bool Recogniser::targetDecl(const ForStmt *FS,
 /// The target's element type: T*, T[N] or std::vector<T> with T a struct.
 bool Recogniser::targetElement() {
   QualType TargetType =
-      cast<ValueDecl>(F.Target)->getType().getNonReferenceType();
+      cast<ValueDecl>(Form.Target)->getType().getNonReferenceType();
   QualType Elem = targetArrayElement(Ctx, TargetType);
   if (Elem.isNull() || !recordOf(Elem) || recordOf(Elem)->isUnion())
     return fail(Target->Range.getBegin(),
-                {diag::err_form_target_not_structs, {F.TargetName}},
-                F.Target->getLocation(),
+                {diag::err_form_target_not_structs, {Form.TargetName}},
+                Form.Target->getLocation(),
                 Msg(diag::note_form_target_not_structs,
                     {qualifiedName(Ctx, TargetType)}));
-  F.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
-  F.Element = recordOf(Elem);
-  F.VarIsConst = Elem.isConstQualified();
+  Form.ElementType = withoutMemberTypedefs(Elem).getUnqualifiedType();
+  Form.Element = recordOf(Elem);
+  Form.VarIsConst = Elem.isConstQualified();
   return true;
 }
 
@@ -589,7 +590,7 @@ bool Recogniser::targetElement() {
 std::optional<std::vector<std::pair<bool, const Expr *>>>
 Recogniser::offsetTerms(const Expr *E) {
   E = strip(E);
-  if (refersTo(E, F.IndexVar))
+  if (refersTo(E, Form.IndexVar))
     return std::vector<std::pair<bool, const Expr *>>{};
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
@@ -637,7 +638,7 @@ bool Recogniser::invariantTerm(const Expr *T) {
       OK = false;
       return true;
     }
-  } V(F.IndexVar, F.Loop, Ctx.getSourceManager());
+  } V(Form.IndexVar, Form.Loop, Ctx.getSourceManager());
   V.TraverseStmt(const_cast<Expr *>(T));
   return V.OK;
 }
@@ -677,7 +678,8 @@ bool Recogniser::otherElementUse(const Expr *U, const Stmt *P,
   if (!P || !U->getExprLoc().isFileID())
     return false;
   if (Index)
-    return findVarUses(Index, [&](const VarDecl *V) { return V == F.IndexVar; })
+    return findVarUses(Index,
+                       [&](const VarDecl *V) { return V == Form.IndexVar; })
         .empty();
   const auto *ME = dyn_cast<MemberExpr>(P);
   const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
@@ -709,17 +711,17 @@ const DeclRefExpr *Recogniser::listOf(const Expr *&Index) {
 /// Every use of the element goes through one list, or none does.
 bool Recogniser::sameList(const Expr *U, const Stmt *P,
                           const DeclRefExpr *List) {
-  if (F.TargetUses.empty()) {
-    F.IndexList = List;
+  if (Form.TargetUses.empty()) {
+    Form.IndexList = List;
     return true;
   }
   if ((List ? List->getDecl() : nullptr) ==
-      (F.IndexList ? F.IndexList->getDecl() : nullptr))
+      (Form.IndexList ? Form.IndexList->getDecl() : nullptr))
     return true;
   return fail(U->getExprLoc(),
               {diag::err_form_target_two_elements,
-               {F.TargetName, text(F.TargetUses.front()), text(P)}},
-              F.Loop->getBeginLoc(), Msg(diag::note_form_target_other_use));
+               {Form.TargetName, text(Form.TargetUses.front()), text(P)}},
+              Form.Loop->getBeginLoc(), Msg(diag::note_form_target_other_use));
 }
 
 /// Every use is `name[i + c]` with one c (or `name[j]` of another annotated
@@ -727,7 +729,7 @@ bool Recogniser::sameList(const Expr *U, const Stmt *P,
 /// the loop (otherElementUse).
 bool Recogniser::targetUses(const ForStmt *FS,
                             const std::vector<const Expr *> &Uses) {
-  ParentMap PM(const_cast<Stmt *>(F.Body));
+  ParentMap PM(const_cast<Stmt *>(Form.Body));
   for (const Expr *U : Uses) {
     const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(U));
     if (!P) // inside a type (`decltype(buf[i].x) t`): outside the statements
@@ -739,12 +741,12 @@ bool Recogniser::targetUses(const ForStmt *FS,
     if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P))
       if (OC->getOperator() == OO_Subscript && strip(OC->getArg(0)) == U)
         Index = OC->getArg(1);
-    if (Index && !refersTo(Index, F.IndexVar) &&
-        otherLoopsIndex(Ctx, Index, F.IndexVar, F.TargetName, All))
+    if (Index && !refersTo(Index, Form.IndexVar) &&
+        otherLoopsIndex(Ctx, Index, Form.IndexVar, Form.TargetName, All))
       continue;
     if (otherElementUse(U, P, Index)) { // the outermost loop renames it
-      if (!enclosedByTargetLoop(Ctx, F.Loop, F.TargetName, All))
-        F.OriginalUses.push_back({cast<DeclRefExpr>(strip(U)), P});
+      if (!enclosedByTargetLoop(Ctx, Form.Loop, Form.TargetName, All))
+        Form.OriginalUses.push_back({cast<DeclRefExpr>(strip(U)), P});
       continue;
     }
     const DeclRefExpr *List = Index ? listOf(Index) : nullptr;
@@ -754,18 +756,18 @@ bool Recogniser::targetUses(const ForStmt *FS,
       return fail(
           U->getExprLoc(),
           {diag::err_form_target_other_use,
-           {F.TargetName, text(P ? P : U), F.IndexVar->getName().str()}},
+           {Form.TargetName, text(P ? P : U), Form.IndexVar->getName().str()}},
           FS->getForLoc(), Msg(diag::note_form_target_other_use));
-    if (F.Subscript && !sameElement(Index, F.Subscript))
+    if (Form.Subscript && !sameElement(Index, Form.Subscript))
       return fail(U->getExprLoc(),
                   {diag::err_form_target_two_elements,
-                   {F.TargetName, text(F.TargetUses.front()), text(P)}},
+                   {Form.TargetName, text(Form.TargetUses.front()), text(P)}},
                   FS->getForLoc(), Msg(diag::note_form_target_other_use));
-    if (!F.Subscript)
-      F.Subscript = Index;
-    F.TargetUses.push_back(cast<Expr>(P));
-    if (insideOtherTargetLoop(Ctx, U, F.Loop, F.TargetName, All))
-      F.ShadowedUses.push_back(cast<DeclRefExpr>(strip(U)));
+    if (!Form.Subscript)
+      Form.Subscript = Index;
+    Form.TargetUses.push_back(cast<Expr>(P));
+    if (insideOtherTargetLoop(Ctx, U, Form.Loop, Form.TargetName, All))
+      Form.ShadowedUses.push_back(cast<DeclRefExpr>(strip(U)));
   }
   return true;
 }
@@ -845,9 +847,9 @@ static bool nondependentRange(const LoopInstance &I, const LoopForm &F) {
 RecognisedLoop recognisedLoop(ASTContext &Ctx, const LoopInstance &I,
                               LoopForm F) {
   RecognisedLoop L;
-  L.Annotation = I.A;
+  L.Annotation = I.Annotation;
   L.Form = std::move(F);
-  if (const AttrUse *H = I.A->get(AttrKind::Hoist)) {
+  if (const AttrUse *H = I.Annotation->get(AttrKind::Hoist)) {
     L.HoistTo = enclosingLoops(Ctx, I.Loop)[H->Hoist - 1]; // checked
     L.HoistLevels = (unsigned)H->Hoist;
   }

@@ -59,8 +59,8 @@ bool bodyUsesOuterElement(const std::vector<LoopInstance> &N) {
 } // namespace
 
 bool looksLikeSweep(const std::vector<LoopInstance> &N) {
-  if (N.size() < 2 || !N[0].A->has(AttrKind::Offload) ||
-      N[1].A->has(AttrKind::Hoist))
+  if (N.size() < 2 || !N[0].Annotation->has(AttrKind::Offload) ||
+      N[1].Annotation->has(AttrKind::Hoist))
     return false;
   const Stmt *Body = loopBody(N[0].Loop);
   if (!Body)
@@ -75,33 +75,36 @@ std::optional<SweepForm> recogniseSweep(ASTContext &Ctx,
                                         const std::vector<LoopInstance> &N,
                                         DiagStore &Diags) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const LoopAnnotation &A = *N[0].A;
+  const LoopAnnotation &Annotation = *N[0].Annotation;
   auto Refuse = [&](SourceLocation L,
                     const char *Why) -> std::optional<SweepForm> {
     StoredDiag &D = Diags.report(L, {diag::err_sweep_shape, {Why}});
-    Diags.note(D, A.get(AttrKind::Offload)->Range.getBegin(),
+    Diags.note(D, Annotation.get(AttrKind::Offload)->Range.getBegin(),
                diag::note_sweep_shape);
     return std::nullopt;
   };
   SweepForm S;
-  S.Annotation = &A;
+  S.Annotation = &Annotation;
   S.Loop = N[0].Loop;
   S.Body = loopBody(S.Loop);
   const FunctionDecl *Fn = N[0].Fn;
   if (Fn->getTemplateInstantiationPattern() || Fn->isTemplateInstantiation() ||
       Fn->isDependentContext())
-    return Refuse(A.ForLoc,
+    return Refuse(Annotation.ForLoc,
                   "it is in a template (write the sweep in a function "
                   "that is not a template)");
-  if (A.has(AttrKind::Hoist) ||
-      (A.has(AttrKind::Target) && !A.get(AttrKind::Target)->Inferred))
-    return Refuse(A.ForLoc, "a cell loop takes no hoist or target attribute");
+  if (Annotation.has(AttrKind::Hoist) ||
+      (Annotation.has(AttrKind::Target) &&
+       !Annotation.get(AttrKind::Target)->Inferred))
+    return Refuse(Annotation.ForLoc,
+                  "a cell loop takes no hoist or target attribute");
   if (S.Loop->getBeginLoc().isMacroID() || S.Body->getBeginLoc().isMacroID() ||
       S.Body->getEndLoc().isMacroID())
-    return Refuse(A.ForLoc, "it is written in a macro");
+    return Refuse(Annotation.ForLoc, "it is written in a macro");
   for (size_t I = 1; I < N.size(); ++I)
     if (!isa<CXXForRangeStmt>(N[I].Loop))
-      return Refuse(N[I].A->ForLoc, "the nest's loops must be range loops");
+      return Refuse(N[I].Annotation->ForLoc,
+                    "the nest's loops must be range loops");
   for (const Stmt *St : statements(S.Body)) {
     if (St == N[1].Loop) {
       S.NestStmt = St;

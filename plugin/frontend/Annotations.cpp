@@ -118,58 +118,60 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &A,
                             const Decl *) const override {
-    AnnotationCollector *C = AnnotationCollector::active();
-    if (C && Kind == AttrKind::Region)
-      C->problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
-                 Msg(diag::note_attr_region_stmt));
-    else if (C)
-      C->problem(A.getLoc(), {diag::err_attr_not_for, {attrSpelling(Kind)}},
-                 Msg(diag::note_attr_not_for));
+    AnnotationCollector *Collector = AnnotationCollector::active();
+    if (Collector && Kind == AttrKind::Region)
+      Collector->problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
+                         Msg(diag::note_attr_region_stmt));
+    else if (Collector)
+      Collector->problem(A.getLoc(),
+                         {diag::err_attr_not_for, {attrSpelling(Kind)}},
+                         Msg(diag::note_attr_not_for));
     return false;
   }
 
   bool diagAppertainsToStmt(Sema &S, const ParsedAttr &A,
                             const Stmt *St) const override {
-    AnnotationCollector *C = AnnotationCollector::active();
-    if (!C)
+    AnnotationCollector *Collector = AnnotationCollector::active();
+    if (!Collector)
       return false; // real compile: loops were handled in the first pass
     SourceLocation ForLoc = forLocOf(St);
     std::string Name = attrSpelling(Kind);
     if (Kind == AttrKind::Region)
-      return region(S, A, St, *C);
+      return region(S, A, St, *Collector);
     if (ForLoc.isInvalid()) {
-      C->problem(A.getLoc(), {diag::err_attr_not_for, {Name}},
-                 Msg(diag::note_attr_not_for));
+      Collector->problem(A.getLoc(), {diag::err_attr_not_for, {Name}},
+                         Msg(diag::note_attr_not_for));
       return false;
     }
     if (A.getNumArgs() > MaxArgs) {
-      C->problem(A.getLoc(),
-                 {diag::err_attr_arg_count,
-                  {Name, MaxArgs ? "one argument" : "no arguments"}});
+      Collector->problem(A.getLoc(),
+                         {diag::err_attr_arg_count,
+                          {Name, MaxArgs ? "one argument" : "no arguments"}});
       return false;
     }
     AttrUse Use{Kind, A.getRange(), {}, 0};
-    if (!arguments(S, A, *C, Use))
+    if (!arguments(S, A, *Collector, Use))
       return false;
-    C->record(std::move(Use), St, ForLoc,
-              bracketRange(S.getSourceManager(), A.getRange()));
+    Collector->record(std::move(Use), St, ForLoc,
+                      bracketRange(S.getSourceManager(), A.getRange()));
     return false; // dropped from the AST; the collector has it
   }
 
 private:
   /// The attribute's argument into Use: convert's "always", target's
   /// array name, hoist's level. False after reporting a bad one.
-  bool arguments(Sema &S, const ParsedAttr &A, AnnotationCollector &C,
+  bool arguments(Sema &S, const ParsedAttr &A, AnnotationCollector &Collector,
                  AttrUse &Use) const {
     std::string Name = attrSpelling(Kind);
     if (Kind == AttrKind::Convert && A.getNumArgs() == 1)
-      return convertArgument(A, C, Use);
+      return convertArgument(A, Collector, Use);
     if (Kind != AttrKind::Target && Kind != AttrKind::Hoist)
       return true;
     if (A.getNumArgs() != 1) {
-      C.problem(A.getLoc(), {diag::err_attr_arg_count, {Name, "one argument"}},
-                Msg(Kind == AttrKind::Target ? diag::note_attr_target_arg
-                                             : diag::note_attr_hoist_arg));
+      Collector.problem(
+          A.getLoc(), {diag::err_attr_arg_count, {Name, "one argument"}},
+          Msg(Kind == AttrKind::Target ? diag::note_attr_target_arg
+                                       : diag::note_attr_hoist_arg));
       return false;
     }
     Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
@@ -177,9 +179,9 @@ private:
       const auto *SL =
           E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
       if (!SL || !SL->isOrdinary()) {
-        C.problem(E ? E->getExprLoc() : A.getLoc(),
-                  {diag::err_attr_string_arg, {Name}},
-                  Msg(diag::note_attr_string_arg));
+        Collector.problem(E ? E->getExprLoc() : A.getLoc(),
+                          {diag::err_attr_string_arg, {Name}},
+                          Msg(diag::note_attr_string_arg));
         return false;
       }
       Use.Target = SL->getString().str();
@@ -189,28 +191,28 @@ private:
     if (E && !E->isValueDependent())
       V = E->getIntegerConstantExpr(S.getASTContext());
     if (!V) {
-      C.problem(E ? E->getExprLoc() : A.getLoc(),
-                {diag::err_attr_integer_arg, {Name}});
+      Collector.problem(E ? E->getExprLoc() : A.getLoc(),
+                        {diag::err_attr_integer_arg, {Name}});
       return false;
     }
     Use.Hoist = V->getExtValue();
     if (Use.Hoist < 1) {
-      C.problem(E->getExprLoc(), {diag::err_attr_hoist_level, {Name}},
-                Msg(diag::note_attr_hoist_level));
+      Collector.problem(E->getExprLoc(), {diag::err_attr_hoist_level, {Name}},
+                        Msg(diag::note_attr_hoist_level));
       return false;
     }
     return true;
   }
   /// soa_conversion("always"): the one argument convert takes.
-  bool convertArgument(const ParsedAttr &A, AnnotationCollector &C,
+  bool convertArgument(const ParsedAttr &A, AnnotationCollector &Collector,
                        AttrUse &Use) const {
     Expr *E = A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
     const auto *SL =
         E ? dyn_cast<StringLiteral>(E->IgnoreParenImpCasts()) : nullptr;
     if (!SL || !SL->isOrdinary() || SL->getString() != "always") {
-      C.problem(E ? E->getExprLoc() : A.getLoc(),
-                {diag::err_attr_convert_arg, {attrSpelling(Kind)}},
-                Msg(diag::note_attr_convert_arg));
+      Collector.problem(E ? E->getExprLoc() : A.getLoc(),
+                        {diag::err_attr_convert_arg, {attrSpelling(Kind)}},
+                        Msg(diag::note_attr_convert_arg));
       return false;
     }
     Use.Always = true;
@@ -218,20 +220,20 @@ private:
   }
   /// soa_conversion_region: on a compound statement or a loop, no arguments.
   bool region(Sema &S, const ParsedAttr &A, const Stmt *St,
-              AnnotationCollector &C) const {
+              AnnotationCollector &Collector) const {
     if (!isa_and_nonnull<CompoundStmt, ForStmt, CXXForRangeStmt, WhileStmt,
                          DoStmt>(St)) {
-      C.problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
-                Msg(diag::note_attr_region_stmt));
+      Collector.problem(A.getLoc(), {diag::err_attr_region_stmt, {}},
+                        Msg(diag::note_attr_region_stmt));
       return false;
     }
     if (A.getNumArgs() > 0) {
-      C.problem(A.getLoc(), {diag::err_attr_arg_count,
-                             {attrSpelling(Kind), "no arguments"}});
+      Collector.problem(A.getLoc(), {diag::err_attr_arg_count,
+                                     {attrSpelling(Kind), "no arguments"}});
       return false;
     }
-    C.recordRegion(St, St->getBeginLoc(),
-                   bracketRange(S.getSourceManager(), A.getRange()));
+    Collector.recordRegion(St, St->getBeginLoc(),
+                           bracketRange(S.getSourceManager(), A.getRange()));
     return false;
   }
 

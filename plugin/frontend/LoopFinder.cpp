@@ -19,7 +19,8 @@ namespace {
 
 class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
 public:
-  explicit LoopFinder(const AnnotationCollector &C) : C(C) {}
+  explicit LoopFinder(const AnnotationCollector &Annotations)
+      : Annotations(Annotations) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
@@ -58,8 +59,8 @@ private:
     return R;
   }
   bool found(Stmt *S, SourceLocation L) {
-    auto It = C.Loops.find(L);
-    if (Stack.empty() || It == C.Loops.end())
+    auto It = Annotations.Loops.find(L);
+    if (Stack.empty() || It == Annotations.Loops.end())
       return true;
     const FunctionDecl *FD = Stack.back();
     if (FD->isDependentContext())
@@ -67,18 +68,18 @@ private:
     Loops[L.getRawEncoding()].push_back({&It->second, S, FD});
     return true;
   }
-  const AnnotationCollector &C;
+  const AnnotationCollector &Annotations;
   std::vector<const FunctionDecl *> Stack;
 };
 
 /// Every instance of every annotated loop, loops in source order.
 std::vector<LoopInstance> allInstances(ASTContext &Ctx,
-                                       const AnnotationCollector &C) {
+                                       const AnnotationCollector &Annotations) {
   SourceManager &SM = Ctx.getSourceManager();
-  LoopFinder LF(C);
+  LoopFinder LF(Annotations);
   LF.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::vector<const LoopAnnotation *> Order;
-  for (auto &KV : C.Loops)
+  for (auto &KV : Annotations.Loops)
     Order.push_back(&KV.second);
   llvm::sort(Order, [&](const LoopAnnotation *A, const LoopAnnotation *B) {
     return SM.isBeforeInTranslationUnit(A->ForLoc, B->ForLoc);
@@ -94,10 +95,10 @@ std::vector<LoopInstance> allInstances(ASTContext &Ctx,
 
 } // namespace
 
-std::vector<std::vector<LoopInstance>> findNests(ASTContext &Ctx,
-                                                 const AnnotationCollector &C) {
+std::vector<std::vector<LoopInstance>>
+findNests(ASTContext &Ctx, const AnnotationCollector &Annotations) {
   SourceManager &SM = Ctx.getSourceManager();
-  std::vector<LoopInstance> All = allInstances(Ctx, C);
+  std::vector<LoopInstance> All = allInstances(Ctx, Annotations);
   std::vector<std::vector<LoopInstance>> Nests;
   for (const LoopInstance &I : All) {
     bool Nested = false;

@@ -22,15 +22,15 @@ struct LoopAnnotation;
 
 /// One annotated loop in one function (or instantiation).
 struct LoopInstance {
-  const LoopAnnotation *A;
+  const LoopAnnotation *Annotation;
   const clang::Stmt *Loop;
   const clang::FunctionDecl *Fn;
 };
 
 /// The nests of the translation unit, in source order; each nest's loops
 /// outermost first. Uninstantiated templates have no instances.
-std::vector<std::vector<LoopInstance>> findNests(clang::ASTContext &Ctx,
-                                                 const AnnotationCollector &C);
+std::vector<std::vector<LoopInstance>>
+findNests(clang::ASTContext &Ctx, const AnnotationCollector &Annotations);
 
 } // namespace soaview
 

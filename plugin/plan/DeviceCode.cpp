@@ -403,8 +403,8 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
 /// functions it reaches.
 class Reacher {
 public:
-  Reacher(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &P)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Nest(Nest), P(P) {
+  Reacher(ASTContext &Ctx, const NestPlan &Nest, const LoopPlan &Plan)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Nest(Nest), Plan(Plan) {
     for (const HeapRoute &H : Nest.heapRoutes())
       if (const auto *NE = dyn_cast<CXXNewExpr>(H.E))
         for (const Expr *A : NE->placement_arguments())
@@ -419,8 +419,8 @@ private:
   void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachInstance(const FunctionDecl *Instance);
   bool inLoop(SourceLocation L) const {
-    return !SM.isBeforeInTranslationUnit(L, P.Form.Loop->getBeginLoc()) &&
-           !SM.isBeforeInTranslationUnit(P.Form.Loop->getEndLoc(), L);
+    return !SM.isBeforeInTranslationUnit(L, Plan.Form.Loop->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Plan.Form.Loop->getEndLoc(), L);
   }
   /// Functions that get a view-typed clone or are copied into a view: the
   /// emitter writes those for the device; their callees still need a look.
@@ -436,7 +436,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const NestPlan &Nest;
-  const LoopPlan &P;
+  const LoopPlan &Plan;
   DeviceReach Found;
   std::set<const FunctionDecl *> Seen;
   std::set<const FunctionDecl *>
@@ -461,7 +461,7 @@ bool Reacher::emittedByView(const FunctionDecl *FD) const {
 void Reacher::body() {
   // Expressions of the loop headers soaview replaces: not in the kernel.
   std::vector<const Expr *> Replaced;
-  for (size_t Inner : P.DeviceInners) {
+  for (size_t Inner : Plan.DeviceInners) {
     const LoopForm &F = Nest.Loops[Inner].Form;
     for (const Expr *E : {F.RangeInit, F.Lo, F.Hi, F.Begin, F.End})
       if (E)
@@ -474,17 +474,18 @@ void Reacher::body() {
 
   struct Walk : DeviceWalk<Walk> {
     using Base = DeviceWalk<Walk>;
-    const Reacher &R;
+    const Reacher &Owner;
     const std::vector<const Expr *> &Skip;
     const std::set<const NamedDecl *> &Targets;
     const Stmt *BadThis = nullptr;
     const DeclRefExpr *BadCapture = nullptr;
-    Walk(const Reacher &R, const std::vector<const Expr *> &Skip,
+    Walk(const Reacher &Owner, const std::vector<const Expr *> &Skip,
          const std::set<const NamedDecl *> &Targets)
-        : Base(R.Ctx, R.Routed), R(R), Skip(Skip), Targets(Targets) {}
+        : Base(Owner.Ctx, Owner.Routed), Owner(Owner), Skip(Skip),
+          Targets(Targets) {}
     /// Static locals of the loop body itself are compiled into the kernel.
     bool ownStatic(const VarDecl *V) const {
-      return R.inLoop(V->getLocation());
+      return Owner.inLoop(V->getLocation());
     }
     bool TraverseStmt(Stmt *S) {
       for (const Expr *E : Skip)
@@ -502,13 +503,13 @@ void Reacher::body() {
       if (!V || Targets.count(V)) // index-loop targets become the view
         return true;
       Base::VisitDeclRefExpr(E);
-      if (!V->hasGlobalStorage() && !R.inLoop(V->getLocation()) &&
-          !deviceCopyable(R.Ctx, V->getType()) && !BadCapture)
+      if (!V->hasGlobalStorage() && !Owner.inLoop(V->getLocation()) &&
+          !deviceCopyable(Owner.Ctx, V->getType()) && !BadCapture)
         BadCapture = E;
       return true;
     }
   } W(*this, Replaced, Targets);
-  W.TraverseStmt(const_cast<Stmt *>(P.Form.Body));
+  W.TraverseStmt(const_cast<Stmt *>(Plan.Form.Body));
   Found.ThisUse = W.BadThis;
   Found.BadCapture = W.BadCapture;
   Found.HostGlobal = W.BadGlobal;
@@ -556,13 +557,14 @@ void walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
 /// A function as written (a template's pattern): recorded, its body walked
 /// for what device code may not use and for the calls it makes.
 void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
-  ReachedFunction R{FD, CallLoc};
+  ReachedFunction Reached{FD, CallLoc};
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  R.Lambda = MD && MD->getParent()->isLambda();
-  R.Copied = emittedByView(FD);
-  R.NeedsMark = !R.Lambda && !R.Copied && !markedForDevice(Ctx, FD);
+  Reached.Lambda = MD && MD->getParent()->isLambda();
+  Reached.Copied = emittedByView(FD);
+  Reached.NeedsMark =
+      !Reached.Lambda && !Reached.Copied && !markedForDevice(Ctx, FD);
   size_t At = Found.Functions.size();
-  Found.Functions.push_back(R);
+  Found.Functions.push_back(Reached);
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def))
     return;

@@ -339,15 +339,15 @@ instantiatingPoint(ASTContext &Ctx, const FunctionDecl *Fn) {
   return std::nullopt;
 }
 
-InsertionPoint viewInsertionPoint(ASTContext &Ctx, const RecognisedLoop &P) {
-  const Decl *D = P.Form.Function;
-  if (P.InTemplate) {
+InsertionPoint viewInsertionPoint(ASTContext &Ctx, const RecognisedLoop &Loop) {
+  const Decl *D = Loop.Form.Function;
+  if (Loop.InTemplate) {
     // Views of instantiations go before the declaration that instantiates.
     if (std::optional<InsertionPoint> Best =
-            instantiatingPoint(Ctx, P.Form.Function))
+            instantiatingPoint(Ctx, Loop.Form.Function))
       return *Best;
     if (const FunctionDecl *Pat =
-            P.Form.Function->getTemplateInstantiationPattern())
+            Loop.Form.Function->getTemplateInstantiationPattern())
       D = Pat;
   }
   if (const auto *FD = dyn_cast<FunctionDecl>(D))

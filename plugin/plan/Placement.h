@@ -19,11 +19,11 @@ struct InsertionPoint {
   const clang::DeclContext *Scope = nullptr;
 };
 
-/// Where the views of P go: before the declaration at namespace scope that
+/// Where the views of Loop go: before the declaration at namespace scope that
 /// holds the loop, or for template instantiations before the declaration
 /// or explicit instantiation that instantiates.
 InsertionPoint viewInsertionPoint(clang::ASTContext &Ctx,
-                                  const RecognisedLoop &P);
+                                  const RecognisedLoop &Loop);
 
 } // namespace soaview
 

@@ -15,15 +15,15 @@ using namespace clang;
 
 namespace soaview {
 
-std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
-                                            const AnalysedNest &A) {
-  if (R.Loops.size() < 2)
+std::optional<std::string> sweepStaysOnHost(const RecognisedNest &Recognised,
+                                            const AnalysedNest &Analysed) {
+  if (Recognised.Loops.size() < 2)
     return std::nullopt;
-  for (auto &[Path, Access] : A.Loops[1].View.orderedLeaves())
+  for (auto &[Path, Access] : Analysed.Loops[1].View.orderedLeaves())
     if (Access.Written)
       return "the inner loop writes field '" + dotted(Path) +
              "' (each element would be written from several cells at once)";
-  for (const SharedField &S : sharedFields(R, A))
+  for (const SharedField &S : sharedFields(Recognised, Analysed))
     if (S.InPlace)
       return "field '" + dotted(S.Path) +
              "' is written through the local elements and read through the "
@@ -36,22 +36,23 @@ namespace {
 /// Which loops run on the device: offloaded loops (when the compile can
 /// offload), the local loop of a swept nest (when it can), and the inner
 /// loop of an offloaded nest.
-std::vector<LoopPlacement> placeLoops(const RecognisedNest &R,
+std::vector<LoopPlacement> placeLoops(const RecognisedNest &Recognised,
                                       bool CanOffload) {
-  std::vector<LoopPlacement> Places(R.Loops.size());
-  for (size_t I = 0; I < R.Loops.size(); ++I) {
-    const LoopAnnotation &A = *R.Loops[I].Annotation;
-    Places[I].Offload = A.has(AttrKind::Offload) && CanOffload;
+  std::vector<LoopPlacement> Places(Recognised.Loops.size());
+  for (size_t I = 0; I < Recognised.Loops.size(); ++I) {
+    const LoopAnnotation &Annotation = *Recognised.Loops[I].Annotation;
+    Places[I].Offload = Annotation.has(AttrKind::Offload) && CanOffload;
     Places[I].OffloadAttr =
-        Places[I].Offload ? A.get(AttrKind::Offload) : nullptr;
+        Places[I].Offload ? Annotation.get(AttrKind::Offload) : nullptr;
   }
-  if (R.Sweep) { // the sweep offloads the cell's nest, or runs it on the
-                 // host in parallel (a host sweep: its checks name the
-                 // sweep's attribute too)
+  if (Recognised.Sweep) { // the sweep offloads the cell's nest, or runs it on
+                          // the host in parallel (a host sweep: its checks name
+                          // the sweep's attribute too)
     Places[0].Offload = CanOffload;
-    Places[0].OffloadAttr = R.Sweep->Annotation->get(AttrKind::Offload);
+    Places[0].OffloadAttr =
+        Recognised.Sweep->Annotation->get(AttrKind::Offload);
   }
-  if (R.Loops.size() == 2 && Places[0].Offload) {
+  if (Recognised.Loops.size() == 2 && Places[0].Offload) {
     Places[1].DeviceInner = true;
     Places[0].DeviceInners.push_back(1);
   }
@@ -172,8 +173,9 @@ std::optional<GateExtent> gateExtent(const LoopForm &F,
 /// rule applies to every loop of it and the nest can be copied as written
 /// (no label, no static local).
 std::optional<SizeGate> sizeGate(const SourceManager &SM, const NestPlan &Nest,
-                                 const PlanOptions &O) {
-  if (!O.SizeGates || Nest.Sweep || Nest.offloads() || Nest.Loops.size() != 2)
+                                 const PlanOptions &Planning) {
+  if (!Planning.SizeGates || Nest.Sweep || Nest.offloads() ||
+      Nest.Loops.size() != 2)
     return std::nullopt;
   const LoopPlan &Outer = Nest.Loops[0], &Inner = Nest.Loops[1];
   bool Hoisted = Inner.HoistTo == Outer.Form.Loop &&
@@ -195,37 +197,38 @@ std::optional<SizeGate> sizeGate(const SourceManager &SM, const NestPlan &Nest,
 
 } // namespace
 
-NestPlan planNest(ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
-                  const PlanOptions &O) {
-  std::vector<LoopPlacement> Places = placeLoops(R, O.CanOffload);
-  for (const SharedField &S : sharedFields(R, A))
+NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
+                  AnalysedNest Analysed, const PlanOptions &Planning) {
+  std::vector<LoopPlacement> Places =
+      placeLoops(Recognised, Planning.CanOffload);
+  for (const SharedField &S : sharedFields(Recognised, Analysed))
     if (S.InPlace)
       for (LoopPlacement &P : Places)
         P.InPlace.insert(S.Path);
   NestPlan Nest;
-  for (size_t I = 0; I < R.Loops.size(); ++I)
-    Nest.Loops.emplace_back(std::move(R.Loops[I]), std::move(A.Loops[I]),
-                            std::move(Places[I]));
-  Nest.Callees = std::move(A.Callees);
-  Nest.Foreign = std::move(A.Foreign);
-  Nest.Guards = std::move(A.Guards);
-  Nest.InTemplate = R.InTemplate;
-  Nest.Root = R.Root;
-  Nest.Sweep = std::move(R.Sweep);
+  for (size_t I = 0; I < Recognised.Loops.size(); ++I)
+    Nest.Loops.emplace_back(std::move(Recognised.Loops[I]),
+                            std::move(Analysed.Loops[I]), std::move(Places[I]));
+  Nest.Callees = std::move(Analysed.Callees);
+  Nest.Foreign = std::move(Analysed.Foreign);
+  Nest.Guards = std::move(Analysed.Guards);
+  Nest.InTemplate = Recognised.InTemplate;
+  Nest.Root = Recognised.Root;
+  Nest.Sweep = std::move(Recognised.Sweep);
   Nest.Insert = viewInsertionPoint(Ctx, Nest.Loops[0]);
   for (size_t K = 0; K < Nest.Loops.size(); ++K)
     Nest.Loops[K].Packed = packs(Ctx, Nest, K);
-  if (O.DeviceHeap)
+  if (Planning.DeviceHeap)
     for (LoopPlan &P : Nest.Loops)
       if (P.Offload)
         P.Heap = findHeapUse(Ctx, P.Form.Body);
   for (LoopPlan &P : Nest.Loops) // what device code uses of the host
     if (P.Offload) {
       P.Reach = reachDeviceCode(Ctx, Nest, P);
-      P.Reach.CopiesTables = O.Backend == BackendKind::OpenMP;
+      P.Reach.CopiesTables = Planning.Backend == BackendKind::OpenMP;
     }
-  Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, O);
-  Nest.InRegion = O.InRegion;
+  Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, Planning);
+  Nest.InRegion = Planning.InRegion;
   return Nest;
 }
 

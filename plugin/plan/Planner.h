@@ -40,12 +40,12 @@ struct PlanOptions {
 /// swept nest whose inner loop writes (the active-local order) would write
 /// each element from several cells at once; one whose loops share a field
 /// in place (analysis/Shared.cpp) reaches it in host memory.
-std::optional<std::string> sweepStaysOnHost(const RecognisedNest &R,
-                                            const AnalysedNest &A);
+std::optional<std::string> sweepStaysOnHost(const RecognisedNest &Recognised,
+                                            const AnalysedNest &Analysed);
 
 /// The plan of a recognised and analysed nest (plan/Plan.h).
-NestPlan planNest(clang::ASTContext &Ctx, RecognisedNest R, AnalysedNest A,
-                  const PlanOptions &O);
+NestPlan planNest(clang::ASTContext &Ctx, RecognisedNest Recognised,
+                  AnalysedNest Analysed, const PlanOptions &Planning);
 
 } // namespace soaview
 

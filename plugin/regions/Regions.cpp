@@ -90,10 +90,12 @@ bool LoopCollector::holdsAnnotatedLoop(const Stmt *S) const {
 /// The element types of an annotated loop and the annotated loops in it (a
 /// sweep's cell loop, offloaded and holding the nest, has none of its own).
 void LoopCollector::addElements(const Stmt *Loop) {
-  const LoopAnnotation *A = annotation(Loop);
-  bool CellLoop = A && A->has(AttrKind::Offload) &&
-                  !A->has(AttrKind::Convert) && holdsAnnotatedLoop(Loop);
-  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop); RF && A && !CellLoop) {
+  const LoopAnnotation *Annotation = annotation(Loop);
+  bool CellLoop = Annotation && Annotation->has(AttrKind::Offload) &&
+                  !Annotation->has(AttrKind::Convert) &&
+                  holdsAnnotatedLoop(Loop);
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop);
+      RF && Annotation && !CellLoop) {
     if (const CXXRecordDecl *RD = recordOf(RF->getLoopVariable()->getType()))
       if (!llvm::is_contained(Found.Records, RD)) {
         Found.Records.push_back(RD);

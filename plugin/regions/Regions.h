@@ -39,7 +39,7 @@ struct RegionAnnotation;
 
 /// One region that passed its checks: what the emitter and the planner need.
 struct RegionPlan {
-  const RegionAnnotation *A;
+  const RegionAnnotation *Annotation;
   /// Raw encodings of the `for` locations of the annotated loops it
   /// reaches (in this translation unit).
   std::set<unsigned> Loops;

@@ -60,19 +60,20 @@ const std::string &EditBuffer::result() {
   Result.clear();
   Anchors.clear();
   unsigned Pos = 0;
-  for (const Edit &E : Sorted) {
-    Result.append(Text, Pos, E.Begin - Pos);
+  for (const Edit &Change : Sorted) {
+    Result.append(Text, Pos, Change.Begin - Pos);
     unsigned NewBegin = Result.size();
-    Result += E.Text;
-    if (E.Text.find('\n') != std::string::npos) {
-      auto [Line, Col] = lineCol(E.End);
+    Result += Change.Text;
+    if (Change.Text.find('\n') != std::string::npos) {
+      auto [Line, Col] = lineCol(Change.End);
       if (!Result.empty() && Result.back() != '\n')
         Result += '\n';
       Result += "#line " + std::to_string(Line) + " " + quoted(Name) + "\n";
       Result.append(Col - 1, ' ');
     }
-    Anchors.push_back({E.Begin, E.End, NewBegin, (unsigned)Result.size()});
-    Pos = E.End;
+    Anchors.push_back(
+        {Change.Begin, Change.End, NewBegin, (unsigned)Result.size()});
+    Pos = Change.End;
   }
   Result.append(Text, Pos, std::string::npos);
   Done = true;
