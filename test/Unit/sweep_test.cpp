@@ -120,9 +120,10 @@ void kernel(const LSpec::soa &l, const ISpec::soa &in,
 
 /// The sweep's host side with what the test looks at.
 struct probe : soaview::sweep_host<LSpec, ISpec, true, nullptr> {
-  using sweep_host::block_bytes;
-  using sweep_host::index_bytes;
   using sweep_host::sweep_host;
+  const soaview::rt::sweep_layout<LSpec, ISpec> &layout() const {
+    return layout_;
+  }
   bool shares() const { return isoa_.x == lsoa_.x; }
   soaview::rt::sweep_state &st() { return st_; }
   void run() { kernel(lsoa_, isoa_, hidx_, size()); }
@@ -184,8 +185,8 @@ void sweepRing(bool withGhost) {
       s.cell(swept.inner[c], swept.local[c]);
     s.prepare();
     s.run();
-    bytes = s.block_bytes();
-    index = s.index_bytes();
+    bytes = s.layout().bytes();
+    index = s.layout().index_bytes();
     shared = s.shares();
   } // scatters
   CHECK(shared == !withGhost);

@@ -378,10 +378,10 @@ public:
       return;
     this->prepare();
     rt::phase_clock clock(this->site_);
-    std::size_t bytes = this->block_bytes();
+    std::size_t bytes = this->layout_.bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, &backend, device_);
     arena a(dev_->data());
-    this->carve(a, this->dl_, this->di_, this->dx_);
+    this->layout_.carve(a, this->dl_, this->di_, this->dx_);
     if (bytes)
       check(cudaMemcpyAsync(dev_->data(), this->host_->data(), bytes,
                             cudaMemcpyHostToDevice, cudaStreamPerThread),
@@ -398,12 +398,12 @@ public:
   /// In a view region: only the kernel (the region copies back at its end).
   template <class Body> void launch(const Body &body) {
     if (!this->in_region())
-      return launch_and_copy_back<LSpec>(this->site_, device_, this->n_,
+      return launch_and_copy_back<LSpec>(this->site_, device_, this->size(),
                                          this->lsoa_, this->dl_, body);
     rt::phase_clock clock(this->site_);
-    if (this->n_) {
-      for_each<<<grid_for(this->n_, kBlock, device_), kBlock, 0,
-                 cudaStreamPerThread>>>(this->n_, body);
+    if (this->size()) {
+      for_each<<<grid_for(this->size(), kBlock, device_), kBlock, 0,
+                 cudaStreamPerThread>>>(this->size(), body);
       check(cudaGetLastError(), this->site_, "kernel launch");
     }
     if (clock.on()) { // profiling times the kernel and the check apart

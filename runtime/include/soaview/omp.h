@@ -152,7 +152,7 @@ public:
       : base(s), device_(device), clock_(s) {}
   ~sweep() {
     if (dev_)
-      copy_back<LSpec>(clock_, this->lsoa_, this->dl_, this->n_, device_);
+      copy_back<LSpec>(clock_, this->lsoa_, this->dl_, this->size(), device_);
     else if (this->in_region()) // the written fields stay on the device
       region_end();
   }
@@ -168,10 +168,10 @@ public:
     }
     this->prepare();
     clock_ = rt::phase_clock(this->site_);
-    std::size_t bytes = this->block_bytes();
+    std::size_t bytes = this->layout_.bytes();
     dev_.emplace(this->site_, bytes ? bytes : kAlignment, device_);
     arena a(dev_->data());
-    this->carve(a, this->dl_, this->di_, this->dx_);
+    this->layout_.carve(a, this->dl_, this->di_, this->dx_);
     if (bytes)
       omp_target_memcpy(dev_->data(), this->host_->data(), bytes, 0, 0, device_,
                         omp_get_initial_device());
