@@ -26,6 +26,9 @@ namespace soaview::rt {
 
 resident::resident() : s_(new storage) {}
 resident::~resident() { delete s_; }
+std::size_t resident::slots() const noexcept { return s_->elems.size(); }
+std::size_t resident::locals() const noexcept { return s_->locals; }
+void *const *resident::elements() const noexcept { return s_->elems.data(); }
 
 extern const bool overlap_on = option_switch(option::overlap, true);
 std::mutex learned_mutex;
@@ -91,10 +94,12 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   }
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
-    f.dev = owner_->take(elem * elems_size_, ops_->device_memory, device_);
-    f.host = ops_->host_memory == ops_->device_memory // one memory
+    f.dev = s_->owner->take(elem * s_->elems.size(), s_->ops->device_memory,
+                            s_->device);
+    f.host = s_->ops->host_memory == s_->ops->device_memory // one memory
                  ? f.dev
-                 : owner_->take(elem * elems_size_, ops_->host_memory, device_);
+                 : s_->owner->take(elem * s_->elems.size(),
+                                   s_->ops->host_memory, s_->device);
     s_->fields.push_back(f);
   }
   field &f = s_->fields[k];
@@ -112,8 +117,9 @@ void *resident::scratch(std::size_t elem) {
   for (const auto &b : s_->scratch)
     if (b.first == elem)
       return b.second;
-  s_->scratch.emplace_back(
-      elem, owner_->take(elem * elems_size_, ops_->host_memory, device_));
+  s_->scratch.emplace_back(elem,
+                           s_->owner->take(elem * s_->elems.size(),
+                                           s_->ops->host_memory, s_->device));
   return s_->scratch.back().second;
 }
 
@@ -146,20 +152,20 @@ void region_impl::retire(const void *p) noexcept {
 /// not on the device that this sweep does not use is gathered by the one
 /// that does.
 void resident::upload() {
-  phase_clock clock(owner_->where());
+  phase_clock clock(s_->owner->where());
   bool copied = false;
   for (std::size_t k : s_->pending) {
     field &f = s_->fields[k];
     if (f.host != f.dev) {
-      ops_->to_device(owner_->where(), f.dev, f.host, f.elem * elems_size_,
-                      device_);
+      s_->ops->to_device(s_->owner->where(), f.dev, f.host,
+                         f.elem * s_->elems.size(), s_->device);
       copied = true;
     }
     f.on_device = true;
   }
   s_->pending.clear();
-  if (copied && ops_->wait) // one wait for the batch
-    ops_->wait(owner_->where(), device_);
+  if (copied && s_->ops->wait) // one wait for the batch
+    s_->ops->wait(s_->owner->where(), s_->device);
   clock.mark(phase::to_device, copied);
 }
 
@@ -169,7 +175,7 @@ void resident::written(const void *dev) noexcept {
   const auto d = reinterpret_cast<std::uintptr_t>(dev);
   for (field &f : s_->fields) {
     const auto b = reinterpret_cast<std::uintptr_t>(f.dev);
-    if (d >= b && d < b + f.elem * elems_size_)
+    if (d >= b && d < b + f.elem * s_->elems.size())
       f.dirty = true;
   }
 }
@@ -196,25 +202,27 @@ void *resident::host(const char *name) const noexcept {
 }
 
 void region_impl::write_back(resident &r) {
+  resident::storage &store = r.state();
   phase_clock clock(site_);
   bool copied = false;
-  for (resident::field &f : r.s_->fields)
-    if (f.dirty && f.on_device && f.host != f.dev && r.locals_) {
+  for (resident::field &f : store.fields)
+    if (f.dirty && f.on_device && f.host != f.dev && store.locals) {
       // the local slots: sweeps write no others, scatters read no others
-      r.ops_->to_host(site_, f.host, f.dev, f.elem * r.locals_, r.device_);
+      store.ops->to_host(site_, f.host, f.dev, f.elem * store.locals,
+                         store.device);
       copied = true;
     }
-  if (copied && r.ops_->wait) // one wait, then the host buffers are read
-    r.ops_->wait(site_, r.device_);
+  if (copied && store.ops->wait) // one wait, then the host buffers are read
+    store.ops->wait(site_, store.device);
   clock.mark(phase::from_device, copied);
-  const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
+  const std::vector<resident::scatter_fn> &fns = store.scatters;
   if (!fns.empty())
-    in_blocks(r.locals_, [&](std::size_t b, std::size_t e) {
+    in_blocks(store.locals, [&](std::size_t b, std::size_t e) {
       for (resident::scatter_fn fn : fns)
         fn(r, b, e);
     });
-  r.s_->scatters.clear();
-  for (resident::field &f : r.s_->fields)
+  store.scatters.clear();
+  for (resident::field &f : store.fields)
     f.dirty = false;
   clock.mark(phase::scatter);
 }
@@ -222,8 +230,8 @@ void region_impl::write_back(resident &r) {
 resident &region_impl::resident_for(type_key key, const device_ops &ops,
                                     int device) {
   for (auto &r : residents_)
-    if (r->key_ == key) {
-      if (r->ops_ != &ops || r->device_ != device) {
+    if (r->state().key == key) {
+      if (r->state().ops != &ops || r->state().device != device) {
         std::fprintf(stderr,
                      "soaview: the region at %s: sweeps of one element type "
                      "run on two devices or backends in it\n",
@@ -234,11 +242,12 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
     }
   residents_.push_back(std::make_unique<resident>());
   resident &r = *residents_.back();
-  r.owner_ = this;
-  r.key_ = key;
-  r.ops_ = &ops;
-  r.device_ = device;
-  r.s_->learned = learned_views_of(site_, key);
+  resident::storage &store = r.state();
+  store.owner = this;
+  store.key = key;
+  store.ops = &ops;
+  store.device = device;
+  store.learned = learned_views_of(site_, key);
   return r;
 }
 
@@ -246,10 +255,10 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
 /// r's type used before (in earlier entries, or before a write-back) are
 /// bound and gathered in one pass over the elements, and copied.
 void region_impl::gather_learned(const site &s, resident &r) {
-  for (const resident::field &f : r.s_->fields)
+  for (const resident::field &f : r.state().fields)
     if (f.on_device)
       return;
-  const auto views = views_of(*r.s_->learned);
+  const auto views = views_of(*r.state().learned);
   if (views.empty())
     return;
   phase_clock clock(s);
@@ -258,7 +267,7 @@ void region_impl::gather_learned(const site &s, resident &r) {
   for (auto &v : views)
     v.first(r);
   const auto &gathers = cover_of(r, views);
-  in_blocks(r.elems_size_, [&](std::size_t b, std::size_t e) {
+  in_blocks(r.slots(), [&](std::size_t b, std::size_t e) {
     for (resident::gather_fn g : gathers)
       g(r, b, e);
   });
@@ -303,7 +312,7 @@ covering(const std::vector<std::vector<std::size_t>> &bound, std::size_t nf) {
 /// buffer of its views, spec.h). Kept until a view or a field is added.
 const std::vector<resident::gather_fn> &
 region_impl::cover_of(resident &r, const learned_list &views) {
-  resident::storage &store = *r.s_;
+  resident::storage &store = r.state();
   if (store.cover_views == views.size() &&
       store.cover_fields == store.fields.size())
     return store.cover;
@@ -334,23 +343,24 @@ region_impl::cover_of(resident &r, const learned_list &views) {
 /// Whether every field of every view the region's site learned for r's type
 /// is on the device (then soaview::sync can refresh slots of it in place).
 bool region_impl::ready(resident &r) {
-  if (r.s_->fields.empty() || !r.s_->pending.empty())
+  resident::storage &store = r.state();
+  if (store.fields.empty() || !store.pending.empty())
     return false;
-  for (const resident::field &f : r.s_->fields)
+  for (const resident::field &f : store.fields)
     if (!f.on_device)
       return false;
-  const auto views = views_of(*r.s_->learned);
-  r.s_->all_on_device = true;
-  asking(*r.s_, bind_mode::probe, [&] {
+  const auto views = views_of(*store.learned);
+  store.all_on_device = true;
+  asking(store, bind_mode::probe, [&] {
     for (auto &v : views)
       v.first(r);
   });
-  return r.s_->all_on_device;
+  return store.all_on_device;
 }
 
 /// The slots of the n elements at `elems` that r holds, as ranges.
 slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
-  resident::storage &store = *r.s_;
+  resident::storage &store = r.state();
   for (const resident::storage::synced_list &l : store.synced)
     if (l.elems.size() == n && std::equal(elems, elems + n, l.elems.begin()))
       return l.runs;
@@ -382,9 +392,10 @@ slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
 /// one wait for the batch. Whether it copied.
 bool region_impl::copy_runs(resident &r, const slot_runs &runs,
                             bool to_device) {
-  const std::size_t limit = to_device ? r.elems_size_ : r.locals_;
+  resident::storage &store = r.state();
+  const std::size_t limit = to_device ? r.slots() : r.locals();
   bool copied = false;
-  for (resident::field &f : r.s_->fields) {
+  for (resident::field &f : store.fields) {
     if (f.host == f.dev || (!to_device && !(f.dirty && f.on_device)))
       continue;
     for (auto [b, e] : runs) {
@@ -394,14 +405,14 @@ bool region_impl::copy_runs(resident &r, const slot_runs &runs,
       char *h = static_cast<char *>(f.host) + b * f.elem,
            *d = static_cast<char *>(f.dev) + b * f.elem;
       if (to_device)
-        r.ops_->to_device(site_, d, h, (e - b) * f.elem, r.device_);
+        store.ops->to_device(site_, d, h, (e - b) * f.elem, store.device);
       else
-        r.ops_->to_host(site_, h, d, (e - b) * f.elem, r.device_);
+        store.ops->to_host(site_, h, d, (e - b) * f.elem, store.device);
       copied = true;
     }
   }
-  if (copied && r.ops_->wait)
-    r.ops_->wait(site_, r.device_);
+  if (copied && store.ops->wait)
+    store.ops->wait(site_, store.device);
   return copied;
 }
 
@@ -409,9 +420,9 @@ bool region_impl::copy_runs(resident &r, const slot_runs &runs,
 void region_impl::write_back(resident &r, const slot_runs &runs) {
   phase_clock clock(site_);
   clock.mark(phase::from_device, copy_runs(r, runs, false));
-  const std::vector<resident::scatter_fn> &fns = r.s_->scatters;
+  const std::vector<resident::scatter_fn> &fns = r.state().scatters;
   if (!fns.empty())
-    in_runs(runs, r.locals_, [&](std::size_t b, std::size_t e) {
+    in_runs(runs, r.locals(), [&](std::size_t b, std::size_t e) {
       for (resident::scatter_fn fn : fns)
         fn(r, b, e);
     });
@@ -422,8 +433,8 @@ void region_impl::write_back(resident &r, const slot_runs &runs) {
 /// to the device (r is ready()).
 void region_impl::refresh(resident &r, const slot_runs &runs) {
   phase_clock clock(site_);
-  const auto &gathers = cover_of(r, views_of(*r.s_->learned));
-  in_runs(runs, r.elems_size_, [&](std::size_t b, std::size_t e) {
+  const auto &gathers = cover_of(r, views_of(*r.state().learned));
+  in_runs(runs, r.slots(), [&](std::size_t b, std::size_t e) {
     for (resident::gather_fn g : gathers)
       g(r, b, e);
   });
@@ -441,7 +452,7 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
   verify();
   resident *r = nullptr;
   for (auto &x : residents_)
-    if (x->key_ == key)
+    if (x->state().key == key)
       r = x.get();
   // The whole write-back: without lists; while r's sweeps have not all
   // joined; or listed elements of a type the region holds no views of,
@@ -457,10 +468,11 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
     read_runs = runs_of(*r, reads, nr);
     write_runs =
         writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
-    side.ops = overlap_of(r->ops_);
+    side.ops = overlap_of(r->state().ops);
     if (side.ops) { // beside the sweeps computing
-      side.device = r->device_;
-      side.ops->begin(site_, r->device_, after(*r, read_runs, write_runs));
+      side.device = r->state().device;
+      side.ops->begin(site_, r->state().device,
+                      after(*r, read_runs, write_runs));
     }
     write_back(*r, read_runs);
     partial = r;

@@ -57,8 +57,16 @@ struct learned_views {
 /// answer one of the region's questions about the fields a view binds.
 enum class bind_mode { make, probe, record };
 
+class region_impl;
+
 struct resident::storage {
+  region_impl *owner = nullptr;
+  type_key key = nullptr;
+  const device_ops *ops = nullptr;
+  int device = -1;
+  /// The slots' elements, local slots (the first `locals`) first.
   std::vector<void *> elems;
+  std::size_t locals = 0;
   std::vector<field> fields;
   std::vector<scatter_fn> scatters;
   std::vector<std::size_t> pending; ///< bound since upload(), not on device
@@ -222,9 +230,9 @@ public:
     verify();
     ++outside_; // a loop that runs as written may change the lists
     for (auto &r : residents_)
-      if (!key || r->key_ == key) {
+      if (!key || r->state().key == key) {
         write_back(*r);
-        for (resident::field &f : r->s_->fields)
+        for (resident::field &f : r->state().fields)
           f.on_device = false; // gathered again by the next sweep
       }
   }
@@ -320,13 +328,14 @@ private:
 /// across entries: built again only when r's elements are others.
 template <class F> auto region_impl::with_table(resident &r, F &&f) {
   std::lock_guard<std::mutex> lock(learned_mutex);
-  learned_views &l = *r.s_->learned;
-  if (r.s_->table_generation != l.generation || l.table_elems != r.s_->elems) {
-    l.table_elems = r.s_->elems;
+  learned_views &l = *r.state().learned;
+  if (r.state().table_generation != l.generation ||
+      l.table_elems != r.state().elems) {
+    l.table_elems = r.state().elems;
     l.table.reset(l.table_elems.size());
     for (std::size_t j = 0; j < l.table_elems.size(); ++j)
       l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
-    r.s_->table_generation = ++l.generation;
+    r.state().table_generation = ++l.generation;
   }
   return f(static_cast<const slot_table &>(l.table));
 }

@@ -28,23 +28,24 @@ index_key index_key_of(const site &s, const sweep_state &st) {
 /// resident's others, in the same order.
 bool region_impl::fits(const resident &r, const sweep_state &st,
                        bool inner) const {
-  const std::vector<void *> &e = r.s_->elems;
-  if (st.local_elems.size() != r.locals_ ||
+  const std::vector<void *> &e = r.state().elems;
+  if (st.local_elems.size() != r.locals() ||
       !std::equal(st.local_elems.begin(), st.local_elems.end(), e.begin()))
     return false;
   if (!inner)
     return true;
-  return st.extra.size() <= e.size() - r.locals_ &&
-         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals_);
+  return st.extra.size() <= e.size() - r.locals() &&
+         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals());
 }
 
 /// New slots for a resident whose sweeps saw other elements: what the
 /// region's sweeps wrote is written back, and its fields and the indices of
 /// its sites start again (in buffers the old ones retire).
 void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
+  resident::storage &store = r.state();
   relayout(r);
   for (auto &x : index_)
-    if (x.second.key == r.key_ && x.second.valid) {
+    if (x.second.key == store.key && x.second.valid) {
       x.second.valid = false;
       sweep_index &d = x.second.dev;
       for (const std::uint32_t *p :
@@ -52,13 +53,11 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
         retire(p);
       d = {};
     }
-  std::vector<void *> &e = r.s_->elems;
+  std::vector<void *> &e = store.elems;
   e.assign(st.local_elems.begin(), st.local_elems.end());
   if (inner)
     e.insert(e.end(), st.extra.begin(), st.extra.end());
-  r.locals_ = st.local_elems.size();
-  r.elems_ = e.data();
-  r.elems_size_ = e.size();
+  store.locals = st.local_elems.size();
 }
 
 /// More slots after r's others (the halo particles of a sweep over part of
@@ -67,10 +66,8 @@ void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
 /// had keep their numbers, and with them every site's index.
 void region_impl::grow(resident &r, const std::vector<void *> &more) {
   relayout(r);
-  std::vector<void *> &e = r.s_->elems;
+  std::vector<void *> &e = r.state().elems;
   e.insert(e.end(), more.begin(), more.end());
-  r.elems_ = e.data();
-  r.elems_size_ = e.size();
 }
 
 /// Before r's slots change: what the region's sweeps wrote is written back,
@@ -78,23 +75,24 @@ void region_impl::grow(resident &r, const std::vector<void *> &more) {
 /// old ones retire (take() reuses them: a region whose sweeps lay the slots
 /// out again and again allocates nothing after the first time).
 void region_impl::relayout(resident &r) {
-  if (!r.s_->elems.empty()) {
+  resident::storage &store = r.state();
+  if (!store.elems.empty()) {
     write_back(r);
-    if (r.ops_->wait) // kernels that only read the buffers may still run
-      r.ops_->wait(site_, r.device_);
+    if (store.ops->wait) // kernels that only read the buffers may still run
+      store.ops->wait(site_, store.device);
   }
   release_launches(r);
-  for (const resident::field &f : r.s_->fields) {
+  for (const resident::field &f : store.fields) {
     retire(f.dev);
     retire(f.host); // the same buffer where the device's memory is the host's
   }
-  for (const auto &b : r.s_->scratch)
+  for (const auto &b : store.scratch)
     retire(b.second);
-  r.s_->fields.clear();
-  r.s_->pending.clear();
-  r.s_->scratch.clear();                    // sized for the old slots
-  r.s_->table_generation = ~std::size_t(0); // other slots: look them up again
-  for (resident::storage::synced_list &l : r.s_->synced)
+  store.fields.clear();
+  store.pending.clear();
+  store.scratch.clear();                    // sized for the old slots
+  store.table_generation = ~std::size_t(0); // other slots: look them up again
+  for (resident::storage::synced_list &l : store.synced)
     l.elems.clear();
 }
 
@@ -106,14 +104,14 @@ void region_impl::relayout(resident &r) {
 bool region_impl::index_partial_sweep(resident &r, const sweep_state &st,
                                       bool inner, site_index &x,
                                       inner_runs &runs) {
-  const std::vector<void *> &lp = st.local_elems, &e = r.s_->elems;
+  const std::vector<void *> &lp = st.local_elems, &e = r.state().elems;
   const std::size_t n = lp.size();
-  if (!r.locals_ || n >= r.locals_)
+  if (!r.locals() || n >= r.locals())
     return false;
   std::uint32_t first = 0; // no local elements: none to find
   if (n) {
     first = with_table(r, [&](const slot_table &t) { return t.find(lp[0]); });
-    if (first == slot_table::kMissing || first + n > r.locals_ ||
+    if (first == slot_table::kMissing || first + n > r.locals() ||
         !std::equal(lp.begin(), lp.end(), e.begin() + first))
       return false;
   }
@@ -128,7 +126,7 @@ bool region_impl::index_partial_sweep(resident &r, const sweep_state &st,
   std::vector<void *> missing;
   auto index = [&] {
     return with_table(r, [&](const slot_table &t) {
-      return index_in_slots(r.s_->elems, t, st, runs, missing);
+      return index_in_slots(r.state().elems, t, st, runs, missing);
     });
   };
   if (!index()) {
@@ -176,16 +174,17 @@ void region_impl::build(const site &s, site_index &x, resident &r,
     if (!fits(r, st, inner))
       reset(r, st, inner);
     x.first = x.read_lo = 0;
-    x.count = r.locals_;
-    x.read_hi = r.elems_size_;
+    x.count = r.locals();
+    x.read_hi = r.slots();
     runs = {st.run_off, st.run_start, st.run_len};
   }
-  const device_ops &ops = *r.ops_;
+  const device_ops &ops = *r.state().ops;
   auto copy = [&](const std::vector<std::uint32_t> &v) {
     auto *d = static_cast<std::uint32_t *>(
-        take(kEntryBytes * v.size(), ops.device_memory, r.device_));
+        take(kEntryBytes * v.size(), ops.device_memory, r.state().device));
     if (!v.empty())
-      ops.to_device(site_, d, v.data(), kEntryBytes * v.size(), r.device_);
+      ops.to_device(site_, d, v.data(), kEntryBytes * v.size(),
+                    r.state().device);
     return d;
   };
   x.dev.cell_of = copy(st.cell_of);
@@ -193,8 +192,8 @@ void region_impl::build(const site &s, site_index &x, resident &r,
   x.dev.run_start = copy(runs.start);
   x.dev.run_len = copy(runs.len);
   if (ops.wait)
-    ops.wait(site_, r.device_);
-  record_lists(st, std::move(runs), r.s_->elems, x.first, x.lists);
+    ops.wait(site_, r.state().device);
+  record_lists(st, std::move(runs), r.state().elems, x.first, x.lists);
   x.writes_checked = writes;
   x.inner = inner;
   known_at(x, st);
@@ -271,29 +270,30 @@ constexpr std::size_t kLaunches = 16;
 
 void region_impl::launched() {
   resident *r = last_resident_;
-  const overlap_ops *ov = r && last_index_ ? overlap_of(r->ops_) : nullptr;
+  const overlap_ops *ov =
+      r && last_index_ ? overlap_of(r->state().ops) : nullptr;
   if (!ov)
     return;
   const overlap_ops &o = *ov;
-  resident::storage &store = *r->s_;
+  resident::storage &store = r->state();
   if (store.launches.size() == kLaunches) {
     if (store.floor)
-      o.release(store.floor, r->device_);
+      o.release(store.floor, r->state().device);
     store.floor = store.launches.front().mark;
     store.launches.erase(store.launches.begin());
   }
   const site_index &x = *last_index_;
-  store.launches.push_back({o.mark(site_, r->device_), x.first,
+  store.launches.push_back({o.mark(site_, r->state().device), x.first,
                             x.first + x.count, x.read_lo, x.read_hi});
 }
 
 void region_impl::release_launches(resident &r) {
-  resident::storage &store = *r.s_;
-  if (const overlap_ops *o = overlap_of(r.ops_)) {
+  resident::storage &store = r.state();
+  if (const overlap_ops *o = overlap_of(store.ops)) {
     for (const auto &l : store.launches)
-      o->release(l.mark, r.device_);
+      o->release(l.mark, store.device);
     if (store.floor)
-      o->release(store.floor, r.device_);
+      o->release(store.floor, store.device);
   }
   store.launches.clear();
   store.floor = nullptr;
@@ -311,8 +311,8 @@ void *region_impl::after(resident &r, const slot_runs &reads,
         return true;
     return false;
   };
-  void *m = r.s_->floor;
-  for (const auto &l : r.s_->launches)
+  void *m = r.state().floor;
+  for (const auto &l : r.state().launches)
     if (meets(reads, l.write_lo, l.write_hi) ||
         meets(writes, std::min(l.read_lo, l.write_lo),
               std::max(l.read_hi, l.write_hi)))

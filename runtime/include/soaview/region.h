@@ -104,9 +104,9 @@ class region_impl;
 /// of the region used, by the field's name (spec.h's fields()).
 class resident {
 public:
-  std::size_t slots() const noexcept { return elems_size_; }
-  std::size_t locals() const noexcept { return locals_; }
-  void *const *elements() const noexcept { return elems_; }
+  std::size_t slots() const noexcept;
+  std::size_t locals() const noexcept;
+  void *const *elements() const noexcept;
   /// The buffers of field `name` (`elem` bytes a slot), made on first use.
   /// `host` is where a sweep gathers the field: its host buffer, or, for a
   /// field already on the device, a scratch buffer that nothing reads (a
@@ -137,24 +137,19 @@ public:
   /// The host buffer of `name` (at exit, after the copies back).
   void *host(const char *name) const noexcept;
 
-private:
-  friend class region_impl;
-  struct field;
-  void *scratch(std::size_t elem);
-  region_impl *owner_ = nullptr;
-  type_key key_ = nullptr;
-  const device_ops *ops_ = nullptr;
-  int device_ = -1;
-  void *const *elems_ = nullptr;
-  std::size_t elems_size_ = 0, locals_ = 0;
+  /// The region's state of this element type: the runtime's own (defined
+  /// in runtime/src/region_impl.h, where the region reads and writes it).
   struct storage;
-  storage *s_;
-
-public:
+  struct field;
   resident();
   ~resident();
   resident(const resident &) = delete;
   resident &operator=(const resident &) = delete;
+  storage &state() const noexcept { return *s_; }
+
+private:
+  void *scratch(std::size_t elem);
+  storage *s_;
 };
 
 /// Where a sweep of site `s` over elements of type `key` joins the current
