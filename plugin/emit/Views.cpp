@@ -449,11 +449,8 @@ ViewEmitter::ProxyNode ViewEmitter::proxyTree(const ViewGroup &G) const {
 //--- Both, in the element's namespace -----------------------------------------
 
 void ViewEmitter::emit(const NestPlan &Nest, Chunks &Forward, Chunks &Main) {
-  for (size_t I = 0; I < Nest.Loops.size(); ++I) {
-    ViewGroup G = viewGroupOf(Nest, I);
-    if (G.Loops.front() == I)
-      emitGroup(Nest, G, Forward, Main);
-  }
+  for (const ViewGroup &G : Nest.Views)
+    emitGroup(Nest, G, Forward, Main);
   keyedSelectors(Nest, Main);
 }
 

@@ -17,6 +17,7 @@
 #include "forms/Forms.h"
 #include "plan/Placement.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -165,6 +166,24 @@ struct SizeGate {
 
 /// The plan of a nest: assembled once by planNest (plan/Planner.h), then
 /// only read.
+/// The loops of a nest that share one view: those over one element type.
+struct ViewGroup {
+  /// The loop the view is named after (emit/Names.h, view()).
+  const LoopPlan *NamedAfter = nullptr;
+  /// The loops (indices into NestPlan::Loops), each with the fields it
+  /// gathers: its own, widened to a whole record where another loop of the
+  /// group uses that record whole.
+  std::vector<size_t> Loops;
+  std::map<size_t, std::vector<std::pair<FieldPath, LeafAccess>>> Fields;
+  /// Every loop's fields, methods and aliases together.
+  ViewModel Union;
+  /// Some loop of the group runs on a device.
+  bool Device = false;
+  /// Fields every loop's constructor binds a reference member to, in the
+  /// element itself (LoopPlacement::InPlace): no buffer, no write-back.
+  std::set<FieldPath> InPlace;
+};
+
 struct NestPlan {
   std::vector<LoopPlan> Loops; ///< outermost first
   std::vector<CalleeUse> Callees;
@@ -180,6 +199,13 @@ struct NestPlan {
   std::optional<SweepForm> Sweep;
   /// Where the nest's views and clones are inserted (plan/Placement.cpp).
   InsertionPoint Insert;
+  /// The views the emitter writes: one per group of loops that share one
+  /// (plan/ViewGroups.h), in the order of their first loops.
+  std::vector<ViewGroup> Views;
+
+  NestPlan() = default;
+  NestPlan(NestPlan &&) = default; ///< Views point into Loops: not copied
+  NestPlan &operator=(NestPlan &&) = default;
 
   /// Every loop's heap routes (the emitter rewrites them in place).
   std::vector<HeapRoute> heapRoutes() const;

@@ -5,6 +5,7 @@
 #include "frontend/Annotations.h"
 #include "plan/DeviceCode.h"
 #include "plan/Placement.h"
+#include "plan/ViewGroups.h"
 #include "support/AstHelpers.h"
 
 #include "clang/AST/ASTContext.h"
@@ -229,6 +230,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
     }
   Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, Planning);
   Nest.InRegion = Planning.InRegion;
+  Nest.Views = viewGroups(Nest);
   return Nest;
 }
 

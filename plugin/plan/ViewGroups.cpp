@@ -134,4 +134,12 @@ ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
     return ownView(Nest, Loop, G.InPlace);
   return G;
 }
+
+std::vector<ViewGroup> viewGroups(const NestPlan &Nest) {
+  std::vector<ViewGroup> Groups;
+  for (size_t I = 0; I < Nest.Loops.size(); ++I)
+    if (ViewGroup G = viewGroupOf(Nest, I); G.Loops.front() == I)
+      Groups.push_back(std::move(G));
+  return Groups;
+}
 } // namespace soaview

@@ -11,32 +11,15 @@
 
 #include "plan/Plan.h"
 
-#include <map>
-#include <set>
 #include <vector>
 
 namespace soaview {
 
-/// The loops of a nest that share one view: those over one element type.
-struct ViewGroup {
-  /// The loop the view is named after (emit/Names.h, view()).
-  const LoopPlan *NamedAfter = nullptr;
-  /// The loops (indices into NestPlan::Loops), each with the fields it
-  /// gathers: its own, widened to a whole record where another loop of the
-  /// group uses that record whole.
-  std::vector<size_t> Loops;
-  std::map<size_t, std::vector<std::pair<FieldPath, LeafAccess>>> Fields;
-  /// Every loop's fields, methods and aliases together.
-  ViewModel Union;
-  /// Some loop of the group runs on a device.
-  bool Device = false;
-  /// Fields every loop's constructor binds a reference member to, in the
-  /// element itself (LoopPlacement::InPlace): no buffer, no write-back.
-  std::set<FieldPath> InPlace;
-};
-
 /// The group of Nest's loops that loop Loop's view serves.
 ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop);
+/// Every group of Nest's loops, in the order of their first loops (the
+/// plan's NestPlan::Views).
+std::vector<ViewGroup> viewGroups(const NestPlan &Nest);
 
 } // namespace soaview
 
