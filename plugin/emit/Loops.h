@@ -6,7 +6,9 @@
 // frame that gathers its view; a header walking the frame's slots (or a
 // lambda the frame calls per slot, or a device launch); the body unchanged,
 // opened by the declaration of the element's view under the loop
-// variable's name. The pieces here are shared with sweeps (emit/Sweeps.cpp).
+// variable's name. The block before the loop is emit/LoopPrologue.h, the
+// header and the body's declarations emit/LoopHeaders.h; LoopEmitter places
+// them. The pieces here are shared with sweeps (emit/Sweeps.cpp).
 // docs/generated-code.md shows the result; tests: test/Rewrite/*.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_LOOPS_H
@@ -15,6 +17,8 @@
 #include "emit/CodeWriter.h"
 #include "emit/EmitContext.h"
 #include "emit/HeapRoutes.h"
+#include "emit/LoopHeaders.h"
+#include "emit/LoopPrologue.h"
 
 namespace soaview {
 
@@ -23,7 +27,7 @@ struct LoopAnnotation;
 class LoopEmitter {
 public:
   LoopEmitter(EmitContext &Emit, const HeapRouter &Heap)
-      : Emit(Emit), Heap(Heap) {}
+      : Emit(Emit), Prologue(Emit), Headers(Emit, Heap) {}
 
   /// Rewrites Nest's loop P (once per loop text).
   bool emit(const NestPlan &Nest, const LoopPlan &P);
@@ -40,10 +44,6 @@ public:
   /// loops).
   std::string elementDecls(const LoopPlan &P,
                            const std::string &ViewInit) const;
-  std::string pickedRange(const LoopForm &F, const std::string &Prefix) const;
-  std::string unwrappedRange(const std::string &Prefix) const;
-  std::string iteratorDecls(const LoopForm &F, const std::string &Prefix) const;
-  std::string otherBindings(const LoopForm &F, const std::string &Prefix) const;
   /// The declarations Decls at the top of the loop's body (braces added
   /// around a body that is not a compound statement).
   void openBody(const LoopForm &F, const std::string &Decls,
@@ -55,36 +55,17 @@ public:
   void continueEdits(const LoopPlan &P, EditBuffer &Buffer) const;
 
 private:
-  /// The text of one rewritten loop: the prologue before it, the header
-  /// that replaces `(...)` (with a lambda body: `for (...)`), and the
-  /// declarations that open its body.
-  struct LoopText {
-    std::string Prologue, Header, BodyDecls;
-    bool LambdaBody = false;
-  };
+  /// The loop's text: its prologue (LoopPrologue) before its header and
+  /// body declarations (LoopHeaders).
   LoopText loopText(const NestPlan &Nest, const LoopPlan &P) const;
-  void prologue(CodeWriter &W, const LoopPlan &P,
-                const std::string &Frame) const;
-  void rangePrologue(CodeWriter &W, const LoopPlan &P) const;
-  std::string iteratorBegin(const LoopForm &F) const;
-  std::string iteratorEnd(const LoopForm &F) const;
-  void indexPrologue(CodeWriter &W, const LoopPlan &P,
-                     const std::string &Frame) const;
-  std::string firstSubscript(const LoopForm &F,
-                             const std::string &Prefix) const;
-  LoopText deviceLoop(const NestPlan &Nest, const LoopPlan &P,
-                      const std::string &Spec) const;
-  LoopText hostLoop(const LoopPlan &P, bool EachSlot) const;
-  void repeatsFallback(CodeWriter &W, const LoopPlan &P, bool InRegion) const;
-  LoopText pairLoop(const NestPlan &Nest, const LoopPlan &P,
-                    const LoopPlan &OuterLoop) const;
   void placeHeader(const LoopPlan &P, const LoopText &T,
                    EditBuffer &Buffer) const;
   void placeBody(const LoopPlan &P, const LoopText &T,
                  EditBuffer &Buffer) const;
 
   EmitContext &Emit;
-  const HeapRouter &Heap;
+  LoopPrologue Prologue;
+  LoopHeaders Headers;
 };
 
 } // namespace soaview

@@ -1,10 +1,12 @@
 //===- Specs.cpp - the buffers of each loop of a view --------------------===//
 //
-// One spec per loop (emit/Views.h): its SoA buffers, carved from one pooled
-// allocation, gather, scatter, the host/device buffer pairs, and at(); a
-// private field is reached through a member pointer named in an explicit
-// instantiation.
+// One spec per loop (SpecEmitter, emit/ViewParts.h): its SoA buffers,
+// carved from one pooled allocation, gather, scatter, the host/device buffer
+// pairs, and at(); the unions a view holds whole; how generated code reaches
+// a field (FieldAccess): a private one through a member pointer named in an
+// explicit instantiation.
 //===----------------------------------------------------------------------===//
+#include "emit/ViewParts.h"
 #include "emit/Views.h"
 
 #include "emit/RuntimeNames.h"
@@ -24,9 +26,9 @@ using namespace clang;
 
 namespace soaview {
 
-//--- The specs ----------------------------------------------------------------
+//--- Fields of an element -----------------------------------------------------
 
-std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
+std::string FieldAccess::accessPath(const ViewGroup &G, const FieldPath &Path,
                                     StringRef Obj) const {
   std::string Access = Obj.str();
   for (size_t I = 0; I < Path.size(); ++I) {
@@ -50,10 +52,10 @@ std::string ViewEmitter::accessPath(const ViewGroup &G, const FieldPath &Path,
 /// The member pointer's type
 /// is never spelt (C++17 `auto` parameter): the field's type may itself be
 /// private or end in '>'.
-std::string ViewEmitter::exposed(const ViewGroup &G,
+std::string FieldAccess::exposed(const ViewGroup &G,
                                  const FieldPath &Path) const {
   const FieldDecl *F = Path.back();
-  std::string Tag = viewName(G) + "_tag_" + bufferName(Path);
+  std::string Tag = viewName(Emit, G) + "_tag_" + bufferName(Path);
   std::string Field =
       Emit.Types.name(compat::recordType(Emit.Ast, F->getParent())) +
       "::" + F->getName().str();
@@ -64,10 +66,60 @@ std::string ViewEmitter::exposed(const ViewGroup &G,
                    "template struct ${View}_expose<&${Field}, ${Tag}>;\n",
                    {{"Tag", Tag},
                     {"Member", Member},
-                    {"View", viewName(G)},
+                    {"View", viewName(Emit, G)},
                     {"Field", Field}}));
   return Member + "(" + Tag + "{})";
 }
+
+//--- Unions held whole --------------------------------------------------------
+
+/// The union type a view's buffers hold an anonymous union in: the same
+/// members, so the same size, alignment and bytes.
+std::string unionMirror(const EmitContext &Emit, const ViewGroup &G,
+                        const FieldPath &Path) {
+  return viewName(Emit, G) + "_" + bufferName(Path);
+}
+
+/// The members of the anonymous union at Path, as the view declares them:
+/// `decltype(C::density) density;` (holdableUnion: named, public members of
+/// a named class).
+std::vector<std::string> unionMembers(const EmitContext &Emit,
+                                      const FieldPath &Path) {
+  const FieldDecl *U = Path.back();
+  std::string Class = Emit.Types.name(
+      compat::recordType(Emit.Ast, cast<RecordDecl>(U->getParent())));
+  std::vector<std::string> Members;
+  for (const FieldDecl *M : U->getType()->getAsRecordDecl()->fields())
+    Members.push_back(fill("decltype(${Class}::${Name}) ${Name};",
+                           {{"Class", Class}, {"Name", M->getName().str()}}));
+  return Members;
+}
+
+/// The declarations of the unions a view holds whole, before the view.
+void SpecEmitter::unionMirrors(CodeWriter &W, const ViewGroup &G) const {
+  for (auto &Leaf : G.Union.orderedLeaves()) {
+    const FieldPath &Path = Leaf.first;
+    if (!isUnionLeaf(Path))
+      continue;
+    W.block(
+        "union " + unionMirror(Emit, G, Path),
+        [&](CodeWriter &U) {
+          for (const std::string &M : unionMembers(Emit, Path))
+            U.line(M);
+        },
+        ";");
+    QualType T = Path.back()->getType();
+    W.line(fill(
+        "static_assert(sizeof(${Mirror}) == ${Size} && "
+        "alignof(${Mirror}) == ${Align});",
+        {{"Mirror", unionMirror(Emit, G, Path)},
+         {"Size", std::to_string(Emit.Ast.getTypeSizeInChars(T).getQuantity())},
+         {"Align",
+          std::to_string(Emit.Ast.getTypeAlignInChars(T).getQuantity())}}));
+  }
+}
+
+//--- The specs ----------------------------------------------------------------
 
 /// What a buffer holds of a field of type T: buffers are written by the
 /// gather, so a const field (the key of a std::map's pair) is held
@@ -78,14 +130,14 @@ static QualType bufferType(ASTContext &Ast, QualType T) {
 }
 
 /// Each buffer of a spec, in the order of the loop's fields.
-std::vector<ViewEmitter::SpecBuffer>
-ViewEmitter::specBuffers(const ViewGroup &G, const Fields &F) const {
+std::vector<SpecEmitter::SpecBuffer>
+SpecEmitter::specBuffers(const ViewGroup &G, const ViewFields &F) const {
   std::vector<SpecBuffer> Buffers;
   auto Unqualified = [&](QualType T) { return bufferType(Emit.Ast, T); };
   for (auto &[Path, A] : F) {
     if (isUnionLeaf(Path)) {
-      Buffers.push_back({bufferName(Path), unionMirror(G, Path), A.Written,
-                         bufferName(Path)});
+      Buffers.push_back({bufferName(Path), unionMirror(Emit, G, Path),
+                         A.Written, bufferName(Path)});
       continue;
     }
     QualType Elem;
@@ -107,15 +159,16 @@ ViewEmitter::specBuffers(const ViewGroup &G, const Fields &F) const {
 
 /// The soa struct (one buffer per field, per component of a split array),
 /// its size and how an arena is carved into it.
-void ViewEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
-                             const Fields &F) const {
+void SpecEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
+                             const ViewFields &F) const {
   W.block(
       "struct soa",
       [&](CodeWriter &Soa) {
         for (auto &[Path, A] : F) {
           QualType Elem;
           if (isUnionLeaf(Path))
-            Soa.line(unionMirror(G, Path) + " *" + bufferName(Path) + ";");
+            Soa.line(unionMirror(Emit, G, Path) + " *" + bufferName(Path) +
+                     ";");
           else if (unsigned N =
                        splitComponents(Emit.Ast, Path.back()->getType(), Elem))
             Soa.line(
@@ -151,21 +204,21 @@ void ViewEmitter::specLayout(CodeWriter &W, const ViewGroup &G,
 
 /// One field copied between an element and its slot: assignment for
 /// scalars and components, memcpy for arrays and whole structs.
-void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
+void SpecEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
                             bool ToSlot,
                             std::vector<std::string> &Statements) const {
   std::string Slot = "s." + bufferName(Path) + "[i]";
   if (isUnionLeaf(Path)) { // the union's bytes, from its first member on
     FieldPath First = Path;
     First.push_back(*Path.back()->getType()->getAsRecordDecl()->field_begin());
-    std::string Field = accessPath(G, First, "e");
+    std::string Field = Access.accessPath(G, First, "e");
     Statements.push_back(fill("std::memcpy(&${To}, &${From}, sizeof ${Slot});",
                               {{"To", ToSlot ? Slot : Field},
                                {"From", ToSlot ? Field : Slot},
                                {"Slot", Slot}}));
     return;
   }
-  std::string Field = accessPath(G, Path, "e");
+  std::string Field = Access.accessPath(G, Path, "e");
   QualType Elem;
   if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
     for (unsigned C = 0; C < N; ++C) {
@@ -193,9 +246,9 @@ void ViewEmitter::copyField(const ViewGroup &G, const FieldPath &Path,
 
 /// gather and scatter (between elements and slots), the host/device buffer
 /// pairs, and at(): the view of slot i, built by the loop's constructor.
-void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G,
+void SpecEmitter::specCopies(CodeWriter &W, const ViewGroup &G,
                              size_t Loop) const {
-  const Fields &Own = G.Fields.at(Loop);
+  const ViewFields &Own = G.Fields.at(Loop);
   // A copy that moves no field (the scatter of a view that writes none)
   // leaves its parameters unnamed: -Wunused-parameter.
   auto Copies = [&](bool ToSlot, StringRef Head, StringRef Params,
@@ -235,10 +288,10 @@ void ViewEmitter::specCopies(CodeWriter &W, const ViewGroup &G,
 /// buffer with the element's field it holds, so that a sweep's inner view
 /// can use the local view's buffers of the fields both views read:
 /// soaview/sweep.h), and copies.
-void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
+void SpecEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
                        size_t Loop) const {
   const LoopPlan &P = Nest.Loops[Loop];
-  const Fields &Own = G.Fields.at(Loop);
+  const ViewFields &Own = G.Fields.at(Loop);
   bool Writes = llvm::any_of(Own, [](auto &F) { return F.second.Written; });
   W.line(fill(
       "// soaview: buffers of the view of '${Element}' at ${Where}",
@@ -248,7 +301,7 @@ void ViewEmitter::spec(CodeWriter &W, const NestPlan &Nest, const ViewGroup &G,
       "struct " + Emit.Names.view(P) + "_spec",
       [&](CodeWriter &S) {
         S.line("using element = " + Emit.Types.name(P.View.ElementType) + ";");
-        S.line("using view = " + viewName(G) + ";");
+        S.line("using view = " + viewName(Emit, G) + ";");
         S.line(std::string("[[maybe_unused]] static constexpr bool writes = ") +
                (Writes ? "true" : "false") + ";");
         specLayout(S, G, Own);

@@ -3,10 +3,12 @@
 // The member functions a view copies from the element's class, edited to
 // mean in the view what they meant in the class, and the forwards of the
 // class's static names, nested types and template arguments that function
-// templates receiving the view reach through it (emit/Views.h).
+// templates receiving the view reach through it (CopiedMembers,
+// emit/ViewParts.h).
 //===----------------------------------------------------------------------===//
-#include "emit/Views.h"
+#include "emit/ViewParts.h"
 
+#include "emit/Chunks.h"
 #include "emit/RuntimeNames.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
@@ -30,7 +32,7 @@ namespace {
 /// through it (`T::eos(u)`, `typename T::Real`, `q->Gamma`): every public
 /// static function, constant, enumerator and nested type is forwarded.
 /// Static variables only where a copied member function uses them:
-/// forwarding one odr-uses it. ViewEmitter::forwarders spells each kind.
+/// forwarding one odr-uses it. CopiedMembers::forwarders spells each kind.
 void publicStaticNames(const RecordDecl *RD,
                        std::vector<const NamedDecl *> &Found) {
   for (const Decl *D : RD->decls()) {
@@ -263,18 +265,20 @@ private:
 
 } // namespace
 
-void ViewEmitter::methodEdits(const ViewGroup &G, const CXXMethodDecl *MD,
-                              TextEdits &Edits) const {
+void CopiedMembers::methodEdits(const ViewGroup &G, const CXXMethodDecl *MD,
+                                TextEdits &Edits) const {
   const FunctionDecl *Pattern = MD->getTemplateInstantiationPattern();
   MethodNames Names(Emit, MD, G.Union.Element, Edits);
   Names.Aliases = &G.Union.Aliases;
-  Names.Expose = [&](const FieldDecl *F) { return exposed(G, FieldPath{F}); };
+  Names.Expose = [&](const FieldDecl *F) {
+    return Access.exposed(G, FieldPath{F});
+  };
   Names.TraverseDecl(const_cast<FunctionDecl *>(Pattern ? Pattern : MD));
 }
 
-std::string ViewEmitter::methodText(const NestPlan &Nest, const ViewGroup &G,
-                                    const CXXMethodDecl *MD,
-                                    const std::string &ProxyName) const {
+std::string CopiedMembers::methodText(const NestPlan &Nest, const ViewGroup &G,
+                                      const CXXMethodDecl *MD,
+                                      const std::string &ProxyName) const {
   const SourceManager &SM = Emit.SM;
   CharSourceRange Range = Emit.Source.declRange(MD);
   TextEdits Edits;
@@ -323,8 +327,8 @@ static StringRef staticMemberForward(const VarDecl *V, ASTContext &Ast) {
 /// unqualified: static members, enumerators, nested types, template
 /// parameters. Each becomes a forward to the original (a private or
 /// protected alias: to what it stands for).
-void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
-                             const ProxyNode &N) const {
+void CopiedMembers::forwarders(CodeWriter &W, const ViewGroup &G,
+                               const ProxyNode &N) const {
   const RecordDecl *RD =
       N.Field ? N.Field->getType()->getAsRecordDecl() : G.Union.Element;
   std::string Class = Emit.Types.name(compat::recordType(Emit.Ast, RD));
@@ -376,7 +380,8 @@ void ViewEmitter::forwarders(CodeWriter &W, const ViewGroup &G,
 
 /// The template parameters of a class template specialization, as the
 /// names its copied member functions use.
-void ViewEmitter::templateArguments(CodeWriter &W, const RecordDecl *RD) const {
+void CopiedMembers::templateArguments(CodeWriter &W,
+                                      const RecordDecl *RD) const {
   const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(RD);
   if (!CTS)
     return;

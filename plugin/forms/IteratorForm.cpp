@@ -115,33 +115,16 @@ const CXXMethodDecl *derefOperator(ASTContext &Ctx, QualType It,
   return Found;
 }
 
-class IteratorRecogniser {
+/// What the pieces of an iterator loop's recognition share: the loop, the
+/// form they fill, and its refusal (err_form_iterator, naming the form
+/// found).
+class IteratorStep {
 public:
-  IteratorRecogniser(ASTContext &Ctx, const ForStmt *FS, LoopForm &Form,
-                     DiagStore &Diags,
-                     llvm::function_ref<bool(const ForStmt *)> Annotated)
-      : Ctx(Ctx), FS(FS), Form(Form), Diags(Diags), Annotated(Annotated) {}
+  IteratorStep(ASTContext &Ctx, const ForStmt *FS, LoopForm &Form,
+               DiagStore &Diags)
+      : Ctx(Ctx), FS(FS), Form(Form), Diags(Diags) {}
 
-  bool run() {
-    Form.Kind = LoopFormKind::Iterator;
-    Form.Body = FS->getBody();
-    return init() && condition() && increment() && element() &&
-           validReadsNoElement() && uses();
-  }
-
-private:
-  bool init();
-  bool condition();
-  bool askedIterator(const clang::Expr *Cond);
-  bool validReadsNoElement();
-  bool increment();
-  bool element();
-  bool uses();
-  bool use(const DeclRefExpr *DRE);
-  bool startsAnnotatedLoop(const DeclRefExpr *DRE) const;
-  const Stmt *parent(const Stmt *S) const;
-  const Stmt *parentThrough(const Expr *&E, unsigned Skip) const;
-
+protected:
   bool fail(SourceLocation L, const std::string &What) {
     StoredDiag &D = Diags.report(L, {diag::err_form_iterator, {What}});
     Diags.note(D, FS->getForLoc(), diag::note_form_iterator_expected);
@@ -156,14 +139,34 @@ private:
   const ForStmt *FS;
   LoopForm &Form;
   DiagStore &Diags;
-  llvm::function_ref<bool(const ForStmt *)> Annotated;
+};
+
+/// Reads an iterator loop's header (`auto it = begin; it != end; ++it`, or
+/// a condition that asks the iterator) and the element `*it` designates.
+class IteratorHeader : IteratorStep {
+public:
+  explicit IteratorHeader(const IteratorStep &Step) : IteratorStep(Step) {}
+
+  bool read() {
+    return init() && condition() && increment() && element() &&
+           validReadsNoElement();
+  }
+
+private:
+  bool init();
+  bool condition();
+  bool askedIterator(const clang::Expr *Cond);
+  bool validReadsNoElement();
+  bool increment();
+  bool element();
+
   const CXXMemberCallExpr *ValidCall = nullptr; ///< `it.isValid()`
 };
 
 /// `auto it = begin`: one iterator, declared in the header (its value
 /// after the loop is the end, which the converted loop does not leave in
 /// an iterator declared before it).
-bool IteratorRecogniser::init() {
+bool IteratorHeader::init() {
   const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
   const auto *V = DS && DS->isSingleDecl()
                       ? dyn_cast<VarDecl>(DS->getSingleDecl())
@@ -183,7 +186,7 @@ bool IteratorRecogniser::init() {
 }
 
 /// `it != end` or `end != it` (also as a C++20 rewritten `==`).
-bool IteratorRecogniser::condition() {
+bool IteratorHeader::condition() {
   const Expr *Cond = FS->getCond();
   const Expr *L = nullptr, *R = nullptr;
   bool NotEqual = false;
@@ -216,7 +219,7 @@ bool IteratorRecogniser::condition() {
 
 /// `it.isValid()` or `!it.atEnd()`: a const member function of the
 /// iterator without arguments, called on the iterator itself.
-bool IteratorRecogniser::askedIterator(const Expr *Cond) {
+bool IteratorHeader::askedIterator(const Expr *Cond) {
   const Expr *E = Cond ? strip(Cond) : nullptr;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
       U && U->getOpcode() == UO_LNot)
@@ -239,7 +242,7 @@ bool IteratorRecogniser::askedIterator(const Expr *Cond) {
 /// before the loop runs: its answer must not depend on the elements, which
 /// the body may change. So its function's body must be visible and read no
 /// member of the element's class.
-bool IteratorRecogniser::validReadsNoElement() {
+bool IteratorHeader::validReadsNoElement() {
   if (!Form.Valid)
     return true;
   const FunctionDecl *Def = nullptr;
@@ -270,7 +273,7 @@ bool IteratorRecogniser::validReadsNoElement() {
 }
 
 /// `++it` or `it++`.
-bool IteratorRecogniser::increment() {
+bool IteratorHeader::increment() {
   const Expr *Inc = FS->getInc();
   bool OK = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(strip(Inc)))
@@ -286,7 +289,7 @@ bool IteratorRecogniser::increment() {
 }
 
 /// The element `*it` designates: a struct, or a pointer to one.
-bool IteratorRecogniser::element() {
+bool IteratorHeader::element() {
   QualType It = Form.Iterator->getType();
   QualType Deref;
   if (It->isPointerType())
@@ -312,8 +315,36 @@ bool IteratorRecogniser::element() {
   return true;
 }
 
+/// What a use of the iterator reaches: Root is the element (`*it`) or what
+/// points at it (`it` of `it->`, or the `operator->` call), Deref whether
+/// it is reached by dereferencing; Root is null for any other use.
+struct ElementUse {
+  const Expr *Root = nullptr;
+  bool Deref = false;
+};
+
+/// Answers whether the body uses the iterator only as the element, `*it`
+/// or `it->` (or to start an annotated pair loop), and records each use.
+class IteratorUses : IteratorStep {
+public:
+  IteratorUses(const IteratorStep &Step,
+               llvm::function_ref<bool(const ForStmt *)> Annotated)
+      : IteratorStep(Step), Annotated(Annotated) {}
+
+  bool check();
+
+private:
+  bool use(const DeclRefExpr *DRE);
+  ElementUse elementUse(const DeclRefExpr *DRE) const;
+  bool startsAnnotatedLoop(const DeclRefExpr *DRE) const;
+  const Stmt *parent(const Stmt *S) const;
+  const Stmt *parentThrough(const Expr *&E, unsigned Skip) const;
+
+  llvm::function_ref<bool(const ForStmt *)> Annotated;
+};
+
 /// Every use of the iterator in the body is `*it` or `it->`.
-bool IteratorRecogniser::uses() {
+bool IteratorUses::check() {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     std::vector<const DeclRefExpr *> Found;
@@ -333,7 +364,7 @@ bool IteratorRecogniser::uses() {
 
 /// The statement around S, through declarations and types (`P *q = p`,
 /// `__typeof__(it->x)`), which a ParentMap of the body does not reach.
-const Stmt *IteratorRecogniser::parent(const Stmt *S) const {
+const Stmt *IteratorUses::parent(const Stmt *S) const {
   for (const DynTypedNode &N : ancestors(Ctx, *S)) {
     if (const Stmt *P = N.get<Stmt>())
       return P;
@@ -345,8 +376,7 @@ const Stmt *IteratorRecogniser::parent(const Stmt *S) const {
 
 /// The first parent of E not looked through (Skip: parentheses, no-op
 /// casts); E becomes its child.
-const Stmt *IteratorRecogniser::parentThrough(const Expr *&E,
-                                              unsigned Skip) const {
+const Stmt *IteratorUses::parentThrough(const Expr *&E, unsigned Skip) const {
   while (true) {
     const Stmt *P = parent(E);
     const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
@@ -364,7 +394,7 @@ const Stmt *IteratorRecogniser::parentThrough(const Expr *&E,
 
 /// `auto jt = std::next(it)` heading an annotated loop in the body: a
 /// symmetric pair loop, whose header the rewrite replaces.
-bool IteratorRecogniser::startsAnnotatedLoop(const DeclRefExpr *DRE) const {
+bool IteratorUses::startsAnnotatedLoop(const DeclRefExpr *DRE) const {
   const Stmt *Child = DRE;
   for (const Stmt *P = parent(DRE); P && P != FS; Child = P, P = parent(P))
     if (const auto *Inner = dyn_cast<ForStmt>(P))
@@ -372,34 +402,45 @@ bool IteratorRecogniser::startsAnnotatedLoop(const DeclRefExpr *DRE) const {
   return false;
 }
 
-bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
-  if (startsAnnotatedLoop(DRE))
-    return true;
+/// What the use DRE of the iterator reaches: `*it`, or `it->` of an
+/// iterator over structs (ElementUse).
+ElementUse IteratorUses::elementUse(const DeclRefExpr *DRE) const {
   const Expr *Child = DRE;
   const Stmt *P = parentThrough(Child, Through::Parens | Through::NoOpCasts);
-  const Expr *Root = nullptr;
-  bool Deref = false;
+  ElementUse Found;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(P)) {
     // a pointer iterator: `*it` reads it first
     if (U->getOpcode() == UO_Deref)
-      Root = U, Deref = true;
+      Found = {U, true};
   } else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P)) {
     const Expr *Read = IC;
     const Stmt *Q = parentThrough(Read, Through::Parens);
     if (const auto *Star = dyn_cast_or_null<UnaryOperator>(Q);
         Star && Star->getOpcode() == UO_Deref)
-      Root = Star, Deref = true;
+      Found = {Star, true};
+    // `it->x` of a pointer iterator: it points at the element
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(Q);
         ME && ME->isArrow() && !Form.VarIsPointer)
-      Root = DRE; // `it->x` of a pointer iterator: it points at the element
+      Found.Root = DRE;
   } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
     if (OC->getArg(0) == Child && OC->getNumArgs() == 1) {
       if (OC->getOperator() == OO_Star)
-        Root = OC, Deref = true;
+        Found = {OC, true};
       if (OC->getOperator() == OO_Arrow && !Form.VarIsPointer)
-        Root = OC;
+        Found.Root = OC;
     }
   }
+  return Found;
+}
+
+/// One use of the iterator: the element (TargetUses) or what points at it
+/// (PointerUses), a pointer element only read; anything else is refused.
+bool IteratorUses::use(const DeclRefExpr *DRE) {
+  if (startsAnnotatedLoop(DRE))
+    return true;
+  const ElementUse Found = elementUse(DRE);
+  const Expr *Root = Found.Root;
+  const bool Deref = Found.Deref;
   // The smallest statement around the use that is more than `it`.
   const Stmt *Shown = DRE;
   // A pointer element is read, never written or bound to a reference
@@ -429,7 +470,10 @@ bool IteratorRecogniser::use(const DeclRefExpr *DRE) {
 bool recogniseIterator(ASTContext &Ctx, const ForStmt *FS, LoopForm &F,
                        DiagStore &Diags,
                        llvm::function_ref<bool(const ForStmt *)> Annotated) {
-  return IteratorRecogniser(Ctx, FS, F, Diags, Annotated).run();
+  F.Kind = LoopFormKind::Iterator;
+  F.Body = FS->getBody();
+  IteratorStep Step(Ctx, FS, F, Diags);
+  return IteratorHeader(Step).read() && IteratorUses(Step, Annotated).check();
 }
 
 } // namespace soaview

@@ -3,7 +3,7 @@
 // Index loops name their target in the body (`bodies[i]`): which of those
 // uses belong to another annotated loop over the same target (a nest), and
 // which bounds and offsets may be evaluated once more before the loop.
-// Used by the recogniser (forms/LoopForms.cpp).
+// Used by the recogniser (forms/IndexForm.cpp).
 //===----------------------------------------------------------------------===//
 #include "forms/TargetNames.h"
 

@@ -1,7 +1,7 @@
 //===- TargetNames.h - where an index loop's target name is used -*- C++
 //-*-===//
 //
-// Helpers of index-loop recognition (forms/LoopForms.cpp): the uses of a
+// Helpers of index-loop recognition (forms/IndexForm.cpp): the uses of a
 // target's name, whether a use belongs to another annotated loop over the
 // same target, and which bounds may be evaluated once more.
 //===----------------------------------------------------------------------===//

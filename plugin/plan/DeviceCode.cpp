@@ -458,8 +458,9 @@ bool Reacher::emittedByView(const FunctionDecl *FD) const {
   return false;
 }
 
-void Reacher::body() {
-  // Expressions of the loop headers soaview replaces: not in the kernel.
+/// Expressions of the loop headers soaview replaces: not in the kernel.
+static std::vector<const Expr *> replacedHeaders(const NestPlan &Nest,
+                                                 const LoopPlan &Plan) {
   std::vector<const Expr *> Replaced;
   for (size_t Inner : Plan.DeviceInners) {
     const LoopForm &F = Nest.Loops[Inner].Form;
@@ -467,6 +468,11 @@ void Reacher::body() {
       if (E)
         Replaced.push_back(E);
   }
+  return Replaced;
+}
+
+void Reacher::body() {
+  const std::vector<const Expr *> Replaced = replacedHeaders(Nest, Plan);
   std::set<const NamedDecl *> Targets;
   for (const LoopPlan &L : Nest.Loops)
     if (L.Form.Kind == LoopFormKind::Index && L.Form.Target)

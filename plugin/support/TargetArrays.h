@@ -1,8 +1,8 @@
 //===- TargetArrays.h - the arrays an index loop may target -----*- C++ -*-===//
 //
 // One rule for what soa_conversion_target may name, shared by recognition
-// (forms/LoopForms.cpp targetElement) and annotate=all's inference
-// (frontend/ImplicitAnnotations.cpp).
+// (forms/IndexForm.cpp TargetRecogniser::targetElement) and annotate=all's
+// inference (frontend/ImplicitAnnotations.cpp).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_TARGETARRAYS_H
 #define SOAVIEW_TARGETARRAYS_H
