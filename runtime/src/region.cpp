@@ -3,9 +3,10 @@
 // soaview/region.h describes what a region keeps. Cost per sweep in a
 // region after its first run: one parallel pass over its lists (checking
 // they are unchanged, against the region's slots and the site's index: no
-// copy of the lists is kept) and the launch. Here: the region's buffers,
-// gathers, write-backs and syncs, and the entry points; its side of the
-// sweeps (slots, indices, launches) is region_sweeps.cpp's.
+// copy of the lists is kept) and the launch. Here: the region's buffers
+// (region_buffers), its residents, soaview::sync and the entry points; its
+// fields' gathers and write-backs are region_fields.cpp's, its side of the
+// sweeps (slots, indices, checks, launches) region_sweeps.cpp's.
 //===----------------------------------------------------------------------===//
 #include "options.h"
 #include "region_impl.h"
@@ -43,12 +44,6 @@ std::map<std::pair<const site *, type_key>, learned_views> learned_by_site;
 learned_views *learned_views_of(const site &s, type_key key) {
   std::lock_guard<std::mutex> lock(learned_mutex);
   return &learned_by_site[{&s, key}];
-}
-
-/// A copy of the views a site learned (other threads may add to them).
-learned_list views_of(const learned_views &l) {
-  std::lock_guard<std::mutex> lock(learned_mutex);
-  return l.views;
 }
 
 /// soaview::sync's copies on the thread's second stream (overlap_ops),
@@ -94,12 +89,12 @@ void resident::bind(const char *name, std::size_t elem, void *&host,
   }
   if (k == s_->fields.size()) {
     field f{name, elem, nullptr, nullptr, false, false};
-    f.dev = s_->owner->take(elem * s_->elems.size(), s_->ops->device_memory,
-                            s_->device);
+    f.dev = s_->owner->buffers().take(elem * s_->elems.size(),
+                                      s_->ops->device_memory, s_->device);
     f.host = s_->ops->host_memory == s_->ops->device_memory // one memory
                  ? f.dev
-                 : s_->owner->take(elem * s_->elems.size(),
-                                   s_->ops->host_memory, s_->device);
+                 : s_->owner->buffers().take(elem * s_->elems.size(),
+                                             s_->ops->host_memory, s_->device);
     s_->fields.push_back(f);
   }
   field &f = s_->fields[k];
@@ -117,15 +112,15 @@ void *resident::scratch(std::size_t elem) {
   for (const auto &b : s_->scratch)
     if (b.first == elem)
       return b.second;
-  s_->scratch.emplace_back(elem,
-                           s_->owner->take(elem * s_->elems.size(),
-                                           s_->ops->host_memory, s_->device));
+  s_->scratch.emplace_back(
+      elem, s_->owner->buffers().take(elem * s_->elems.size(),
+                                      s_->ops->host_memory, s_->device));
   return s_->scratch.back().second;
 }
 
 bool resident::fresh() const noexcept { return !s_->pending.empty(); }
 
-void *region_impl::take(std::size_t bytes, const backend *mem, int device) {
+void *region_buffers::take(std::size_t bytes, const backend *mem, int device) {
   bytes = bytes ? bytes : kAlignment;
   const int on = device_for(mem, device);
   held *best = nullptr;
@@ -142,7 +137,7 @@ void *region_impl::take(std::size_t bytes, const backend *mem, int device) {
   return leases_.back().buffer->data();
 }
 
-void region_impl::retire(const void *p) noexcept {
+void region_buffers::retire(const void *p) noexcept {
   for (held &h : leases_)
     if (p && h.buffer->data() == p)
       h.retired = true;
@@ -201,30 +196,21 @@ void *resident::host(const char *name) const noexcept {
   return nullptr;
 }
 
-void region_impl::write_back(resident &r) {
-  resident::storage &store = r.state();
-  phase_clock clock(site_);
-  bool copied = false;
-  for (resident::field &f : store.fields)
-    if (f.dirty && f.on_device && f.host != f.dev && store.locals) {
-      // the local slots: sweeps write no others, scatters read no others
-      store.ops->to_host(site_, f.host, f.dev, f.elem * store.locals,
-                         store.device);
-      copied = true;
+void region_impl::close() {
+  verify();
+  for (auto &r : residents_)
+    fields_.write_back(*r);
+}
+
+void region_impl::flush(type_key key) {
+  verify();
+  check_.ran_outside(); // a loop that runs as written may change the lists
+  for (auto &r : residents_)
+    if (!key || r->state().key == key) {
+      fields_.write_back(*r);
+      for (resident::field &f : r->state().fields)
+        f.on_device = false; // gathered again by the next sweep
     }
-  if (copied && store.ops->wait) // one wait, then the host buffers are read
-    store.ops->wait(site_, store.device);
-  clock.mark(phase::from_device, copied);
-  const std::vector<resident::scatter_fn> &fns = store.scatters;
-  if (!fns.empty())
-    in_blocks(store.locals, [&](std::size_t b, std::size_t e) {
-      for (resident::scatter_fn fn : fns)
-        fn(r, b, e);
-    });
-  store.scatters.clear();
-  for (resident::field &f : store.fields)
-    f.dirty = false;
-  clock.mark(phase::scatter);
 }
 
 resident &region_impl::resident_for(type_key key, const device_ops &ops,
@@ -251,197 +237,6 @@ resident &region_impl::resident_for(type_key key, const device_ops &ops,
   return r;
 }
 
-/// When no field of r is on the device: the views the region's sweeps of
-/// r's type used before (in earlier entries, or before a write-back) are
-/// bound and gathered in one pass over the elements, and copied.
-void region_impl::gather_learned(const site &s, resident &r) {
-  for (const resident::field &f : r.state().fields)
-    if (f.on_device)
-      return;
-  const auto views = views_of(*r.state().learned);
-  if (views.empty())
-    return;
-  phase_clock clock(s);
-  verify(); // the elements are read: the lists must be those recorded
-  clock.mark(phase::index);
-  for (auto &v : views)
-    v.first(r);
-  const auto &gathers = cover_of(r, views);
-  in_blocks(r.slots(), [&](std::size_t b, std::size_t e) {
-    for (resident::gather_fn g : gathers)
-      g(r, b, e);
-  });
-  r.upload();
-  clock.mark(phase::gather);
-}
-
-namespace {
-/// Of views binding fields `bound[i]` (indices below nf; nf or more: a
-/// field not made yet), those whose gathers write every field, largest
-/// first: a view whose fields the views taken before it all bind is left
-/// out.
-std::vector<std::size_t>
-covering(const std::vector<std::vector<std::size_t>> &bound, std::size_t nf) {
-  std::vector<std::size_t> order(bound.size()), taken;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return bound[a].size() != bound[b].size()
-               ? bound[a].size() > bound[b].size()
-               : a < b;
-  });
-  std::vector<char> written(nf, 0);
-  for (std::size_t i : order) {
-    bool adds = false;
-    for (std::size_t k : bound[i])
-      adds |= k >= nf || !written[k]; // a field not made yet: keep the view
-    if (!adds)
-      continue;
-    for (std::size_t k : bound[i])
-      if (k < nf)
-        written[k] = 1;
-    taken.push_back(i);
-  }
-  return taken;
-}
-} // namespace
-
-/// The gathers of `views` (those the region's site learned for r's type)
-/// that write every field the views bind (covering(): a field holds the
-/// element's value whichever view gathers it, and a gather writes every
-/// buffer of its views, spec.h). Kept until a view or a field is added.
-const std::vector<resident::gather_fn> &
-region_impl::cover_of(resident &r, const learned_list &views) {
-  resident::storage &store = r.state();
-  if (store.cover_views == views.size() &&
-      store.cover_fields == store.fields.size())
-    return store.cover;
-  std::vector<std::vector<std::size_t>> bound(views.size());
-  for (std::size_t i = 0; i < views.size(); ++i) {
-    store.bound = &bound[i];
-    asking(store, bind_mode::record, [&] { views[i].first(r); });
-  }
-  store.bound = nullptr;
-  store.cover.clear();
-  for (std::size_t i : covering(bound, store.fields.size()))
-    store.cover.push_back(views[i].second);
-  store.cover_views = views.size();
-  store.cover_fields = store.fields.size();
-  if (profiling()) {
-    std::lock_guard<std::mutex> lock(learned_mutex);
-    if (store.learned->reported_views != views.size() &&
-        store.cover.size() < views.size())
-      std::fprintf(stderr,
-                   "soaview: %s gathers %zu of %zu views (the fields of the "
-                   "others are among theirs)\n",
-                   site_.where(), store.cover.size(), views.size());
-    store.learned->reported_views = views.size();
-  }
-  return store.cover;
-}
-
-/// Whether every field of every view the region's site learned for r's type
-/// is on the device (then soaview::sync can refresh slots of it in place).
-bool region_impl::ready(resident &r) {
-  resident::storage &store = r.state();
-  if (store.fields.empty() || !store.pending.empty())
-    return false;
-  for (const resident::field &f : store.fields)
-    if (!f.on_device)
-      return false;
-  const auto views = views_of(*store.learned);
-  store.all_on_device = true;
-  asking(store, bind_mode::probe, [&] {
-    for (auto &v : views)
-      v.first(r);
-  });
-  return store.all_on_device;
-}
-
-/// The slots of the n elements at `elems` that r holds, as ranges.
-slot_runs region_impl::runs_of(resident &r, void *const *elems, std::size_t n) {
-  resident::storage &store = r.state();
-  for (const resident::storage::synced_list &l : store.synced)
-    if (l.elems.size() == n && std::equal(elems, elems + n, l.elems.begin()))
-      return l.runs;
-  std::vector<std::uint32_t> slots;
-  slots.reserve(n);
-  with_table(r, [&](const slot_table &t) {
-    for (std::size_t k = 0; k < n; ++k) {
-      std::uint32_t j = t.find(elems[k]);
-      if (j != slot_table::kMissing)
-        slots.push_back(j);
-    }
-  });
-  std::sort(slots.begin(), slots.end());
-  slot_runs runs;
-  for (std::uint32_t j : slots)
-    if (!runs.empty() && j <= runs.back().second)
-      runs.back().second = std::max<std::size_t>(runs.back().second, j + 1);
-    else
-      runs.emplace_back(j, j + 1);
-  resident::storage::synced_list &l = store.synced[store.synced_next];
-  store.synced_next ^= 1;
-  l.elems.assign(elems, elems + n);
-  l.runs = runs;
-  return runs;
-}
-
-/// Copies r's slots in `runs` of every field to the device, or of the
-/// written fields back from it (local slots only: sweeps write no others);
-/// one wait for the batch. Whether it copied.
-bool region_impl::copy_runs(resident &r, const slot_runs &runs,
-                            bool to_device) {
-  resident::storage &store = r.state();
-  const std::size_t limit = to_device ? r.slots() : r.locals();
-  bool copied = false;
-  for (resident::field &f : store.fields) {
-    if (f.host == f.dev || (!to_device && !(f.dirty && f.on_device)))
-      continue;
-    for (auto [b, e] : runs) {
-      e = std::min(e, limit);
-      if (b >= e)
-        continue;
-      char *h = static_cast<char *>(f.host) + b * f.elem,
-           *d = static_cast<char *>(f.dev) + b * f.elem;
-      if (to_device)
-        store.ops->to_device(site_, d, h, (e - b) * f.elem, store.device);
-      else
-        store.ops->to_host(site_, h, d, (e - b) * f.elem, store.device);
-      copied = true;
-    }
-  }
-  if (copied && store.ops->wait)
-    store.ops->wait(site_, store.device);
-  return copied;
-}
-
-/// Copies back and scatters the written fields of r's slots in `runs`.
-void region_impl::write_back(resident &r, const slot_runs &runs) {
-  phase_clock clock(site_);
-  clock.mark(phase::from_device, copy_runs(r, runs, false));
-  const std::vector<resident::scatter_fn> &fns = r.state().scatters;
-  if (!fns.empty())
-    in_runs(runs, r.locals(), [&](std::size_t b, std::size_t e) {
-      for (resident::scatter_fn fn : fns)
-        fn(r, b, e);
-    });
-  clock.mark(phase::scatter);
-}
-
-/// Gathers every learned view of r's slots in `runs` again, and copies them
-/// to the device (r is ready()).
-void region_impl::refresh(resident &r, const slot_runs &runs) {
-  phase_clock clock(site_);
-  const auto &gathers = cover_of(r, views_of(*r.state().learned));
-  in_runs(runs, r.slots(), [&](std::size_t b, std::size_t e) {
-    for (resident::gather_fn g : gathers)
-      g(r, b, e);
-  });
-  clock.mark(phase::gather);
-  clock.mark(phase::to_device, copy_runs(r, runs, true));
-}
-
 /// soaview::sync (sync.h): the slots of the elements f reads written back,
 /// f run with no region, the slots of those it writes gathered again; or
 /// the whole write-back (below), after which the next sweep gathers
@@ -462,32 +257,32 @@ void region_impl::sync(type_key key, void *const *reads, std::size_t nr,
   resident *partial = nullptr;
   slot_runs read_runs, write_runs;
   side_stream side;
-  if (!key || (listed && (r ? !ready(*r) : !residents_.empty()))) {
+  if (!key || (listed && (r ? !fields_.ready(*r) : !residents_.empty()))) {
     flush(r ? key : nullptr);
   } else if (r && listed) {
-    read_runs = runs_of(*r, reads, nr);
-    write_runs =
-        writes == reads && nw == nr ? read_runs : runs_of(*r, writes, nw);
+    read_runs = fields_.runs_of(*r, reads, nr);
+    write_runs = writes == reads && nw == nr ? read_runs
+                                             : fields_.runs_of(*r, writes, nw);
     side.ops = overlap_of(r->state().ops);
     if (side.ops) { // beside the sweeps computing
       side.device = r->state().device;
       side.ops->begin(site_, r->state().device,
-                      after(*r, read_runs, write_runs));
+                      region_launches::after(*r, read_runs, write_runs));
     }
-    write_back(*r, read_runs);
+    fields_.write_back(*r, read_runs);
     partial = r;
   }
-  ++outside_; // f may change the lists
+  check_.ran_outside(); // f may change the lists
   try {
     suspended none;
     call(f);
   } catch (...) { // what f wrote stands, as without the region
     if (partial)
-      refresh(*partial, write_runs);
+      fields_.refresh(*partial, write_runs);
     throw;
   }
   if (partial)
-    refresh(*partial, write_runs);
+    fields_.refresh(*partial, write_runs);
 }
 
 void region_sync_elements(type_key key, void *const *reads, std::size_t nr,
@@ -547,7 +342,7 @@ region::~region() noexcept(false) {
     return;
   rt::tl_current = nullptr;
   std::unique_ptr<rt::region_impl> impl(impl_); // freed on every way out
-  if (impl->stopped)
+  if (impl->stopped())
     return;
   if (std::uncaught_exceptions() > unwinding_) {
     try { // an exception leaves the region: write back, never throw

@@ -1,12 +1,21 @@
 //===- region_impl.h - a view region's state, inside the runtime -*- C++
 //-*-===//
 //
-// Internal to the runtime (region.cpp, region_sweeps.cpp): what a view region
-// keeps per element type (resident's storage), per sweep site and set of
-// lists (site_index), and the region itself (region_impl). region.cpp
-// holds the region's buffers, gathers, write-backs and syncs;
-// region_sweeps.cpp its side of the sweeps that join it: their slots,
-// indices and launches.
+// Internal to the runtime (region.cpp, region_fields.cpp,
+// region_sweeps.cpp): what a view region keeps per element type (resident's
+// storage) and per sweep site and set of lists (site_index), and the region
+// itself (region_impl), which holds one piece per concern:
+//   * region_buffers: the buffers it leases from the pool and retires;
+//   * list_check: the check that its sweeps' lists are unchanged, and the
+//     stop when they are not;
+//   * region_fields: its fields' gathers, write-backs and refreshes;
+//   * site_indices: the indices of its sweep sites, and the slots they
+//     number;
+//   * region_launches: the sweeps launched, marked for soaview::sync.
+// region.cpp holds the buffers, the residents, soaview::sync and the entry
+// points; region_fields.cpp the gathers and write-backs; region_sweeps.cpp
+// the region's side of the sweeps that join it: their slots, indices,
+// checks and launches.
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_REGION_IMPL_H
 #define SOAVIEW_REGION_IMPL_H
@@ -86,7 +95,7 @@ struct resident::storage {
   synced_list synced[2];
   unsigned synced_next = 0;
   /// What bind() does (asking() sets it for the length of a question):
-  /// make the buffers, or make nothing and answer region_impl::ready
+  /// make the buffers, or make nothing and answer region_fields::ready
   /// (`probe`: all_on_device stays true while each field bound is on the
   /// device) or cover_of (`record`: the index of each field bound goes to
   /// `bound`, fields.size() for one not made yet).
@@ -169,6 +178,23 @@ template <class F> void in_blocks(std::size_t n, const F &f) {
   });
 }
 
+/// Runs f with the slot table of r's elements (learned_mutex held). The
+/// table is the site's for r's element type (learned_views), kept across
+/// entries: built again only when r's elements are others.
+template <class F> auto with_table(resident &r, F &&f) {
+  std::lock_guard<std::mutex> lock(learned_mutex);
+  learned_views &l = *r.state().learned;
+  if (r.state().table_generation != l.generation ||
+      l.table_elems != r.state().elems) {
+    l.table_elems = r.state().elems;
+    l.table.reset(l.table_elems.size());
+    for (std::size_t j = 0; j < l.table_elems.size(); ++j)
+      l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
+    r.state().table_generation = ++l.generation;
+  }
+  return f(static_cast<const slot_table &>(l.table));
+}
+
 /// Slot ranges [begin, end), ascending and disjoint.
 using slot_runs = std::vector<std::pair<std::size_t, std::size_t>>;
 
@@ -189,80 +215,122 @@ void in_runs(const slot_runs &runs, std::size_t limit, const F &f) {
     f(blocks[i].first, blocks[i].second);
 }
 
-/// The state of one region (region.h).
-class region_impl {
+/// The buffers a region leases from the pool by its site (fields, scratch
+/// and indices), in the order taken; they end, in reverse order (the pool's
+/// leases end in reverse order), when the region does. A retired one waits
+/// for take() to reuse it, so that laying the slots out again allocates
+/// nothing after the first time.
+class region_buffers {
 public:
-  /// `lists_kept`: the region's code writes no list unseen
-  /// (region_lists::kept).
-  region_impl(const site &s, bool lists_kept)
-      : site_(s), lists_kept_(lists_kept) {}
-  ~region_impl() {
-    for (auto &r : residents_)
-      release_launches(*r);
+  explicit region_buffers(const site &s) : site_(s) {}
+  ~region_buffers() {
     while (!leases_.empty())
       leases_.pop_back(); // the pool's leases end in reverse order
   }
+  region_buffers(const region_buffers &) = delete;
+  region_buffers &operator=(const region_buffers &) = delete;
 
-  resident *join(const site &s, type_key key, const device_ops &ops, int device,
-                 sweep_state &st, bool writes, bool inner, sweep_index &dev);
-  /// Copies back and scatters every resident's written fields.
-  void close() {
-    verify();
-    for (auto &r : residents_)
-      write_back(*r);
-  }
-  /// The check of the last join of a site the region knows: its lists are
-  /// those it was built from (elements in the same order), or the region
-  /// stops. A CUDA sweep launches its kernel first and checks while it runs
-  /// (the kernel writes only the region's device buffers, which a stopped
-  /// region never writes back); every other use of the region checks first.
-  void verify() {
-    if (!pending_.site)
-      return;
-    pending check = pending_;
-    pending_ = {};
-    if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
-                    check.x->lists))
-      stop(*check.site);
-    known_at(*check.x, *check.st);
-  }
-  void flush(type_key key) {
-    verify();
-    ++outside_; // a loop that runs as written may change the lists
-    for (auto &r : residents_)
-      if (!key || r->state().key == key) {
-        write_back(*r);
-        for (resident::field &f : r->state().fields)
-          f.on_device = false; // gathered again by the next sweep
-      }
-  }
-  void sync(type_key key, void *const *reads, std::size_t nr,
-            void *const *writes, std::size_t nw, void (*call)(void *), void *f);
   /// A buffer of at least `bytes` of `mem` on `device` for the rest of the
   /// region: a retired one that fits (the smallest), else a new lease.
   void *take(std::size_t bytes, const backend *mem, int device);
   /// Hands a buffer take() gave back for reuse: nothing may use it after
-  /// (the device's work on it has ended: relayout waits for it).
+  /// (the device's work on it has ended: site_indices::relayout waits for
+  /// it).
   void retire(const void *p) noexcept;
-  const site &where() const noexcept { return site_; }
-  bool stopped = false;
 
 private:
-  void write_back(resident &r);
-  resident &resident_for(type_key key, const device_ops &ops, int device);
+  struct held {
+    std::unique_ptr<lease> buffer;
+    std::size_t bytes;
+    const backend *mem;
+    bool retired;
+  };
+  const site &site_;
+  std::vector<held> leases_;
+};
+
+/// The check that a sweep's lists are those its site's index was built
+/// from (same_lists: elements in the same order), at once or left for
+/// later; in a region whose code writes no list unseen, skipped while the
+/// lists are where they were when last known to be those (list_places). A
+/// check that fails stops the region.
+class list_check {
+public:
+  /// `lists_kept`: the region's code writes no list unseen
+  /// (region_lists::kept).
+  list_check(const site &s, bool lists_kept)
+      : site_(s), lists_kept_(lists_kept) {}
+
+  /// The check of st's lists against x's, left for verify(): a CUDA sweep
+  /// launches its kernel first and checks while it runs (the kernel writes
+  /// only the region's device buffers, which a stopped region never writes
+  /// back); every other use of the region checks first.
+  void check_later(const site &s, const sweep_state &st, site_index &x) {
+    pending_ = {&s, &st, &x};
+  }
+  /// The check left for later, if any: the lists are those x was built
+  /// from, or the region stops.
+  void verify();
+  /// x's lists are st's, as checked (or built): where they are now is
+  /// where they stay while the region's code writes no list unseen.
+  void known_at(site_index &x, const sweep_state &st) const {
+    if (lists_kept_)
+      record_places(st, outside_, x.places);
+  }
+  /// Whether st's lists are where x's were last known to be, with no code
+  /// run as outside the region since: then they are x's, unchecked.
+  bool still_at(const sweep_state &st, const site_index &x) const {
+    return same_places(st, outside_, x.places);
+  }
+  /// Code runs as outside the region (a soaview::sync's function, a loop
+  /// that runs as written): it may change the lists.
+  void ran_outside() noexcept { ++outside_; }
+  /// The lists of the sweep at s changed: the region stops (it computes
+  /// and writes back nothing more).
+  [[noreturn]] void stop(const site &s);
+  bool stopped() const noexcept { return stopped_; }
+
+private:
+  struct pending {
+    const site *site = nullptr;
+    const sweep_state *st = nullptr;
+    site_index *x = nullptr;
+  };
+  const site &site_;
+  const bool lists_kept_;
+  /// How many times code ran as outside the region (list_places).
+  std::size_t outside_ = 0;
+  pending pending_;
+  bool stopped_ = false;
+};
+
+/// The fields of a region's residents on their way between the elements
+/// and the device: the learned views gathered in one pass, the written
+/// fields copied back and scattered (every local slot, or the slots of a
+/// soaview::sync's elements), and a sync's slots gathered again.
+class region_fields {
+public:
+  /// `check`: the region's, run before the elements are read.
+  region_fields(const site &s, list_check &check) : site_(s), check_(check) {}
+
+  /// When no field of r is on the device, gathers the views the region's
+  /// site learned for r's type, in one pass, and copies them.
   void gather_learned(const site &s, resident &r);
+  /// Whether every learned view's fields are on the device.
+  bool ready(resident &r);
+  /// The slots of the n elements at `elems` that r holds, as ranges.
+  slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
+  /// Copies back and scatters r's written fields.
+  void write_back(resident &r);
+  /// The same, of r's slots in `runs` only.
+  void write_back(resident &r, const slot_runs &runs);
+  /// Gathers r's slots in `runs` again and copies them to the device.
+  void refresh(resident &r, const slot_runs &runs);
+
+private:
   const std::vector<resident::gather_fn> &cover_of(resident &r,
                                                    const learned_list &views);
-  bool ready(resident &r);
-  slot_runs runs_of(resident &r, void *const *elems, std::size_t n);
-  void write_back(resident &r, const slot_runs &runs);
-  void refresh(resident &r, const slot_runs &runs);
   bool copy_runs(resident &r, const slot_runs &runs, bool to_device);
-  void build(const site &s, site_index &x, resident &r, sweep_state &st,
-             bool writes, bool inner);
-  bool fits(const resident &r, const sweep_state &st, bool inner) const;
-  site_index *same_as_before(type_key key, const sweep_state &st, bool writes,
-                             bool inner);
   /// Runs f, which calls learned views' bind functions, with bind() in
   /// mode m; bind() makes buffers again after it.
   template <class F>
@@ -274,71 +342,121 @@ private:
     } done{s};
     f();
   }
+
+  const site &site_;
+  list_check &check_;
+};
+
+/// The indices of a region's sweep sites, one per site and set of lists
+/// (index_key), and the slots they number: a site's first run builds its
+/// index, or takes one built from the same lists (same_as_before); a
+/// sweep that sees other elements gives its resident new slots (reset) or
+/// more (grow), after which its fields start again (relayout).
+class site_indices {
+public:
+  site_indices(const site &s, region_buffers &buffers, list_check &check,
+               region_fields &fields)
+      : site_(s), buffers_(buffers), check_(check), fields_(fields) {}
+
+  /// The index of the sweep at s over st's lists, of r's slots: the one
+  /// the site has (its check left to `check_`), one built before from the
+  /// same lists, or a new one, built.
+  const site_index &index_for(const site &s, type_key key, resident &r,
+                              sweep_state &st, bool writes, bool inner);
+
+private:
+  void build(const site &s, site_index &x, resident &r, sweep_state &st,
+             bool writes, bool inner);
+  static bool fits(const resident &r, const sweep_state &st, bool inner);
+  site_index *same_as_before(type_key key, const sweep_state &st, bool writes,
+                             bool inner);
   bool index_partial_sweep(resident &r, const sweep_state &st, bool inner,
                            site_index &x, inner_runs &runs);
   void reset(resident &r, const sweep_state &st, bool inner);
   void grow(resident &r, const std::vector<void *> &more);
   void relayout(resident &r);
-  [[noreturn]] void stop(const site &s);
-
-public:
-  void launched();
-
-private:
-  void release_launches(resident &r);
-  void *after(resident &r, const slot_runs &reads, const slot_runs &writes);
-  /// Runs f with the slot table of r's elements (learned_mutex held).
-  template <class F> auto with_table(resident &r, F &&f);
-
-  struct pending {
-    const site *site = nullptr;
-    const sweep_state *st = nullptr;
-    site_index *x = nullptr;
-  };
-  /// x's lists are st's, as checked (or built): where they are now is
-  /// where they stay while the region's code writes no list unseen.
-  void known_at(site_index &x, const sweep_state &st) {
-    if (lists_kept_)
-      record_places(st, outside_, x.places);
-  }
 
   const site &site_;
-  const bool lists_kept_;
-  /// How many times code ran as outside the region (list_places).
-  std::size_t outside_ = 0;
-  pending pending_;
-  std::vector<std::unique_ptr<resident>> residents_;
+  region_buffers &buffers_;
+  list_check &check_;
+  region_fields &fields_;
   std::map<index_key, site_index> index_;
-  /// The sweep that joined last, for launched().
-  resident *last_resident_ = nullptr;
-  const site_index *last_index_ = nullptr;
-  /// Every buffer the region took, in order (the pool's leases end in
-  /// reverse order); a retired one waits for take() to reuse it, so that
-  /// laying the slots out again allocates nothing after the first time.
-  struct held {
-    std::unique_ptr<lease> buffer;
-    std::size_t bytes;
-    const backend *mem;
-    bool retired;
-  };
-  std::vector<held> leases_;
 };
 
-/// The table is the site's for r's element type (learned_views), kept
-/// across entries: built again only when r's elements are others.
-template <class F> auto region_impl::with_table(resident &r, F &&f) {
-  std::lock_guard<std::mutex> lock(learned_mutex);
-  learned_views &l = *r.state().learned;
-  if (r.state().table_generation != l.generation ||
-      l.table_elems != r.state().elems) {
-    l.table_elems = r.state().elems;
-    l.table.reset(l.table_elems.size());
-    for (std::size_t j = 0; j < l.table_elems.size(); ++j)
-      l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
-    r.state().table_generation = ++l.generation;
+/// The sweeps a region launched that may still be computing (a backend
+/// with overlap_ops), listed in their residents (resident::storage::
+/// launches) with the slots each writes and reads, so that a
+/// soaview::sync's copies wait only for those whose slots they touch.
+class region_launches {
+public:
+  explicit region_launches(const site &s) : site_(s) {}
+
+  /// The sweep that joined last, of r's slots through x, for launched().
+  void joined(resident &r, const site_index &x) noexcept {
+    last_resident_ = &r;
+    last_index_ = &x;
   }
-  return f(static_cast<const slot_table &>(l.table));
-}
+  /// The sweep that joined last has queued its kernel: lists its mark.
+  void launched();
+  /// Gives back the marks listed in r.
+  static void release(resident &r);
+  /// What a soaview::sync's copies of r's slots `reads` (back from the
+  /// device) and `writes` (to it) wait for (null: nothing).
+  static void *after(const resident &r, const slot_runs &reads,
+                     const slot_runs &writes);
+
+private:
+  const site &site_;
+  resident *last_resident_ = nullptr;
+  const site_index *last_index_ = nullptr;
+};
+
+/// The state of one region (region.h): its residents, one per element
+/// type, and the pieces above.
+class region_impl {
+public:
+  /// `lists_kept`: the region's code writes no list unseen
+  /// (region_lists::kept).
+  region_impl(const site &s, bool lists_kept)
+      : site_(s), check_(s, lists_kept), buffers_(s), launches_(s),
+        fields_(s, check_), indices_(s, buffers_, check_, fields_) {}
+  /// The launches' marks are given back first; the buffers end after,
+  /// with the members (buffers_ after residents_ and indices_, which hold
+  /// none of them).
+  ~region_impl() {
+    for (auto &r : residents_)
+      region_launches::release(*r);
+  }
+  region_impl(const region_impl &) = delete;
+  region_impl &operator=(const region_impl &) = delete;
+
+  resident *join(const site &s, type_key key, const device_ops &ops, int device,
+                 sweep_state &st, bool writes, bool inner, sweep_index &dev);
+  /// Copies back and scatters every resident's written fields.
+  void close();
+  /// The check region_join left for later, if any (list_check::verify).
+  void verify() { check_.verify(); }
+  /// Copies back and scatters the fields of type `key` (null: every type),
+  /// which the next sweep gathers again.
+  void flush(type_key key);
+  void sync(type_key key, void *const *reads, std::size_t nr,
+            void *const *writes, std::size_t nw, void (*call)(void *), void *f);
+  void launched() { launches_.launched(); }
+  region_buffers &buffers() noexcept { return buffers_; }
+  const site &where() const noexcept { return site_; }
+  bool stopped() const noexcept { return check_.stopped(); }
+
+private:
+  resident &resident_for(type_key key, const device_ops &ops, int device);
+
+  const site &site_;
+  list_check check_;
+  region_buffers buffers_;
+  region_launches launches_;
+  region_fields fields_;
+  std::vector<std::unique_ptr<resident>> residents_;
+  site_indices indices_;
+};
 
 } // namespace soaview::rt
 

@@ -2,8 +2,9 @@
 //
 // How a sweep joins a view region (region_impl.h): the slots it shares
 // (all of the region's local slots, a run of them for a sweep over part of
-// its cells, or new slots), its index per site and set of lists, and the
-// marks of its launches that soaview::sync's copies wait for.
+// its cells, or new slots) and its index per site and set of lists
+// (site_indices), the check of its lists (list_check), and the marks of
+// its launches that soaview::sync's copies wait for (region_launches).
 //===----------------------------------------------------------------------===//
 #include "region_impl.h"
 
@@ -23,77 +24,133 @@ index_key index_key_of(const site &s, const sweep_state &st) {
 }
 } // namespace
 
-/// Whether the sweep's slots (just indexed in st) are the resident's: the
-/// same local elements, and its inner elements outside them among the
-/// resident's others, in the same order.
-bool region_impl::fits(const resident &r, const sweep_state &st,
-                       bool inner) const {
-  const std::vector<void *> &e = r.state().elems;
-  if (st.local_elems.size() != r.locals() ||
-      !std::equal(st.local_elems.begin(), st.local_elems.end(), e.begin()))
-    return false;
-  if (!inner)
-    return true;
-  return st.extra.size() <= e.size() - r.locals() &&
-         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals());
+//--- list_check: whether a sweep's lists are its index's ----------------------
+
+/// A check that passes records where the lists are (known_at).
+void list_check::verify() {
+  if (!pending_.site)
+    return;
+  pending check = pending_;
+  pending_ = {};
+  if (!same_lists(check.st->local, check.st->inner, check.st->owned.data(),
+                  check.x->lists))
+    stop(*check.site);
+  known_at(*check.x, *check.st);
 }
 
-/// New slots for a resident whose sweeps saw other elements: what the
-/// region's sweeps wrote is written back, and its fields and the indices of
-/// its sites start again (in buffers the old ones retire).
-void region_impl::reset(resident &r, const sweep_state &st, bool inner) {
-  resident::storage &store = r.state();
-  relayout(r);
-  for (auto &x : index_)
-    if (x.second.key == store.key && x.second.valid) {
-      x.second.valid = false;
-      sweep_index &d = x.second.dev;
-      for (const std::uint32_t *p :
-           {d.cell_of, d.run_off, d.run_start, d.run_len})
-        retire(p);
-      d = {};
+void list_check::stop(const site &s) {
+  stopped_ = true;
+  std::fprintf(
+      stderr,
+      "soaview: the region at %s stopped: the lists of the sweep at "
+      "%s changed inside it (elements added, removed, reordered or moved "
+      "to another cell); "
+      "nothing more is computed and nothing is written back: change "
+      "the lists outside the region\n",
+      site_.where(), s.where());
+  throw std::logic_error("soaview: region stopped: its lists changed");
+}
+
+//--- site_indices: the sites' indices and the slots they number ---------------
+
+/// The site's index of st's lists: the one it built or took before (its
+/// check left for later, unless st's lists are where they were when last
+/// known to be its: list_check::still_at), else one built before, here or
+/// at another site, from the same lists (same_as_before), else a new one.
+const site_index &site_indices::index_for(const site &s, type_key key,
+                                          resident &r, sweep_state &st,
+                                          bool writes, bool inner) {
+  const index_key k = index_key_of(s, st);
+  auto it = index_.find(k);
+  if (it != index_.end() && it->second.valid && it->second.key == key) {
+    site_index &x = it->second;
+    if (st.local.size() + st.inner.size() != x.lists.count.size())
+      check_.stop(s); // other cells: the index does not fit them
+    if (!check_.still_at(st, x))
+      check_.check_later(s, st, x); // else: the lists it was checked with
+    return x;
+  }
+  if (site_index *x = same_as_before(key, st, writes, inner)) {
+    check_.known_at(*x, st);
+    return *x;
+  }
+  site_index &x = index_[k];
+  x.key = key;
+  build(s, x, r, st, writes, inner);
+  return x;
+}
+
+/// An index built from lists that hold, cell by cell, what st's hold: the
+/// site's own over the same lists in other storage (made again for each
+/// run, say), or another site's over the same lists (a scheme's density and
+/// force sweeps of one set of cells), which the sweep uses instead of
+/// building one more. An index built by a sweep that does not write
+/// through its local lists was not checked for elements local in two cells
+/// (table_local), so a sweep that writes does not take it; one built
+/// without inner runs (`inner` false) serves only such sweeps. First the
+/// indices whose lists are where st's are (list_places: O(cells) each),
+/// then those whose lists hold the same elements (same_lists). Null: none.
+site_index *site_indices::same_as_before(type_key key, const sweep_state &st,
+                                         bool writes, bool inner) {
+  auto serves = [&](const site_index &x) {
+    return x.valid && x.key == key && (x.writes_checked || !writes) &&
+           x.inner == inner &&
+           x.lists.count.size() == st.local.size() + st.inner.size();
+  };
+  for (auto &[k, x] : index_)
+    if (serves(x) && check_.still_at(st, x))
+      return &x;
+  for (auto &[k, x] : index_)
+    if (serves(x) && same_lists(st.local, st.inner, st.owned.data(), x.lists))
+      return &x;
+  return nullptr;
+}
+
+/// The sweep's index, built from its recorded lists, copied to the device.
+void site_indices::build(const site &s, site_index &x, resident &r,
+                         sweep_state &st, bool writes, bool inner) {
+  // A sweep over part of the region's cells numbers its slots as the
+  // region does and leaves the sweep's own table and runs as they are, for
+  // its next run over all the cells (index_local, index_inner).
+  list_local(s, st);
+  inner_runs runs;
+  if (!index_partial_sweep(r, st, inner, x, runs)) {
+    table_local(s, st, writes);
+    if (inner) {
+      index_inner(s, st, true);
+    } else {
+      st.extra.clear();
+      st.run_off.assign(st.local.size() + 1, 0);
+      st.run_start.clear();
+      st.run_len.clear();
     }
-  std::vector<void *> &e = store.elems;
-  e.assign(st.local_elems.begin(), st.local_elems.end());
-  if (inner)
-    e.insert(e.end(), st.extra.begin(), st.extra.end());
-  store.locals = st.local_elems.size();
-}
-
-/// More slots after r's others (the halo particles of a sweep over part of
-/// the region's cells): what the region's sweeps wrote is written back and
-/// its fields start again, sized for the new slots; the slots the region
-/// had keep their numbers, and with them every site's index.
-void region_impl::grow(resident &r, const std::vector<void *> &more) {
-  relayout(r);
-  std::vector<void *> &e = r.state().elems;
-  e.insert(e.end(), more.begin(), more.end());
-}
-
-/// Before r's slots change: what the region's sweeps wrote is written back,
-/// the device's work ends, and its fields start again, in buffers that the
-/// old ones retire (take() reuses them: a region whose sweeps lay the slots
-/// out again and again allocates nothing after the first time).
-void region_impl::relayout(resident &r) {
-  resident::storage &store = r.state();
-  if (!store.elems.empty()) {
-    write_back(r);
-    if (store.ops->wait) // kernels that only read the buffers may still run
-      store.ops->wait(site_, store.device);
+    if (!fits(r, st, inner))
+      reset(r, st, inner);
+    x.first = x.read_lo = 0;
+    x.count = r.locals();
+    x.read_hi = r.slots();
+    runs = {st.run_off, st.run_start, st.run_len};
   }
-  release_launches(r);
-  for (const resident::field &f : store.fields) {
-    retire(f.dev);
-    retire(f.host); // the same buffer where the device's memory is the host's
-  }
-  for (const auto &b : store.scratch)
-    retire(b.second);
-  store.fields.clear();
-  store.pending.clear();
-  store.scratch.clear();                    // sized for the old slots
-  store.table_generation = ~std::size_t(0); // other slots: look them up again
-  for (resident::storage::synced_list &l : store.synced)
-    l.elems.clear();
+  const device_ops &ops = *r.state().ops;
+  auto copy = [&](const std::vector<std::uint32_t> &v) {
+    auto *d = static_cast<std::uint32_t *>(buffers_.take(
+        kEntryBytes * v.size(), ops.device_memory, r.state().device));
+    if (!v.empty())
+      ops.to_device(site_, d, v.data(), kEntryBytes * v.size(),
+                    r.state().device);
+    return d;
+  };
+  x.dev.cell_of = copy(st.cell_of);
+  x.dev.run_off = copy(runs.off);
+  x.dev.run_start = copy(runs.start);
+  x.dev.run_len = copy(runs.len);
+  if (ops.wait)
+    ops.wait(site_, r.state().device);
+  record_lists(st, std::move(runs), r.state().elems, x.first, x.lists);
+  x.writes_checked = writes;
+  x.inner = inner;
+  check_.known_at(x, st);
+  x.valid = true;
 }
 
 /// Whether the sweep's local elements (just indexed in st) are a run of
@@ -101,9 +158,9 @@ void region_impl::relayout(resident &r) {
 /// region's cells. Its index then numbers inner slots as the region does
 /// (the inner elements the region lacks become slots after its others:
 /// grow()), and x holds the slots it writes and reads.
-bool region_impl::index_partial_sweep(resident &r, const sweep_state &st,
-                                      bool inner, site_index &x,
-                                      inner_runs &runs) {
+bool site_indices::index_partial_sweep(resident &r, const sweep_state &st,
+                                       bool inner, site_index &x,
+                                       inner_runs &runs) {
   const std::vector<void *> &lp = st.local_elems, &e = r.state().elems;
   const std::size_t n = lp.size();
   if (!r.locals() || n >= r.locals())
@@ -140,135 +197,85 @@ bool region_impl::index_partial_sweep(resident &r, const sweep_state &st,
   return true;
 }
 
-void region_impl::stop(const site &s) {
-  stopped = true;
-  std::fprintf(
-      stderr,
-      "soaview: the region at %s stopped: the lists of the sweep at "
-      "%s changed inside it (elements added, removed, reordered or moved "
-      "to another cell); "
-      "nothing more is computed and nothing is written back: change "
-      "the lists outside the region\n",
-      site_.where(), s.where());
-  throw std::logic_error("soaview: region stopped: its lists changed");
+/// Whether the sweep's slots (just indexed in st) are the resident's: the
+/// same local elements, and its inner elements outside them among the
+/// resident's others, in the same order.
+bool site_indices::fits(const resident &r, const sweep_state &st, bool inner) {
+  const std::vector<void *> &e = r.state().elems;
+  if (st.local_elems.size() != r.locals() ||
+      !std::equal(st.local_elems.begin(), st.local_elems.end(), e.begin()))
+    return false;
+  if (!inner)
+    return true;
+  return st.extra.size() <= e.size() - r.locals() &&
+         std::equal(st.extra.begin(), st.extra.end(), e.begin() + r.locals());
 }
 
-/// The sweep's index, built from its recorded lists, copied to the device.
-void region_impl::build(const site &s, site_index &x, resident &r,
-                        sweep_state &st, bool writes, bool inner) {
-  // A sweep over part of the region's cells numbers its slots as the
-  // region does and leaves the sweep's own table and runs as they are, for
-  // its next run over all the cells (index_local, index_inner).
-  list_local(s, st);
-  inner_runs runs;
-  if (!index_partial_sweep(r, st, inner, x, runs)) {
-    table_local(s, st, writes);
-    if (inner) {
-      index_inner(s, st, true);
-    } else {
-      st.extra.clear();
-      st.run_off.assign(st.local.size() + 1, 0);
-      st.run_start.clear();
-      st.run_len.clear();
+/// New slots for a resident whose sweeps saw other elements: what the
+/// region's sweeps wrote is written back, and its fields and the indices of
+/// its sites start again (in buffers the old ones retire).
+void site_indices::reset(resident &r, const sweep_state &st, bool inner) {
+  resident::storage &store = r.state();
+  relayout(r);
+  for (auto &x : index_)
+    if (x.second.key == store.key && x.second.valid) {
+      x.second.valid = false;
+      sweep_index &d = x.second.dev;
+      for (const std::uint32_t *p :
+           {d.cell_of, d.run_off, d.run_start, d.run_len})
+        buffers_.retire(p);
+      d = {};
     }
-    if (!fits(r, st, inner))
-      reset(r, st, inner);
-    x.first = x.read_lo = 0;
-    x.count = r.locals();
-    x.read_hi = r.slots();
-    runs = {st.run_off, st.run_start, st.run_len};
-  }
-  const device_ops &ops = *r.state().ops;
-  auto copy = [&](const std::vector<std::uint32_t> &v) {
-    auto *d = static_cast<std::uint32_t *>(
-        take(kEntryBytes * v.size(), ops.device_memory, r.state().device));
-    if (!v.empty())
-      ops.to_device(site_, d, v.data(), kEntryBytes * v.size(),
-                    r.state().device);
-    return d;
-  };
-  x.dev.cell_of = copy(st.cell_of);
-  x.dev.run_off = copy(runs.off);
-  x.dev.run_start = copy(runs.start);
-  x.dev.run_len = copy(runs.len);
-  if (ops.wait)
-    ops.wait(site_, r.state().device);
-  record_lists(st, std::move(runs), r.state().elems, x.first, x.lists);
-  x.writes_checked = writes;
-  x.inner = inner;
-  known_at(x, st);
-  x.valid = true;
+  std::vector<void *> &e = store.elems;
+  e.assign(st.local_elems.begin(), st.local_elems.end());
+  if (inner)
+    e.insert(e.end(), st.extra.begin(), st.extra.end());
+  store.locals = st.local_elems.size();
 }
 
-resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
-                            int device, sweep_state &st, bool writes,
-                            bool inner, sweep_index &dev) {
-  phase_clock clock(s);
-  verify();
-  if (stopped)
-    stop(s);
-  resident &r = resident_for(key, ops, device);
-  const index_key k = index_key_of(s, st);
-  auto it = index_.find(k);
-  site_index *x = nullptr;
-  if (it != index_.end() && it->second.valid && it->second.key == key) {
-    x = &it->second;
-    if (st.local.size() + st.inner.size() != x->lists.count.size())
-      stop(s); // other cells: the index does not fit them
-    if (!same_places(st, outside_, x->places))
-      pending_ = {&s, &st, x}; // else: the lists it was checked with
-  } else {
-    // One built before, here or at another site, checked to hold these
-    // lists; else a new one.
-    x = same_as_before(key, st, writes, inner);
-    if (x) {
-      known_at(*x, st);
-    } else {
-      x = &index_[k];
-      x->key = key;
-      build(s, *x, r, st, writes, inner);
-    }
-  }
-  dev = x->dev;
-  st.region_first = x->first;
-  st.region_count = x->count;
-  last_resident_ = &r;
-  last_index_ = x;
-  clock.mark(phase::index);
-  gather_learned(s, r);
-  return &r;
+/// More slots after r's others (the halo particles of a sweep over part of
+/// the region's cells): what the region's sweeps wrote is written back and
+/// its fields start again, sized for the new slots; the slots the region
+/// had keep their numbers, and with them every site's index.
+void site_indices::grow(resident &r, const std::vector<void *> &more) {
+  relayout(r);
+  std::vector<void *> &e = r.state().elems;
+  e.insert(e.end(), more.begin(), more.end());
 }
 
-/// An index built from lists that hold, cell by cell, what st's hold: the
-/// site's own over the same lists in other storage (made again for each
-/// run, say), or another site's over the same lists (a scheme's density and
-/// force sweeps of one set of cells), which the sweep uses instead of
-/// building one more. An index built by a sweep that does not write
-/// through its local lists was not checked for elements local in two cells
-/// (table_local), so a sweep that writes does not take it; one built
-/// without inner runs (`inner` false) serves only such sweeps. First the
-/// indices whose lists are where st's are (list_places: O(cells) each),
-/// then those whose lists hold the same elements (same_lists). Null: none.
-site_index *region_impl::same_as_before(type_key key, const sweep_state &st,
-                                        bool writes, bool inner) {
-  auto fits = [&](const site_index &x) {
-    return x.valid && x.key == key && (x.writes_checked || !writes) &&
-           x.inner == inner &&
-           x.lists.count.size() == st.local.size() + st.inner.size();
-  };
-  for (auto &[k, x] : index_)
-    if (fits(x) && same_places(st, outside_, x.places))
-      return &x;
-  for (auto &[k, x] : index_)
-    if (fits(x) && same_lists(st.local, st.inner, st.owned.data(), x.lists))
-      return &x;
-  return nullptr;
+/// Before r's slots change: what the region's sweeps wrote is written back,
+/// the device's work ends, and its fields start again, in buffers that the
+/// old ones retire (region_buffers::take() reuses them: a region whose sweeps
+/// lay the slots out again and again allocates nothing after the first time).
+void site_indices::relayout(resident &r) {
+  resident::storage &store = r.state();
+  if (!store.elems.empty()) {
+    fields_.write_back(r);
+    if (store.ops->wait) // kernels that only read the buffers may still run
+      store.ops->wait(site_, store.device);
+  }
+  region_launches::release(r);
+  for (const resident::field &f : store.fields) {
+    buffers_.retire(f.dev);
+    // the same buffer where the device's memory is the host's
+    buffers_.retire(f.host);
+  }
+  for (const auto &b : store.scratch)
+    buffers_.retire(b.second);
+  store.fields.clear();
+  store.pending.clear();
+  store.scratch.clear();                    // sized for the old slots
+  store.table_generation = ~std::size_t(0); // other slots: look them up again
+  for (resident::storage::synced_list &l : store.synced)
+    l.elems.clear();
 }
+
+//--- region_launches: the sweeps launched, marked for soaview::sync -----------
 
 /// At most this many launches are listed (the older ones: `floor`).
 constexpr std::size_t kLaunches = 16;
 
-void region_impl::launched() {
+void region_launches::launched() {
   resident *r = last_resident_;
   const overlap_ops *ov =
       r && last_index_ ? overlap_of(r->state().ops) : nullptr;
@@ -287,7 +294,7 @@ void region_impl::launched() {
                             x.first + x.count, x.read_lo, x.read_hi});
 }
 
-void region_impl::release_launches(resident &r) {
+void region_launches::release(resident &r) {
   resident::storage &store = r.state();
   if (const overlap_ops *o = overlap_of(store.ops)) {
     for (const auto &l : store.launches)
@@ -303,8 +310,8 @@ void region_impl::release_launches(resident &r) {
 /// device) and `writes` (to it) wait for: the last sweep launched that
 /// writes a slot of `reads`, or reads or writes one of `writes`; else the
 /// newest no longer listed (`floor`, null: none).
-void *region_impl::after(resident &r, const slot_runs &reads,
-                         const slot_runs &writes) {
+void *region_launches::after(const resident &r, const slot_runs &reads,
+                             const slot_runs &writes) {
   auto meets = [](const slot_runs &runs, std::size_t lo, std::size_t hi) {
     for (auto [b, e] : runs)
       if (b < hi && lo < e)
@@ -318,6 +325,26 @@ void *region_impl::after(resident &r, const slot_runs &reads,
               std::max(l.read_hi, l.write_hi)))
       m = l.mark;
   return m;
+}
+
+//--- region_impl: a sweep joins the region ------------------------------------
+
+resident *region_impl::join(const site &s, type_key key, const device_ops &ops,
+                            int device, sweep_state &st, bool writes,
+                            bool inner, sweep_index &dev) {
+  phase_clock clock(s);
+  verify();
+  if (stopped())
+    check_.stop(s);
+  resident &r = resident_for(key, ops, device);
+  const site_index &x = indices_.index_for(s, key, r, st, writes, inner);
+  dev = x.dev;
+  st.region_first = x.first;
+  st.region_count = x.count;
+  launches_.joined(r, x);
+  clock.mark(phase::index);
+  fields_.gather_learned(s, r);
+  return &r;
 }
 
 } // namespace soaview::rt
