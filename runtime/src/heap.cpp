@@ -66,7 +66,7 @@ bool report(const site &s, const state &snapshot, std::size_t heap_bytes) {
   return true;
 }
 
-unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
+unsigned long long plan_owned(void *mem, std::size_t bytes, state &heap_state,
                               std::size_t &zero, void (*release)(void *, int),
                               int device) {
   if (!mem) {
@@ -74,7 +74,8 @@ unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
         stderr, "soaview: cannot allocate a device heap of %zu bytes\n", bytes);
     throw std::bad_alloc();
   }
-  auto at = plan((unsigned long long)(std::uintptr_t)mem, bytes, st, zero);
+  auto at =
+      plan((unsigned long long)(std::uintptr_t)mem, bytes, heap_state, zero);
   if (!at) {
     release(mem, device);
     std::fprintf(stderr,

@@ -222,15 +222,16 @@ SOAVIEW_HEAP_FN std::uint32_t reserve(state *h, std::uint32_t s, unsigned c,
 /// (threads of a warp would otherwise take one slab each).
 SOAVIEW_HEAP_FN bool try_slab(state *h, std::uint32_t s, unsigned c,
                               std::uint32_t want, std::uint32_t &got) {
-  std::uint32_t st = prim::load(&h->slab_state[s]);
-  if (st == kFree) {
-    st = prim::cas(&h->slab_state[s], kFree, c + 1);
-    if (st == kFree) { // taken: open its count
+  std::uint32_t slab_word = prim::load(&h->slab_state[s]);
+  if (slab_word == kFree) {
+    slab_word = prim::cas(&h->slab_state[s], kFree, c + 1);
+    if (slab_word == kFree) { // taken: open its count
       prim::fetch_sub(&h->slab_used[s], kClosed);
-      st = c + 1;
+      slab_word = c + 1;
     }
   }
-  return st == c + 1 && prim::load(&h->slab_used[s]) < blocks_per_slab(c) &&
+  return slab_word == c + 1 &&
+         prim::load(&h->slab_used[s]) < blocks_per_slab(c) &&
          (got = reserve(h, s, c, want)) != 0;
 }
 
@@ -466,14 +467,14 @@ SOAVIEW_HEAP_FN void free_in(state *h, void *p) {
     return;
   std::size_t off = (std::size_t)((std::uintptr_t)p - h->data);
   std::uint32_t s = (std::uint32_t)(off >> kSlabShift);
-  std::uint32_t st = prim::load(&h->slab_state[s]);
-  if (st & kRunHead) {
-    for (std::uint32_t k = st & ~kRunHead; k > 1; --k)
+  std::uint32_t slab_word = prim::load(&h->slab_state[s]);
+  if (slab_word & kRunHead) {
+    for (std::uint32_t k = slab_word & ~kRunHead; k > 1; --k)
       prim::store(&h->slab_state[s + k - 1], kFree);
     prim::store(&h->slab_state[s], kFree);
     return;
   }
-  const unsigned c = st - 1;
+  const unsigned c = slab_word - 1;
   const std::size_t block = (off & (kSlabBytes - 1)) >> (kMinShift + c);
   if constexpr (prim::warp_groups()) {
     free_group(h, s, c, block);
@@ -498,20 +499,20 @@ SOAVIEW_HEAP_FN void *aligned_allocate_in(state *h, std::size_t align,
 /// The usable size of a block the heap returned.
 SOAVIEW_HEAP_FN std::size_t usable_size_in(const state *h, const void *p) {
   std::size_t off = (std::size_t)((std::uintptr_t)p - h->data);
-  std::uint32_t st = h->slab_state[off >> kSlabShift];
-  if (st & kRunHead)
-    return (std::size_t)(st & ~kRunHead) << kSlabShift;
-  return std::size_t(1) << (kMinShift + st - 1);
+  std::uint32_t slab_word = h->slab_state[off >> kSlabShift];
+  if (slab_word & kRunHead)
+    return (std::size_t)(slab_word & ~kRunHead) << kSlabShift;
+  return std::size_t(1) << (kMinShift + slab_word - 1);
 }
 
 //--- Host side ------------------------------------------------------------
 /// Where a heap of `bytes` bytes at device address `base` puts its state:
-/// `st` is to be copied to the returned address after the `zero` bytes from
-/// it are cleared and closed_counts(st) filled with 0x80 bytes (slab states
-/// and bitmaps start zero, every slab free with a closed count).
+/// `heap_state` is to be copied to the returned address after the `zero` bytes
+/// from it are cleared and closed_counts(heap_state) filled with 0x80 bytes
+/// (slab states and bitmaps start zero, every slab free with a closed count).
 /// Returns 0 when `bytes` holds no slab.
 inline unsigned long long plan(unsigned long long base, std::size_t bytes,
-                               state &st, std::size_t &zero) {
+                               state &heap_state, std::size_t &zero) {
   const unsigned long long at =
       (base + kSlabBytes - 1) / kSlabBytes * kSlabBytes;
   if (base + bytes < at + 2 * kSlabBytes)
@@ -522,17 +523,18 @@ inline unsigned long long plan(unsigned long long base, std::size_t bytes,
     --slabs;
   if (slabs == 0)
     return 0;
-  st = state{};
-  st.slabs = (std::uint32_t)slabs;
-  st.lanes = lanes_for(slabs);
-  st.max_lanes = max_lanes_for(slabs);
-  st.data = at + state_bytes(slabs);
+  heap_state = state{};
+  heap_state.slabs = (std::uint32_t)slabs;
+  heap_state.lanes = lanes_for(slabs);
+  heap_state.max_lanes = max_lanes_for(slabs);
+  heap_state.data = at + state_bytes(slabs);
   const unsigned long long meta = at + (sizeof(state) + 63) / 64 * 64;
   // NOLINTNEXTLINE(performance-no-int-to-ptr): the heap's addresses are numbers
-  st.slab_state = (std::uint32_t *)(std::uintptr_t)meta;
-  st.slab_used = st.slab_state + slabs;
-  st.bitmap = st.slab_used + slabs;
-  st.hint = st.bitmap + slabs * kWordsPerSlab; // zero: no slab yet
+  heap_state.slab_state = (std::uint32_t *)(std::uintptr_t)meta;
+  heap_state.slab_used = heap_state.slab_state + slabs;
+  heap_state.bitmap = heap_state.slab_used + slabs;
+  heap_state.hint =
+      heap_state.bitmap + slabs * kWordsPerSlab; // zero: no slab yet
   zero = state_bytes(slabs);
   return at;
 }
@@ -540,9 +542,9 @@ inline unsigned long long plan(unsigned long long base, std::size_t bytes,
 /// The counts of a planned heap, to be filled with bytes 0x80 (kClosed)
 /// after the zeroing: where they start and how many bytes.
 inline std::pair<unsigned long long, std::size_t>
-closed_counts(const state &st) {
-  return {(unsigned long long)(std::uintptr_t)st.slab_used,
-          4 * (std::size_t)st.slabs};
+closed_counts(const state &heap_state) {
+  return {(unsigned long long)(std::uintptr_t)heap_state.slab_used,
+          4 * (std::size_t)heap_state.slabs};
 }
 
 /// Heap size from SOAVIEW_DEVICE_HEAP (bytes, or with a K, M or G suffix),
@@ -566,7 +568,7 @@ bool report(const site &s, const state &snapshot, std::size_t heap_bytes);
 /// device had none): plan() over it. When there is no memory, or it holds no
 /// slab (then release(mem, device) first), prints the runtime's message and
 /// throws std::bad_alloc. Implemented in runtime/src/heap.cpp.
-unsigned long long plan_owned(void *mem, std::size_t bytes, state &st,
+unsigned long long plan_owned(void *mem, std::size_t bytes, state &heap_state,
                               std::size_t &zero, void (*release)(void *, int),
                               int device);
 

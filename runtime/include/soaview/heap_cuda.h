@@ -98,14 +98,16 @@ public:
     const int device = device_;
     mem_ = cuda::allocate(bytes, device);
     std::size_t zero = 0;
-    state st;
-    auto at = plan_owned(mem_, bytes, st, zero, cuda::deallocate, device);
+    state heap_state;
+    auto at =
+        plan_owned(mem_, bytes, heap_state, zero, cuda::deallocate, device);
     state_ = (state *)(std::uintptr_t)at;
     must(cudaMemset(state_, 0, zero), "clearing the device heap");
-    auto [counts, count_bytes] = closed_counts(st);
+    auto [counts, count_bytes] = closed_counts(heap_state);
     must(cudaMemset((void *)(std::uintptr_t)counts, 0x80, count_bytes),
          "closing the device heap's slabs");
-    must(cudaMemcpy(state_, &st, sizeof st, cudaMemcpyHostToDevice),
+    must(cudaMemcpy(state_, &heap_state, sizeof heap_state,
+                    cudaMemcpyHostToDevice),
          "writing the device heap's state");
   }
   ~cuda_heap() { cuda::deallocate(mem_, device_); }
@@ -123,13 +125,13 @@ public:
   /// After a launch on `stream`: reports failed allocations (naming the
   /// loop) and clears the record; returns whether any failed.
   bool check(const site &s, cudaStream_t stream = cudaStreamPerThread) const {
-    state st;
-    cuda::check(
-        cudaMemcpyAsync(&st, state_, sizeof st, cudaMemcpyDeviceToHost, stream),
-        s, "reading the device heap's state");
+    state heap_state;
+    cuda::check(cudaMemcpyAsync(&heap_state, state_, sizeof heap_state,
+                                cudaMemcpyDeviceToHost, stream),
+                s, "reading the device heap's state");
     cuda::check(cudaStreamSynchronize(stream), s,
                 "reading the device heap's state");
-    if (!report(s, st, bytes_))
+    if (!report(s, heap_state, bytes_))
       return false;
     unsigned long long zero[2] = {0, 0};
     cuda::check(cudaMemcpyAsync(&state_->failures, zero, sizeof zero,

@@ -65,14 +65,15 @@ public:
       : device_(device), bytes_(bytes) {
     mem_ = omp_target_alloc(bytes, device);
     std::size_t zero = 0;
-    state st;
-    auto at = plan_owned(mem_, bytes, st, zero, omp_target_free, device);
+    state heap_state;
+    auto at =
+        plan_owned(mem_, bytes, heap_state, zero, omp_target_free, device);
     state_ = (state *)(std::uintptr_t)at;
     // The state, cleared bitmaps and closed counts, built here: one copy.
     std::vector<unsigned char> image(zero, 0);
-    auto [counts, count_bytes] = closed_counts(st);
+    auto [counts, count_bytes] = closed_counts(heap_state);
     std::memset(image.data() + (counts - at), 0x80, count_bytes);
-    std::memcpy(image.data(), &st, sizeof st);
+    std::memcpy(image.data(), &heap_state, sizeof heap_state);
     copy(state_, image.data(), zero, device_,
          "writing the device heap's state");
   }
@@ -86,10 +87,10 @@ public:
   /// After a target region: reports failed allocations (naming the loop)
   /// and clears the record; returns whether any failed.
   bool check(const site &s) const {
-    state st;
-    copy(&st, state_, sizeof st, omp_get_initial_device(),
+    state heap_state;
+    copy(&heap_state, state_, sizeof heap_state, omp_get_initial_device(),
          "reading the device heap's state");
-    if (!report(s, st, bytes_))
+    if (!report(s, heap_state, bytes_))
       return false;
     unsigned long long zero[2] = {0, 0};
     static_assert(offsetof(state, fail_bytes_max) ==
