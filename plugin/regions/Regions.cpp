@@ -41,7 +41,7 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S) {
 }
 
 /// The record an element type names: `T`, `T *`, `T &`, cv-qualified.
-const CXXRecordDecl *recordOf(QualType T) {
+const CXXRecordDecl *namedRecord(QualType T) {
   T = T.getNonReferenceType();
   if (T->isPointerType())
     T = T->getPointeeType();
@@ -96,7 +96,7 @@ void LoopCollector::addElements(const Stmt *Loop) {
                   holdsAnnotatedLoop(Loop);
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop);
       RF && Annotation && !CellLoop) {
-    if (const CXXRecordDecl *RD = recordOf(RF->getLoopVariable()->getType()))
+    if (const CXXRecordDecl *RD = namedRecord(RF->getLoopVariable()->getType()))
       if (!llvm::is_contained(Found.Records, RD)) {
         Found.Records.push_back(RD);
         Found.Names.insert(qualifiedName(Ctx, compat::recordType(Ctx, RD)));
