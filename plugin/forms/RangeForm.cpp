@@ -26,16 +26,20 @@ namespace soaview {
 
 namespace {
 
-/// Whether `*it`, the initializer of a range-for's variable (copied for
-/// `auto [a, b]`), is a temporary rather than an element the range holds.
-bool yieldsTemporaries(const Expr *Init) {
-  if (!Init)
-    return false;
+/// A range-for variable's initializer without its implicit nodes and the
+/// copy's constructor of one argument, where it copies.
+const Expr *withoutCopy(const Expr *Init) {
   Init = Init->IgnoreImplicit();
   if (const auto *C = dyn_cast<CXXConstructExpr>(Init))
     if (C->getNumArgs() == 1)
-      Init = C->getArg(0)->IgnoreImplicit();
-  return Init->isPRValue();
+      return C->getArg(0)->IgnoreImplicit();
+  return Init;
+}
+
+/// Whether `*it`, the initializer of a range-for's variable (copied for
+/// `auto [a, b]`), is a temporary rather than an element the range holds.
+bool yieldsTemporaries(const Expr *Init) {
+  return Init && withoutCopy(Init)->isPRValue();
 }
 
 /// The type a `std::reference_wrapper<T>` refers to (`T`, const kept), or
@@ -58,11 +62,7 @@ QualType referredBy(QualType T) {
 const CXXMemberCallExpr *elementConversion(const Expr *Init) {
   if (!Init)
     return nullptr;
-  Init = Init->IgnoreImplicit();
-  if (const auto *C = dyn_cast<CXXConstructExpr>(Init))
-    if (C->getNumArgs() == 1)
-      Init = C->getArg(0)->IgnoreImplicit();
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Init);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(withoutCopy(Init));
   return MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())
              ? MC
              : nullptr;
