@@ -120,8 +120,7 @@ ViewGroup ownView(const NestPlan &Nest, size_t Loop,
   return Own;
 }
 
-} // namespace
-
+/// The group of Nest's loops that loop Loop's view serves.
 ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
   ViewGroup G = sameElement(Nest, Loop);
   for (auto &Leaf : G.Union.Leaves)
@@ -134,6 +133,8 @@ ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop) {
     return ownView(Nest, Loop, G.InPlace);
   return G;
 }
+
+} // namespace
 
 std::vector<ViewGroup> viewGroups(const NestPlan &Nest) {
   std::vector<ViewGroup> Groups;

@@ -15,8 +15,6 @@
 
 namespace soaview {
 
-/// The group of Nest's loops that loop Loop's view serves.
-ViewGroup viewGroupOf(const NestPlan &Nest, size_t Loop);
 /// Every group of Nest's loops, in the order of their first loops (the
 /// plan's NestPlan::Views).
 std::vector<ViewGroup> viewGroups(const NestPlan &Nest);

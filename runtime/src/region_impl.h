@@ -183,14 +183,14 @@ template <class F> void in_blocks(std::size_t n, const F &f) {
 /// entries: built again only when r's elements are others.
 template <class F> auto with_table(resident &r, F &&f) {
   std::lock_guard<std::mutex> lock(learned_mutex);
-  learned_views &l = *r.state().learned;
-  if (r.state().table_generation != l.generation ||
-      l.table_elems != r.state().elems) {
-    l.table_elems = r.state().elems;
+  resident::storage &store = r.state();
+  learned_views &l = *store.learned;
+  if (store.table_generation != l.generation || l.table_elems != store.elems) {
+    l.table_elems = store.elems;
     l.table.reset(l.table_elems.size());
     for (std::size_t j = 0; j < l.table_elems.size(); ++j)
       l.table.insert(l.table_elems[j], static_cast<std::uint32_t>(j));
-    r.state().table_generation = ++l.generation;
+    store.table_generation = ++l.generation;
   }
   return f(static_cast<const slot_table &>(l.table));
 }
