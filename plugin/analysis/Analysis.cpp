@@ -6,9 +6,9 @@
 // member calls pull the member function into the proxy and are analysed
 // with `this` bound to the element, element arguments bind the callee's
 // parameter and analyse the callee (Calls.cpp). The call graph is followed
-// to a fixpoint (each function once per binding): this file runs the queue,
-// one body at a time. Any other use refuses the loop with a located error:
-// soaview never guesses.
+// to a fixpoint (each function once per binding, breadth first: a
+// ReachedFunctions of support/Reach.h): this file analyses one body at a time.
+// Any other use refuses the loop with a located error: soaview never guesses.
 //
 // Uses of element-type objects that do not come from the loop variable
 // ("foreign" accesses) are collected too; checks/ViewChecks.cpp judges them.
@@ -108,10 +108,9 @@ AnalysisKey keyOf(const FunctionDecl *FD, const Env &Scope) {
 }
 
 void NestState::enqueue(const FunctionDecl *FD, Env Scope) {
-  if (!Seen.insert(keyOf(FD, Scope)).second)
-    return;
+  AnalysisKey Key = keyOf(FD, Scope);
   Scope.Fn = FD;
-  Queue.push_back({FD, std::move(Scope)});
+  Bodies.later(Key, Work{FD->getBody(), std::move(Scope), Key});
 }
 
 void NestState::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
@@ -119,6 +118,7 @@ void NestState::refuse(SourceLocation L, const Msg &Error, SourceLocation NoteL,
   if (Failed)
     return;
   Failed = true;
+  Bodies.stop(); // nothing more is analysed
   StoredDiag &D = Diags.report(L, Error);
   if (Note)
     Diags.note(D, NoteL.isValid() ? NoteL : L, *Note);
@@ -364,6 +364,15 @@ void Analyzer::enqueueCallees(const Collector &Collected) {
   }
 }
 
+/// Analyses one body of the walk with a copy of its bindings (the analysis
+/// binds more: lambda parameters).
+void Analyzer::read(const NestState::Work &W) {
+  if (!W.Body)
+    return;
+  Env Scope = W.Scope;
+  analyse(W.Body, Scope, W.Key);
+}
+
 void Analyzer::analyse(const Stmt *Body, Env &Scope,
                        std::optional<AnalysisKey> Key) {
   State.CurrentFunction = Scope.Fn;
@@ -409,13 +418,9 @@ bool Analyzer::run() {
     for (const Expr *U : F.PointerUses)
       State.ExtraRootViews[U] = {(int)I, Kind::Pointer};
   }
-  analyse(State.In.Root ? State.In.Root : State.In.Loops[0].Form.Body, Top);
-  while (!State.Queue.empty() && !State.Failed) {
-    NestState::Work W = std::move(State.Queue.front());
-    State.Queue.pop_front();
-    if (const Stmt *Body = W.FD->getBody())
-      analyse(Body, W.Scope, keyOf(W.FD, W.Scope));
-  }
+  const Stmt *Root =
+      State.In.Root ? State.In.Root : State.In.Loops[0].Form.Body;
+  State.Bodies.run({Root, std::move(Top), std::nullopt});
   if (State.Failed)
     return false;
   for (const ReturnedWrites::Leaf &L : State.Returns.written()) {

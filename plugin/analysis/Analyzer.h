@@ -19,6 +19,7 @@
 #include "diag/Diagnostics.h"
 #include "forms/Forms.h"
 #include "support/Compat.h"
+#include "support/Reach.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -27,7 +28,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -138,13 +138,25 @@ private:
 };
 
 /// What one analysis of a nest shares between its pieces: the nest it
-/// reads, the AnalysedNest it writes, the work queue of bodies to analyse
-/// and the uses already bound. Reports the nest's one refusal.
+/// reads, the AnalysedNest it writes, the bodies to analyse and the uses
+/// already bound. Reports the nest's one refusal, which ends the analysis.
 class NestState {
 public:
+  /// A body to analyse and what its code is bound to: the nest's own code
+  /// (no key: its callers are not followed), or a function's body, once per
+  /// AnalysisKey.
+  struct Work {
+    const clang::Stmt *Body; ///< null: the function has no body
+    Env Scope;
+    std::optional<AnalysisKey> Key;
+  };
+  using Reach = ReachedFunctions<AnalysisKey, Work>;
+
+  /// Analyse reads each body of the walk.
   NestState(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
-            AnalysedNest &Out)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), In(In), Out(Out) {}
+            AnalysedNest &Out, Reach::Reader Analyse)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), In(In), Out(Out),
+        Bodies(std::move(Analyse)) {}
 
   /// Reports why the nest cannot be converted (once), with the note saying
   /// what to write instead and the loop it concerns.
@@ -153,7 +165,8 @@ public:
               std::optional<Msg> Note = std::nullopt);
   /// Reports R, if any (analysis/Rules.h); whether it did.
   bool refused(const std::optional<Refusal> &R);
-  /// Queues FD's body for analysis with Scope (once per AnalysisKey).
+  /// Queues FD's body for analysis with Scope, after every body queued
+  /// before it (breadth first), once per AnalysisKey.
   void enqueue(const clang::FunctionDecl *FD, Env Scope);
   /// The binding of an expression that denotes a whole element (the loop
   /// variable, `*p`, `&e`, `this`), or nullopt.
@@ -163,11 +176,6 @@ public:
   bool isElementRecord(const clang::RecordDecl *RD) const;
   ViewModel &view(const Binding &B) { return Out.Loops[B.View].View; }
   const LoopForm &form(int View) const { return In.Loops[View].Form; }
-
-  struct Work {
-    const clang::FunctionDecl *FD;
-    Env Scope;
-  };
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
@@ -194,8 +202,9 @@ public:
   /// Closure classes of lambdas written in analysed code.
   std::set<const clang::CXXRecordDecl *> WrittenClosures;
   llvm::DenseSet<const clang::Expr *> BoundWholes;
-  std::set<AnalysisKey> Seen;
-  std::deque<Work> Queue;
+  /// The nest's own code, then the bodies it reaches, breadth first; a
+  /// refusal stops it.
+  Reach Bodies;
   std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>, size_t>
       CalleeIndex;
 
@@ -327,20 +336,22 @@ private:
 };
 
 /// Follows every use of the nest's elements (analysis/Analysis.cpp) and
-/// writes the AnalysedNest: each body queued is collected, its element
+/// writes the AnalysedNest: each body reached is collected, its element
 /// uses walked, its other field accesses and callees recorded. Any use it
 /// cannot follow refuses the nest.
 class Analyzer {
 public:
   Analyzer(clang::ASTContext &Ctx, DiagStore &Diags, const RecognisedNest &In,
            AnalysedNest &Out)
-      : State(Ctx, Diags, In, Out), Access(State), Calls(State, Access),
-        Walker(State, Access, Calls) {}
+      : State(Ctx, Diags, In, Out,
+              [this](const NestState::Work &W) { read(W); }),
+        Access(State), Calls(State, Access), Walker(State, Access, Calls) {}
 
   /// False after reporting why the nest cannot be converted.
   bool run();
 
 private:
+  void read(const NestState::Work &W);
   void analyse(const clang::Stmt *Body, Env &Scope,
                std::optional<AnalysisKey> Key = std::nullopt);
   void analyseRoots(const Collector &Collected, Env &Scope,

@@ -19,6 +19,7 @@
 #include "diag/Diagnostics.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
+#include "support/Reach.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -173,54 +174,33 @@ struct Reached {
 
 /// Every user function a loop body reaches whose body this translation unit
 /// holds, outside system headers, in the order a breadth-first walk meets
-/// them.
+/// them (ReachedFunctions::later): the functions each statement runs
+/// (runsAt: callees, constructors, the destructors of what is built or
+/// deleted, the call operators of lambdas handed on by name) and every
+/// override of a virtual function among them.
 class ReachWalk : public RecursiveASTVisitor<ReachWalk> {
 public:
-  explicit ReachWalk(ASTContext &Ctx) : Ctx(Ctx) {}
-  std::vector<Reached> run(const Stmt *Body) {
-    TraverseStmt(const_cast<Stmt *>(Body));
-    for (size_t I = 0; I < Out.size(); ++I) {
-      Via = Out[I].Via;
-      TraverseDecl(const_cast<FunctionDecl *>(Out[I].FD));
-    }
+  explicit ReachWalk(ASTContext &Ctx)
+      : Ctx(Ctx), Reach([this](const Reached &R) { read(R); }) {}
+  std::vector<Reached> run(const Stmt *LoopBody) {
+    Body = LoopBody;
+    Reach.run({nullptr, nullptr});
     return Out;
   }
-  bool VisitCallExpr(CallExpr *C) {
-    add(C->getDirectCallee(), C);
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    add(C->getConstructor(), C);
-    add(destructorOf(C->getType()), C); // a temporary's, or a variable's
-    return true;
-  }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr *D) {
-    add(destructorOf(D->getDestroyedType()), D);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) { // a lambda handed on by name
-    const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
-    if (RD && RD->isLambda())
-      for (const CXXMethodDecl *Op : callOperators(RD))
-        add(Op, E);
+  /// The functions S itself runs.
+  bool VisitStmt(Stmt *S) {
+    runsAt(Ctx, S, Runs, [&](const Run &R) { add(R.FD, cast<Expr>(R.Site)); });
     return true;
   }
 
 private:
-  static const CXXDestructorDecl *destructorOf(QualType T) {
-    const CXXRecordDecl *RD =
-        T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-    return RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
-  }
-  static std::vector<const CXXMethodDecl *>
-  callOperators(const CXXRecordDecl *RD) {
-    if (!RD->isGenericLambda())
-      return {RD->getLambdaCallOperator()};
-    std::vector<const CXXMethodDecl *> Ops;
-    for (const FunctionDecl *S :
-         RD->getDependentLambdaCallOperator()->specializations())
-      Ops.push_back(cast<CXXMethodDecl>(S));
-    return Ops;
+  /// Reads the loop body (the root, FD null) or a reached function.
+  void read(const Reached &R) {
+    Via = R.Via;
+    if (R.FD)
+      TraverseDecl(const_cast<FunctionDecl *>(R.FD));
+    else
+      TraverseStmt(const_cast<Stmt *>(Body));
   }
   void add(const FunctionDecl *FD, const Expr *At) {
     if (!FD)
@@ -232,10 +212,11 @@ private:
         add(O, At);
     const FunctionDecl *Def = nullptr;
     if (!FD->hasBody(Def) || !Def ||
-        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
-        !Seen.insert(Def).second)
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
       return;
-    Out.push_back({Def, Via ? Via : At});
+    Reached R{Def, Via ? Via : At};
+    if (Reach.later(Def, R))
+      Out.push_back(R);
   }
   /// The methods of this translation unit that override MD.
   std::vector<const CXXMethodDecl *> overriders(const CXXMethodDecl *MD) {
@@ -260,8 +241,15 @@ private:
   }
 
   ASTContext &Ctx;
-  const Expr *Via = nullptr; ///< the loop's call that reached the walked code
-  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  const Stmt *Body = nullptr; ///< the loop body, the walk's root
+  const Expr *Via = nullptr;  ///< the loop's call that reached the walked code
+  /// A construction runs the destructor of what it builds (its class's
+  /// own); a lambda named may be called where it is handed.
+  const RunRule Runs{DestructorRule::Own, /*ConstructedDestroyed=*/true,
+                     /*TemporariesDestroyed=*/false,
+                     /*LocalsDestroyed=*/false, /*NamedLambdas=*/true};
+  /// Breadth first: Out is in the order the walk meets the functions.
+  ReachedFunctions<const FunctionDecl *, Reached> Reach;
   llvm::SmallPtrSet<const CXXMethodDecl *, 4> Virtuals; ///< overrides added
   std::vector<Reached> Out;
   std::optional<std::multimap<const CXXMethodDecl *, const CXXMethodDecl *>>

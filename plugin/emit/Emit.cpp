@@ -26,6 +26,7 @@
 #include "emit/Loops.h"
 #include "emit/RegionScope.h"
 #include "emit/Sweeps.h"
+#include "emit/Tables.h"
 #include "emit/Views.h"
 #include "frontend/Annotations.h"
 
@@ -43,7 +44,8 @@ Emitter::Emitter(ASTContext &Ctx, DiagStore &Diags, BackendKind Kind)
       Views(std::make_unique<ViewEmitter>(*Context)),
       Clones(std::make_unique<CloneEmitter>(*Context)),
       Loops(std::make_unique<LoopEmitter>(*Context, *Heap)),
-      Sweeps(std::make_unique<SweepEmitter>(*Context, *Loops, *Heap)) {}
+      Sweeps(std::make_unique<SweepEmitter>(*Context, *Loops, *Heap)),
+      Tables(std::make_unique<TableEmitter>(*Context)) {}
 
 Emitter::~Emitter() = default;
 
@@ -58,7 +60,7 @@ bool Emitter::emitNest(const NestPlan &Nest) {
     return false;
   if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
     return false;
-  if (!deviceTables(Nest))
+  if (!Tables->emit(Nest))
     return false;
   Chunks All;
   All.append(Forward);
@@ -75,71 +77,6 @@ bool Emitter::finish() { return Clones->finish(); }
 
 bool Emitter::emitDispatchGuard(const DispatchSite &Site) {
   return soaview::emitDispatchGuard(*Context, Site);
-}
-
-/// The constant tables the nest's device code reads, declared for the
-/// device right after their definitions (once each), and where the backend
-/// names their copies, every reference in the user's code spelt so (once
-/// each; copies of user code spell theirs, EmitContext::copyEdits).
-bool Emitter::deviceTables(const NestPlan &Nest) {
-  for (const LoopPlan &P : Nest.Loops)
-    for (const VarDecl *V : P.Reach.Tables)
-      if (DeclaredTables.insert(V).second && !declareTable(V))
-        return false;
-  TextEdits Edits;
-  Context->tableEdits(Nest.tableRefs(), Edits);
-  for (auto &[R, Text] : Edits) {
-    unsigned Begin = Context->Source.offset(R.getBegin());
-    if (!Context->SM.isInMainFile(R.getBegin()) ||
-        !SpeltTableRefs.insert(R.getBegin().getRawEncoding()).second)
-      continue; // a header's are in the copies made of its functions
-    EditBuffer *Buffer = Context->Files.bufferFor(R.getBegin());
-    if (!Buffer)
-      return false;
-    Buffer->replace(Begin, Context->Source.offset(R.getEnd()), Text);
-  }
-  return true;
-}
-
-/// V's initializer as written after its name: ` = {...}`, `{...}`, or the
-/// arguments of a constructor (`(1.5f, 2.5f)`; "" when it has none).
-std::string Emitter::initializerText(const VarDecl *V) const {
-  const Expr *Init = V->getInit();
-  if (!Init)
-    return "";
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit())) {
-    SourceRange Args = CE->getParenOrBraceRange();
-    if (V->getInitStyle() != VarDecl::CInit)
-      return Args.isValid()
-                 ? Context->Source.text(CharSourceRange::getTokenRange(Args))
-                 : "";
-  }
-  return (V->getInitStyle() == VarDecl::CInit ? " = " : "") +
-         Context->Source.exprText(Init);
-}
-
-/// Device code's copy of table V, after its definition: in the device's
-/// constant memory while 48 KiB of the 64 KiB it has hold every table.
-bool Emitter::declareTable(const VarDecl *V) {
-  constexpr uint64_t ConstantBudget = 48 * 1024;
-  DeviceTableCopy T;
-  T.Name = V->getNameAsString();
-  T.DeviceName = Context->Names.deviceTable(V);
-  T.Init = initializerText(V);
-  uint64_t Bytes = Context->Ast.getTypeSizeInChars(V->getType()).getQuantity();
-  T.Constant = ConstantBytes + Bytes <= ConstantBudget;
-  if (T.Constant)
-    ConstantBytes += Bytes;
-  std::string Line = Target->deviceTable(T);
-  if (Line.empty())
-    return true;
-  SourceLocation After = Context->Source.afterSemi(
-      Context->Source.fileEnd(V->getSourceRange().getEnd()));
-  EditBuffer *Buffer = Context->Files.bufferFor(After);
-  if (!Buffer)
-    return false;
-  Buffer->insert(Context->Source.offset(After), "\n" + Line + "\n");
-  return true;
 }
 
 bool Emitter::emitLoop(const NestPlan &Nest, const LoopPlan &Plan) {

@@ -6,7 +6,8 @@
 // of the functions the loops pass elements to (emit/Clones.cpp), the loop
 // rewritten around its unchanged body (emit/Loops.cpp), or one sweep over
 // all cells (emit/Sweeps.cpp), allocation routed to the device heap
-// (emit/HeapRoutes.cpp). Every piece is written through emit/CodeWriter.h;
+// (emit/HeapRoutes.cpp), constant tables declared for the device
+// (emit/Tables.cpp). Every piece is written through emit/CodeWriter.h;
 // the backend (emit/Backend.h) says what changes where loops run on a
 // device. See docs/generated-code.md.
 //===----------------------------------------------------------------------===//
@@ -38,6 +39,7 @@ class ViewEmitter;
 class CloneEmitter;
 class LoopEmitter;
 class SweepEmitter;
+class TableEmitter;
 
 struct RegionPlan;
 struct LoopAnnotation;
@@ -95,16 +97,8 @@ private:
   std::unique_ptr<CloneEmitter> Clones;
   std::unique_ptr<LoopEmitter> Loops;
   std::unique_ptr<SweepEmitter> Sweeps;
-  /// Constant tables already declared for the device, and the bytes of
-  /// those in its constant memory.
-  std::set<const clang::VarDecl *> DeclaredTables;
-  uint64_t ConstantBytes = 0;
-  /// References to tables already spelt for device code, by location.
-  std::set<unsigned> SpeltTableRefs;
+  std::unique_ptr<TableEmitter> Tables;
   std::set<unsigned> RegionSyncs; ///< loops given a region_sync()
-  bool deviceTables(const NestPlan &Nest);
-  bool declareTable(const clang::VarDecl *V);
-  std::string initializerText(const clang::VarDecl *V) const;
 };
 
 } // namespace soaview

@@ -19,6 +19,7 @@
 #include "plan/DeviceCode.h"
 
 #include "support/AstHelpers.h"
+#include "support/Reach.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -120,10 +121,13 @@ bool isAllocationOperator(const FunctionDecl *FD) {
 }
 
 /// Walks the code an offloaded loop runs, recording what to route and the
-/// first thing that cannot be.
+/// first thing that cannot be. The functions it runs are walked where they
+/// are met (ReachedFunctions::now), each once.
 class HeapWalk : public RecursiveASTVisitor<HeapWalk> {
 public:
-  HeapWalk(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  HeapWalk(ASTContext &Ctx)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()),
+        Reach([this](const Entry &E) { enter(E); }) {}
 
   std::vector<HeapRoute> Routes;
   bool Allocates = false;
@@ -132,23 +136,41 @@ public:
   /// A system-header function that frees memory, and the call reaching it.
   std::optional<std::pair<SourceLocation, const FunctionDecl *>> SystemFree;
 
-  void walkFunction(const FunctionDecl *FD, SourceLocation From);
-
-  bool VisitCallExpr(CallExpr *E);
-  bool VisitCXXNewExpr(CXXNewExpr *E);
-  bool VisitCXXDeleteExpr(CXXDeleteExpr *E);
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    walkFunction(E->getConstructor(), E->getExprLoc());
-    walkDestructor(E->getType(), E->getExprLoc());
+  /// The functions S runs: calls (allocation aside), constructions, the
+  /// destructors of what it builds or deletes.
+  bool VisitStmt(Stmt *S) {
+    runsAt(Ctx, S, Runs, [&](const Run &R) {
+      if (R.Kind == RunKind::Call)
+        call(cast<CallExpr>(R.Site), R.FD);
+      else
+        walkFunction(R.FD, cast<Expr>(R.Site)->getExprLoc());
+    });
     return true;
   }
+  bool VisitCXXNewExpr(CXXNewExpr *E);
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E);
   bool VisitVarDecl(VarDecl *V) {
     if (!V->getType()->isReferenceType())
-      walkDestructor(V->getType(), V->getLocation());
+      destructorsOf(Ctx, V->getType(), Runs.Destructors,
+                    [&](const CXXDestructorDecl *D) {
+                      walkFunction(D, V->getLocation());
+                    });
     return true;
   }
 
 private:
+  /// A function definition the walk enters, and the code that runs it.
+  struct Entry {
+    const FunctionDecl *Def;
+    SourceLocation From;
+  };
+  void call(const CallExpr *E, const FunctionDecl *FD);
+  void walkFunction(const FunctionDecl *FD, SourceLocation From) {
+    const FunctionDecl *Def = nullptr;
+    if (FD && FD->hasBody(Def))
+      Reach.now(Def, {Def, From});
+  }
+  void enter(const Entry &E);
   void cannotRoute(SourceLocation L, Msg M) {
     if (!Unroutable)
       Unroutable = {{L, std::move(M)}};
@@ -160,7 +182,6 @@ private:
   bool inMacro(const Expr *E) {
     return E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID();
   }
-  void walkDestructor(QualType T, SourceLocation From);
   void systemFree() {
     if (!SystemFree)
       SystemFree = {{SystemEntry, SystemEntryFn}};
@@ -168,7 +189,9 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
-  std::set<const Decl *> Seen;
+  /// Destructors count with their bases' and fields'.
+  const RunRule Runs{DestructorRule::WithParts};
+  ReachedFunctions<const FunctionDecl *, Entry> Reach;
   /// Set while walking a system header's function: only frees are looked
   /// for there (it is never rewritten).
   bool InSystem = false;
@@ -177,45 +200,26 @@ private:
   const FunctionDecl *SystemEntryFn = nullptr;
 };
 
-void HeapWalk::walkFunction(const FunctionDecl *FD, SourceLocation From) {
-  if (!FD)
-    return;
-  const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Seen.insert(Def).second)
-    return;
-  bool System = SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
+void HeapWalk::enter(const Entry &E) {
+  bool System = SM.isInSystemHeader(SM.getFileLoc(E.Def->getLocation()));
   bool Was = InSystem;
   if (System && !Was) { // entered from the user's code
-    SystemEntry = From;
-    SystemEntryFn = Def;
+    SystemEntry = E.From;
+    SystemEntryFn = E.Def;
   }
   InSystem = System; // user code a system function calls is the user's
-  TraverseDecl(const_cast<FunctionDecl *>(Def));
+  TraverseDecl(const_cast<FunctionDecl *>(E.Def));
   InSystem = Was;
 }
 
-/// The destructors an object of type T runs: its class's, its bases' and
-/// its fields'.
-void HeapWalk::walkDestructor(QualType T, SourceLocation From) {
-  const CXXRecordDecl *RD = classWithDestructor(Ctx, T);
-  if (!RD || !Seen.insert(RD).second)
-    return;
-  walkFunction(RD->getDestructor(), From);
-  for (const CXXBaseSpecifier &B : RD->bases())
-    walkDestructor(B.getType(), From);
-  for (const FieldDecl *F : RD->fields())
-    walkDestructor(F->getType(), From);
-}
-
-bool HeapWalk::VisitCallExpr(CallExpr *E) {
-  const FunctionDecl *FD = E->getDirectCallee();
+void HeapWalk::call(const CallExpr *E, const FunctionDecl *FD) {
   if (!FD)
-    return true;
+    return;
   if (std::optional<StringRef> C = cAllocation(SM, FD)) {
     if (InSystem) {
       if (*C == "free")
         systemFree();
-      return true;
+      return;
     }
     if (*C == "realloc")
       cannotRoute(E->getExprLoc(),
@@ -227,7 +231,7 @@ bool HeapWalk::VisitCallExpr(CallExpr *E) {
       Routes.push_back({E});
       Allocates |= *C != "free";
     }
-    return true;
+    return;
   }
   if (isAllocationOperator(FD)) {
     bool Frees = FD->getOverloadedOperator() == OO_Delete ||
@@ -238,10 +242,9 @@ bool HeapWalk::VisitCallExpr(CallExpr *E) {
       unroutable(E->getExprLoc(),
                  "the call of '" + FD->getQualifiedNameAsString() + "'",
                  "explicit calls of allocation functions are not routed");
-    return true;
+    return;
   }
   walkFunction(FD, E->getExprLoc());
-  return true;
 }
 
 bool HeapWalk::VisitCXXNewExpr(CXXNewExpr *E) {
@@ -268,8 +271,7 @@ bool HeapWalk::VisitCXXNewExpr(CXXNewExpr *E) {
 }
 
 bool HeapWalk::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
-  QualType T = E->getDestroyedType();
-  walkDestructor(T, E->getBeginLoc());
+  QualType T = E->getDestroyedType(); // its destructors: VisitStmt
   if (InSystem) {
     systemFree();
     return true;
@@ -358,25 +360,15 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   bool TraverseStmt(Stmt *S) {
     return Replaced.count(S) ? true : Base::TraverseStmt(S);
   }
-  bool VisitCallExpr(CallExpr *E) {
-    if (const FunctionDecl *FD = E->getDirectCallee())
-      Calls.push_back({FD, E->getExprLoc()});
+  /// Calls, constructors and the destructors that end what a statement
+  /// builds or deletes (the class's own: nvcc compiles implicit ones for
+  /// both sides).
+  bool VisitStmt(Stmt *S) {
+    runsAt(Ctx, S, RunRule{}, [&](const Run &R) {
+      if (R.FD)
+        Calls.push_back({R.FD, cast<Expr>(R.Site)->getExprLoc()});
+    });
     return true;
-  }
-  /// Constructors and the destructors that end what they build.
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    Calls.push_back({E->getConstructor(), E->getExprLoc()});
-    destructor(E->getType(), E->getExprLoc());
-    return true;
-  }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
-    destructor(E->getDestroyedType(), E->getBeginLoc());
-    return true;
-  }
-  void destructor(QualType T, SourceLocation L) {
-    if (const CXXRecordDecl *RD = classWithDestructor(Ctx, T))
-      if (const CXXDestructorDecl *D = RD->getDestructor())
-        Calls.push_back({D, L});
   }
   /// An object of an empty class (`std::nothrow`): no data to read.
   static bool tag(const VarDecl *V) {
@@ -414,10 +406,22 @@ public:
   DeviceReach run();
 
 private:
+  /// What the walk reads: the loop's body, a function as written (a
+  /// template's pattern) or a template's instance.
+  enum class Read { Body, Written, Instance };
+  struct Item {
+    Read What;
+    const FunctionDecl *FD;
+    SourceLocation CallLoc;
+  };
+  /// Each function once as written and each instance once.
+  using Key = std::pair<Read, const FunctionDecl *>;
+
+  void read(const Item &I);
   void body();
   void reach(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
-  void reachInstance(const FunctionDecl *Instance);
+  void reachInstance(const FunctionDecl *Def);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, Plan.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(Plan.Form.Loop->getEndLoc(), L);
@@ -438,9 +442,9 @@ private:
   const NestPlan &Nest;
   const LoopPlan &Plan;
   DeviceReach Found;
-  std::set<const FunctionDecl *> Seen;
-  std::set<const FunctionDecl *>
-      InstancesSeen;             ///< bodies whose calls are followed
+  /// Depth first, each body's calls once it is read: Found.Functions is in
+  /// that order.
+  ReachedFunctions<Key, Item> Reach{[this](const Item &I) { read(I); }};
   std::set<const Stmt *> Routed; ///< placement arguments routing replaces
 };
 
@@ -526,6 +530,19 @@ void Reacher::body() {
     reach(FD, L);
 }
 
+void Reacher::read(const Item &I) {
+  switch (I.What) {
+  case Read::Body:
+    return body();
+  case Read::Written:
+    return reachWritten(I.FD, I.CallLoc);
+  case Read::Instance:
+    return reachInstance(I.FD);
+  }
+}
+
+/// A call the code being read makes: its function as written, then (a
+/// template's) the instance called, once the caller is read.
 void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   if (FD->isImplicit() && !FD->hasBody())
     return;
@@ -535,10 +552,12 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
     return; // the standard library's device versions (math) or none
   if (FD->isImplicit())
     return; // nvcc compiles implicit members for both sides
-  if (Seen.insert(FD->getCanonicalDecl()).second)
-    reachWritten(FD, CallLoc);
-  if (Instance != FD)
-    reachInstance(Instance);
+  Reach.afterBody({Read::Written, FD->getCanonicalDecl()},
+                  {Read::Written, FD, CallLoc});
+  const FunctionDecl *Def = nullptr;
+  if (Instance != FD && Instance->hasBody(Def))
+    Reach.afterBody({Read::Instance, Def->getCanonicalDecl()},
+                    {Read::Instance, Def, CallLoc});
 }
 
 /// The body of a function device code reaches (DeviceWalk's findings).
@@ -550,14 +569,8 @@ struct ReachedWalk : DeviceWalk<ReachedWalk> {
 /// or from a member's default (they run on the device where it does), then
 /// the body.
 void walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *I : Ctor->inits()) {
-      Expr *Init = I->getInit();
-      if (auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(Init))
-        Init = Default->getExpr();
-      K.TraverseStmt(Init);
-    }
-  K.TraverseStmt(Def->getBody());
+  definitionCode(Def,
+                 [&](const Stmt *S) { K.TraverseStmt(const_cast<Stmt *>(S)); });
 }
 
 /// A function as written (a template's pattern): recorded, its body walked
@@ -584,14 +597,10 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
     reach(Callee, L);
 }
 
-/// A template's instance: the calls its pattern makes through dependent
-/// names (`per(a->x - b->x)` with `a` of a template parameter's type) have
-/// a callee only here; each instance's are followed.
-void Reacher::reachInstance(const FunctionDecl *Instance) {
-  const FunctionDecl *Def = nullptr;
-  if (!Instance->hasBody(Def) ||
-      !InstancesSeen.insert(Def->getCanonicalDecl()).second)
-    return;
+/// A template's instance (its definition): the calls its pattern makes
+/// through dependent names (`per(a->x - b->x)` with `a` of a template
+/// parameter's type) have a callee only here; each instance's are followed.
+void Reacher::reachInstance(const FunctionDecl *Def) {
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
   for (auto &[Callee, L] : K.Calls)
@@ -599,7 +608,7 @@ void Reacher::reachInstance(const FunctionDecl *Instance) {
 }
 
 DeviceReach Reacher::run() {
-  body();
+  Reach.run({Read::Body, nullptr, {}});
   return std::move(Found);
 }
 

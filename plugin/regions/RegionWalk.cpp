@@ -6,6 +6,7 @@
 
 #include "frontend/Annotations.h"
 #include "regions/LibraryCalls.h"
+#include "support/Reach.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -21,7 +22,8 @@ using namespace clang;
 namespace soaview::regions {
 
 RegionWalk::RegionWalk(ASTContext &Ctx, const AnnotationCollector &Annotated)
-    : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotated(Annotated) {}
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Annotated(Annotated),
+      Reach([this](const Entry &E) { read(E); }) {}
 
 const LoopAnnotation *RegionWalk::annotation(const Stmt *S) const {
   SourceLocation For;
@@ -57,13 +59,16 @@ void RegionWalk::walk(const Stmt *S) {
       walk(Call->getArg(I));
     return;
   }
-  if (const auto *E = dyn_cast<Expr>(S)) {
-    // A refused call is one diagnostic, not another for each use inside.
-    const bool Follow = visit(E);
-    if (const auto *Call = dyn_cast<CallExpr>(E); Call && Follow)
-      follow(Call);
-  }
-  followImplicit(S);
+  // A refused call is one diagnostic, not another for each use inside.
+  const bool Follow = !isa<Expr>(S) || visit(cast<Expr>(S));
+  if (!virtualDelete(S))
+    runsAt(Ctx, S, Runs, [&](const Run &R) {
+      if (R.Kind != RunKind::Call)
+        followFunction(R.FD,
+                       R.Var ? R.Var->getLocation() : R.Site->getBeginLoc());
+      else if (Follow)
+        follow(cast<CallExpr>(R.Site));
+    });
   if (const auto *L = dyn_cast<LambdaExpr>(S)) // wherever it is called
     walk(L->getBody());
   for (const Stmt *Child : S->children())
@@ -88,8 +93,7 @@ void RegionWalk::follow(const CallExpr *Call) {
 }
 
 /// Into the body of FD, which the code at L runs (a call, a construction or
-/// a destruction), once per function: a constructor's member initialisers
-/// too, and after a destructor's body those of its members and bases.
+/// a destruction), once per function (inside or outside the loops).
 void RegionWalk::followFunction(const FunctionDecl *FD, SourceLocation L) {
   if (FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation()) ||
       FD->isTrivial())
@@ -98,64 +102,36 @@ void RegionWalk::followFunction(const FunctionDecl *FD, SourceLocation L) {
   if (!FD->hasBody(Def))
     return unseen(L, {diag::err_region_unseen_call, {FD->getNameAsString()}},
                   Msg(diag::note_region_unseen_call));
-  if (!Visited.insert({Def, InLoop > 0}).second)
-    return;
-  Through.push_back(L);
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *I : Ctor->inits())
-      walk(I->getInit());
-  walk(Def->getBody());
-  if (const auto *Dt = dyn_cast<CXXDestructorDecl>(Def)) {
-    const CXXRecordDecl *RD = Dt->getParent();
-    for (const FieldDecl *F : RD->fields())
-      followDestructor(F->getType(), L);
-    for (const CXXBaseSpecifier &B : RD->bases())
-      followDestructor(B.getType(), L);
-  }
+  Reach.now({Def, InLoop > 0}, {Def, L});
+}
+
+/// A function's code: a constructor's initialisers and its body, and after
+/// a destructor's body those of its members and bases.
+void RegionWalk::read(const Entry &E) {
+  Through.push_back(E.From);
+  definitionCode(E.Def, [&](const Stmt *S) { walk(S); });
+  if (const auto *Dt = dyn_cast<CXXDestructorDecl>(E.Def))
+    partsDestroyed(Ctx, Dt, Runs.Destructors, [&](const CXXDestructorDecl *D) {
+      followFunction(D, E.From);
+    });
   Through.pop_back();
 }
 
-/// The destructor an object of type T runs at L: a class's own, or for a
-/// class of the library (a container) those of the classes it holds.
-void RegionWalk::followDestructor(QualType T, SourceLocation L) {
-  T = Ctx.getBaseElementType(T);
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition() || RD->hasTrivialDestructor())
-    return;
-  if (SM.isInSystemHeader(RD->getLocation())) {
-    if (const auto *TS = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-      for (const TemplateArgument &Arg : TS->getTemplateArgs().asArray())
-        if (Arg.getKind() == TemplateArgument::Type)
-          followDestructor(Arg.getAsType(), L);
-    return;
-  }
-  if (const CXXDestructorDecl *Dt = RD->getDestructor())
-    followFunction(Dt, L);
-}
-
-/// The functions S runs that are no call in the code: a construction's
-/// constructor, and the destructors of the region's local variables, its
-/// temporaries and what it deletes.
-void RegionWalk::followImplicit(const Stmt *S) {
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
-    followFunction(CE->getConstructor(), CE->getBeginLoc());
-  } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(S)) {
-    followDestructor(BT->getType(), BT->getBeginLoc());
-  } else if (const auto *DE = dyn_cast<CXXDeleteExpr>(S)) {
-    const CXXRecordDecl *RD = DE->getDestroyedType()->getAsCXXRecordDecl();
-    const CXXDestructorDecl *Dt =
-        RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
-    if (Dt && Dt->isVirtual() && !Dt->hasAttr<FinalAttr>() &&
-        !RD->hasAttr<FinalAttr>() && !SM.isInSystemHeader(RD->getLocation()))
-      return unseen(DE->getBeginLoc(),
-                    {diag::err_region_indirect_call, {"a virtual call"}},
-                    Msg(diag::note_region_indirect_call));
-    followDestructor(DE->getDestroyedType(), DE->getBeginLoc());
-  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *Dl : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(Dl); V && V->hasLocalStorage())
-        followDestructor(V->getType(), V->getLocation());
-  }
+/// A delete through a virtual destructor of a user class: it may run
+/// another class's destructor.
+bool RegionWalk::virtualDelete(const Stmt *S) {
+  const auto *DE = dyn_cast<CXXDeleteExpr>(S);
+  const CXXRecordDecl *RD =
+      DE ? DE->getDestroyedType()->getAsCXXRecordDecl() : nullptr;
+  const CXXDestructorDecl *Dt =
+      RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
+  if (!Dt || !Dt->isVirtual() || Dt->hasAttr<FinalAttr>() ||
+      RD->hasAttr<FinalAttr>() || SM.isInSystemHeader(RD->getLocation()))
+    return false;
+  unseen(DE->getBeginLoc(),
+         {diag::err_region_indirect_call, {"a virtual call"}},
+         Msg(diag::note_region_indirect_call));
+  return true;
 }
 
 } // namespace soaview::regions

@@ -12,6 +12,7 @@
 #define SOAVIEW_REGIONS_REGIONWALK_H
 
 #include "diag/Diagnostics.h"
+#include "support/Reach.h"
 
 #include "clang/AST/Type.h"
 #include "clang/Basic/SourceLocation.h"
@@ -67,13 +68,24 @@ protected:
   std::vector<clang::SourceLocation> Through; ///< the calls that led here
 
 private:
+  /// A function definition the walk enters, and the code that runs it.
+  struct Entry {
+    const clang::FunctionDecl *Def;
+    clang::SourceLocation From;
+  };
   void follow(const clang::CallExpr *Call);
   void followFunction(const clang::FunctionDecl *FD, clang::SourceLocation L);
-  void followDestructor(clang::QualType T, clang::SourceLocation L);
-  void followImplicit(const clang::Stmt *S);
+  void read(const Entry &E);
+  bool virtualDelete(const clang::Stmt *S);
 
   const AnnotationCollector &Annotated;
-  std::set<std::pair<const clang::FunctionDecl *, bool>> Visited;
+  /// A statement runs the destructors of its temporaries and locals (a
+  /// library class's: those of the user classes it holds).
+  const RunRule Runs{DestructorRule::UserClasses,
+                     /*ConstructedDestroyed=*/false,
+                     /*TemporariesDestroyed=*/true, /*LocalsDestroyed=*/true};
+  /// Depth first, where met: Through is the path.
+  ReachedFunctions<std::pair<const clang::FunctionDecl *, bool>, Entry> Reach;
 };
 
 } // namespace regions
