@@ -407,8 +407,8 @@ public:
 
 private:
   /// What the walk reads: the loop's body, a function as written (a
-  /// template's pattern) or a template's instance.
-  enum class Read { Body, Written, Instance };
+  /// template's pattern), a template's instance or an implicit member.
+  enum class Read { Body, Written, Instance, Implicit };
   struct Item {
     Read What;
     const FunctionDecl *FD;
@@ -421,7 +421,7 @@ private:
   void body();
   void reach(const FunctionDecl *FD, SourceLocation CallLoc);
   void reachWritten(const FunctionDecl *FD, SourceLocation CallLoc);
-  void reachInstance(const FunctionDecl *Def);
+  void followCalls(const FunctionDecl *Def);
   bool inLoop(SourceLocation L) const {
     return !SM.isBeforeInTranslationUnit(L, Plan.Form.Loop->getBeginLoc()) &&
            !SM.isBeforeInTranslationUnit(Plan.Form.Loop->getEndLoc(), L);
@@ -537,7 +537,8 @@ void Reacher::read(const Item &I) {
   case Read::Written:
     return reachWritten(I.FD, I.CallLoc);
   case Read::Instance:
-    return reachInstance(I.FD);
+  case Read::Implicit:
+    return followCalls(I.FD);
   }
 }
 
@@ -550,8 +551,12 @@ void Reacher::reach(const FunctionDecl *FD, SourceLocation CallLoc) {
   FD = writtenFunction(FD);
   if (SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
     return; // the standard library's device versions (math) or none
-  if (FD->isImplicit())
-    return; // nvcc compiles implicit members for both sides
+  if (const FunctionDecl *Def = nullptr; FD->isImplicit()) {
+    if (FD->hasBody(Def)) // what it runs is the user's (members' constructors)
+      Reach.afterBody({Read::Implicit, Def->getCanonicalDecl()},
+                      {Read::Implicit, Def, CallLoc});
+    return;
+  }
   Reach.afterBody({Read::Written, FD->getCanonicalDecl()},
                   {Read::Written, FD, CallLoc});
   const FunctionDecl *Def = nullptr;
@@ -567,10 +572,16 @@ struct ReachedWalk : DeviceWalk<ReachedWalk> {
 
 /// Walks Def with K: a constructor's member and base initialisers, written
 /// or from a member's default (they run on the device where it does), then
-/// the body.
+/// the body, and after a destructor's body its fields' and bases'
+/// destructors.
 void walkDefinition(ReachedWalk &K, const FunctionDecl *Def) {
   definitionCode(Def,
                  [&](const Stmt *S) { K.TraverseStmt(const_cast<Stmt *>(S)); });
+  if (const auto *Dt = dyn_cast<CXXDestructorDecl>(Def))
+    partsDestroyed(K.Ctx, Dt, DestructorRule::Own,
+                   [&](const CXXDestructorDecl *D) {
+                     K.Calls.push_back({D, Dt->getLocation()});
+                   });
 }
 
 /// A function as written (a template's pattern): recorded, its body walked
@@ -597,10 +608,12 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
     reach(Callee, L);
 }
 
-/// A template's instance (its definition): the calls its pattern makes
-/// through dependent names (`per(a->x - b->x)` with `a` of a template
-/// parameter's type) have a callee only here; each instance's are followed.
-void Reacher::reachInstance(const FunctionDecl *Def) {
+/// The calls of a definition that is not recorded: a template's instance
+/// (the calls its pattern makes through dependent names, `per(a->x - b->x)`
+/// with `a` of a template parameter's type, have a callee only here), or an
+/// implicit member, which nvcc compiles for both sides but whose members'
+/// and bases' constructors and destructors are the user's.
+void Reacher::followCalls(const FunctionDecl *Def) {
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
   for (auto &[Callee, L] : K.Calls)
