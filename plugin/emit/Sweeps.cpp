@@ -45,8 +45,25 @@ std::string SweepEmitter::recording(const NestPlan &Nest,
                     {"Local", Local}})
             : fill(" ${S}sweep.cell(${Local});",
                    {{"S", Sweep}, {"Local", Local}});
-  return fill("${Header}{${Decls}${Record} }",
-              {{"Header", Header}, {"Decls", Decls}, {"Record", Record}});
+  return fill("${Kept}${Header}{${Decls}${Record} }",
+              {{"Kept", keptTest(Nest, Sweep)},
+               {"Header", Header},
+               {"Decls", Decls},
+               {"Record", Record}});
+}
+
+/// Before a loop over the cells that reads only lists (plan/KeptCells.h):
+/// the runtime's word that this run would record what the last one did.
+std::string SweepEmitter::keptTest(const NestPlan &Nest,
+                                   const std::string &Sweep) const {
+  if (Nest.KeptCellLists.empty())
+    return "";
+  std::string Lists;
+  for (const VarDecl *V : Nest.KeptCellLists)
+    Lists += (Lists.empty() ? "" : ", ") +
+             fill("__builtin_addressof(${V})", {{"V", V->getNameAsString()}});
+  return fill("if (!${S}sweep.cells_kept({${Lists}})) ",
+              {{"S", Sweep}, {"Lists", Lists}});
 }
 
 /// Everything before the kernel's loop.

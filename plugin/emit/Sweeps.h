@@ -18,6 +18,8 @@
 //   { the site and the sweep object;
 //     the cell loop as written, its declarations, then the recording of the
 //       cell's ranges (the inner first, as the unswept nest evaluates them);
+//       in a view region, a loop that reads only lists is skipped while the
+//       runtime says the cells it recorded stand (plan/KeptCells.h);
 //     start(): slots, index and gathers on the host, one copy to the device;
 //     the device buffers and index;
 //     the local loop over all local slots (a target region or a kernel),
@@ -48,6 +50,7 @@ public:
 private:
   std::string prologue(const NestPlan &Nest, const SweepForm &S) const;
   std::string recording(const NestPlan &Nest, const SweepForm &S) const;
+  std::string keptTest(const NestPlan &Nest, const std::string &Sweep) const;
   void innerLoop(const NestPlan &Nest, const SweepForm &S,
                  EditBuffer &Buffer) const;
 

@@ -197,6 +197,10 @@ struct NestPlan {
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.
   std::optional<SweepForm> Sweep;
+  /// A sweep in a view region whose loop over the cells reads nothing but
+  /// these lists (plan/KeptCells.h): a region that writes no list records
+  /// its cells once.
+  std::vector<const clang::VarDecl *> KeptCellLists;
   /// Where the nest's views and clones are inserted (plan/Placement.cpp).
   InsertionPoint Insert;
   /// The views the emitter writes: one per group of loops that share one

@@ -4,6 +4,7 @@
 #include "analysis/Analysis.h"
 #include "frontend/Annotations.h"
 #include "plan/DeviceCode.h"
+#include "plan/KeptCells.h"
 #include "plan/Placement.h"
 #include "plan/ViewGroups.h"
 #include "support/AstHelpers.h"
@@ -207,6 +208,10 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
       for (LoopPlacement &P : Places)
         P.InPlace.insert(S.Path);
   NestPlan Nest;
+  if (Recognised.Sweep && Recognised.RegionSweep)
+    Nest.KeptCellLists = keptCellLists(
+        Ctx, *Recognised.Sweep, Recognised.Loops[0],
+        Recognised.Loops.size() > 1 ? &Recognised.Loops[1] : nullptr);
   for (size_t I = 0; I < Recognised.Loops.size(); ++I)
     Nest.Loops.emplace_back(std::move(Recognised.Loops[I]),
                             std::move(Analysed.Loops[I]), std::move(Places[I]));

@@ -249,6 +249,9 @@ private:
   std::vector<held> leases_;
 };
 
+/// A number no other region run or outside run has had (list_check's epoch).
+std::uint64_t next_list_epoch() noexcept;
+
 /// The check that a sweep's lists are those its site's index was built
 /// from (same_lists: elements in the same order), at once or left for
 /// later; in a region whose code writes no list unseen, skipped while the
@@ -259,7 +262,7 @@ public:
   /// `lists_kept`: the region's code writes no list unseen
   /// (region_lists::kept).
   list_check(const site &s, bool lists_kept)
-      : site_(s), lists_kept_(lists_kept) {}
+      : site_(s), lists_kept_(lists_kept), epoch_(next_list_epoch()) {}
 
   /// The check of st's lists against x's, left for verify(): a CUDA sweep
   /// launches its kernel first and checks while it runs (the kernel writes
@@ -284,7 +287,16 @@ public:
   }
   /// Code runs as outside the region (a soaview::sync's function, a loop
   /// that runs as written): it may change the lists.
-  void ran_outside() noexcept { ++outside_; }
+  void ran_outside() noexcept {
+    ++outside_;
+    epoch_ = next_list_epoch();
+  }
+  /// While the region's code writes no list (region_lists::kept) and it has
+  /// not stopped: a number that changes whenever code runs as outside it,
+  /// unique to this region's run (region_kept_mark); 0 otherwise.
+  std::uint64_t kept_mark() const noexcept {
+    return lists_kept_ && !stopped_ ? epoch_ : 0;
+  }
   /// The lists of the sweep at s changed: the region stops (it computes
   /// and writes back nothing more).
   [[noreturn]] void stop(const site &s);
@@ -300,6 +312,7 @@ private:
   const bool lists_kept_;
   /// How many times code ran as outside the region (list_places).
   std::size_t outside_ = 0;
+  std::uint64_t epoch_; ///< see kept_mark()
   pending pending_;
   bool stopped_ = false;
 };
@@ -445,6 +458,7 @@ public:
   region_buffers &buffers() noexcept { return buffers_; }
   const site &where() const noexcept { return site_; }
   bool stopped() const noexcept { return check_.stopped(); }
+  std::uint64_t kept_mark() const noexcept { return check_.kept_mark(); }
 
 private:
   resident &resident_for(type_key key, const device_ops &ops, int device);

@@ -167,3 +167,52 @@ void stepBytes(std::vector<Cell> &cells, void *to, const void *from, int n) {
     __builtin_memcpy(to, from, sizeof(P *));
   }
 }
+
+// In a region that writes no list, a sweep whose loop over the cells reads
+// nothing but lists asks the runtime whether the cells it recorded at its
+// last run stand (the same lists, no code run as outside the region since),
+// and then skips that loop (plan/KeptCells.h); a loop over the cells that
+// reads anything else records them at every run.
+// CHECK-LABEL: void sweepIndexed(
+// CHECK: if (!{{sv[0-9]+_[0-9]+_}}sweep.cells_kept({__builtin_addressof(locals), __builtin_addressof(actives)})) for (std::size_t c = 0; c < locals.size(); ++c) {
+// PLAIN-LABEL: void sweepIndexed(
+// PLAIN-NOT: cells_kept
+void sweepIndexed(std::vector<std::vector<P *>> &locals,
+                  std::vector<std::vector<P *>> &actives) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < locals.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (P *p : locals[c]) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : actives[c])
+        p->rho += q->x;
+    }
+  }
+}
+
+// CHECK-LABEL: void sweepOrdered(
+// CHECK-NOT: cells_kept
+// CHECK: sweep.start();
+void sweepOrdered(std::vector<std::vector<P *>> &locals,
+                  const std::vector<std::size_t> &order) {
+  [[clang::soa_conversion_offload_compute]]
+  for (std::size_t c = 0; c < order.size(); ++c) {
+    [[clang::soa_conversion]]
+    for (P *p : locals[order[c]])
+      p->rho += p->x;
+  }
+}
+
+// CHECK-LABEL: void stepKeptCells(
+// CHECK: ::soaview::region [[C:sv[0-9]+_[0-9]+_region]]([[C]]_site, ::soaview::region_lists::kept);
+void stepKeptCells(std::vector<std::vector<P *>> &locals,
+                   std::vector<std::vector<P *>> &actives,
+                   const std::vector<std::size_t> &order, int n) {
+#ifndef NO_REGION
+  [[clang::soa_conversion_region]]
+#endif
+  for (int s = 0; s < n; ++s) {
+    sweepIndexed(locals, actives);
+    sweepOrdered(locals, order);
+  }
+}

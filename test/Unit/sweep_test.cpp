@@ -11,7 +11,8 @@
 // sweep over part of the region's cells uses its slots, and a sync waits
 // only for the sweeps whose slots it touches; a region whose code soaview
 // saw write no list skips the check of lists where they were
-// (regionKeptLists).
+// (regionKeptLists), and records a sweep's cells once while they are read
+// from the same lists (keptCells).
 //===----------------------------------------------------------------------===//
 #include "soaview/region.h"
 #include "soaview/sweep.h"
@@ -358,6 +359,58 @@ std::size_t regionSweep(const soaview::site &at, std::vector<List> &local,
   return s.size();
 }
 
+/// One sweep as generated code writes it in a region whose loop over the
+/// cells reads only lists: the cells recorded unless cells_kept says the
+/// last run's stand. Returns whether they did.
+bool keptSweep(const soaview::site &at, std::vector<List> &local,
+               std::vector<List> &inner) {
+  region_probe s(at);
+  const bool kept = s.cells_kept({&local, &inner});
+  if (!kept)
+    for (std::size_t c = 0; c < local.size(); ++c)
+      s.cell(inner[c], local[c]);
+  s.start();
+  s.run();
+  return kept;
+}
+
+/// cells_kept: in a region made with region_lists::kept, a site's later
+/// run from the same lists keeps the cells it recorded (and computes what
+/// the nest does cell by cell, bit for bit); other lists, code run as
+/// outside the region (a sync's function), another region, a region that
+/// may change its lists, or SOAVIEW_KEPT_LISTS=0 record them again.
+void keptCells() {
+  using soaview::region_lists;
+  static soaview::site where("sweep_test.cpp:kept-cells"),
+      region("sweep_test.cpp:kept-cells-region");
+  const char *env = std::getenv("SOAVIEW_KEPT_LISTS");
+  const bool on = !env || !*env || std::strcmp(env, "0") != 0;
+  Ring swept(6, 4, false), plain(6, 4, false), other(6, 4, false);
+  {
+    soaview::region r(region, region_lists::kept);
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+    CHECK(keptSweep(where, swept.local, swept.inner) == on);
+    CHECK(!keptSweep(where, other.local, other.inner));
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+    CHECK(keptSweep(where, swept.local, swept.inner) == on);
+    soaview::sync(swept.local[0], [] {});
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+  } // writes back
+  for (int k = 0; k < 5; ++k)
+    reference(plain.local, plain.inner);
+  CHECK(std::memcmp(swept.outs().data(), plain.outs().data(),
+                    sizeof(double) * swept.elems.size()) == 0);
+  {
+    soaview::region r(region, region_lists::kept);
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+  }
+  {
+    soaview::region r(region, region_lists::may_change);
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+    CHECK(!keptSweep(where, swept.local, swept.inner));
+  }
+}
+
 /// One site of a region sweeps all cells, then part of them (the inner
 /// cells 2-4 of 7, copies of their lists): the part uses the region's slots
 /// (its local slot 0 is cell 2's first). A sync over cell 0 then waits for
@@ -512,6 +565,7 @@ void regionSharedIndex() {
 int main() {
   regionParts();
   regionKeptLists();
+  keptCells();
   regionSharedIndex();
   prefetchStaysInList();
   frameOfValues();

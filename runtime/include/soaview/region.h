@@ -48,6 +48,7 @@
 #include "soaview/pool.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace soaview {
@@ -166,6 +167,13 @@ resident *region_join(const site &s, type_key key, const device_ops &ops,
                       sweep_index &dev_index, bool check_later);
 /// The check region_join left for later, if any (it may stop the region).
 void region_verify();
+/// In a region made with region_lists::kept that has not stopped: a number
+/// unique to this run of the region, which changes whenever code runs as
+/// outside it (a soaview::sync function, a loop that runs as written). The
+/// lists the region's sweeps read are the same objects with the same
+/// elements for as long as it stays the same (sweep_host::cells_kept). 0:
+/// no such region on this thread.
+std::uint64_t region_kept_mark() noexcept;
 /// The sweep that joined last has queued its kernel (a backend with
 /// overlap_ops): the region marks it, with the slots it writes and reads,
 /// so that a soaview::sync whose elements it does not touch need not wait

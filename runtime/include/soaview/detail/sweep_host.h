@@ -17,8 +17,10 @@
 #include "soaview/region.h"
 #include "soaview/sweep_index.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -43,9 +45,6 @@ public:
     if (st_.busy)
       rt::refuse_sweep_recursion(s);
     st_.busy = true;
-    st_.local.clear();
-    st_.inner.clear();
-    st_.owned.clear();
   }
   /// The buffers and index the kernel reads (the region's, the device
   /// copies, or the host's), captured by value by the generated loop.
@@ -73,22 +72,44 @@ public:
   sweep_host(const sweep_host &) = delete;
   sweep_host &operator=(const sweep_host &) = delete;
 
+  /// Before the cells are recorded, in a view region whose code writes no
+  /// list (region_lists::kept): whether this site recorded them at its last
+  /// run from the same lists (`lists`: the addresses of the objects the
+  /// loop over the cells reads, and nothing else), with no code run as
+  /// outside the region since. Then those lists hold what they held, the
+  /// ranges recorded then stand, and the generated code skips its loop over
+  /// the cells.
+  bool cells_kept(std::initializer_list<const void *> lists) {
+    mark_ = rt::region_kept_mark();
+    kept_ = mark_ != 0 && st_.kept_mark == mark_ &&
+            std::equal(lists.begin(), lists.end(), st_.kept_lists.begin(),
+                       st_.kept_lists.end());
+    if (!kept_)
+      st_.kept_lists.assign(lists.begin(), lists.end());
+    return kept_;
+  }
+
   /// Records one cell: its local range and its inner range (evaluated in
   /// the order the unswept nest evaluates them: the hoisted inner first).
   template <class I, class L> void cell(I &&inner, L &&local) {
     static_assert(kInner,
                   "soaview: a sweep without an inner loop takes one range");
+    if (!recording_)
+      begin_recording();
     add(st_.inner, std::forward<I>(inner));
     add(st_.local, std::forward<L>(local));
   }
   template <class L> void cell(L &&local) {
     static_assert(!kInner,
                   "soaview: a sweep with an inner loop takes two ranges");
+    if (!recording_)
+      begin_recording();
     add(st_.local, std::forward<L>(local));
   }
 
   /// Slots, index, runs and the gather of both views into host buffers.
   void prepare() {
+    cells_recorded();
     rt::phase_clock clock(site_);
     rt::index_local(site_, st_, kScatters);
     layout_.n = st_.local_elems.size();
@@ -127,6 +148,7 @@ protected:
   template <class LS, class IS>
   bool join_region(const rt::device_ops &ops, int device, LS &dl, IS &di,
                    sweep_index &dx, bool check_later = false) {
+    cells_recorded();
     if (!region::current())
       return false;
     if constexpr (!kJoins) {
@@ -198,11 +220,33 @@ protected:
   sweep_index dx_{};
   bool gathered_ = false;
   rt::resident *region_ = nullptr; ///< the region this sweep joined
+  /// The cells: being recorded, kept from the last run (cells_kept), and
+  /// the region's kept mark when cells_kept asked.
+  bool recording_ = false, kept_ = false;
+  std::uint64_t mark_ = 0;
 
 private:
   static rt::sweep_state &state() {
     static thread_local rt::sweep_state s; // per site (spec) and thread
     return s;
+  }
+
+  /// The first cell of this run: the last run's ranges go.
+  void begin_recording() {
+    st_.local.clear();
+    st_.inner.clear();
+    st_.owned.clear();
+    st_.kept_mark = 0;
+    recording_ = true;
+  }
+  /// The cells are recorded (none: no range), or kept: with the region's
+  /// kept mark, later runs from the same lists may keep them.
+  void cells_recorded() {
+    if (kept_)
+      return;
+    if (!recording_)
+      begin_recording();
+    st_.kept_mark = mark_;
   }
 
   template <class R> void add(std::vector<rt::sweep_range> &v, R &&r) {

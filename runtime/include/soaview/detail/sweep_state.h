@@ -95,6 +95,11 @@ struct sweep_state {
   /// region's slots [region_first, region_first + region_count), and its
   /// index numbers inner slots as the region does.
   std::size_t region_first = 0, region_count = 0;
+  /// The ranges above were recorded from the lists at `kept_lists` in a
+  /// region whose kept mark was `kept_mark` (rt::region_kept_mark; 0: not
+  /// in such a region): sweep_host::cells_kept.
+  std::uint64_t kept_mark = 0;
+  std::vector<const void *> kept_lists;
 };
 
 inline void *element_at(const sweep_range &r, void *const *owned,
