@@ -4,8 +4,9 @@
 //===----------------------------------------------------------------------===//
 #include "plan/KeptCells.h"
 
+#include "support/ElementTypes.h"
+
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -26,32 +27,14 @@ bool inSystemHeader(const ASTContext &Ctx, const Decl *D) {
   return SM.isInSystemHeader(SM.getFileLoc(D->getLocation()));
 }
 
-/// T is Elem, a pointer to one, or a class template (a container) whose
-/// type arguments hold them.
-bool holds(QualType T, const CXXRecordDecl *Elem) {
-  T = T.getNonReferenceType().getCanonicalType();
-  if (const auto *P = T->getAs<PointerType>())
-    return holds(P->getPointeeType(), Elem);
-  const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD)
-    return false;
-  if (RD->getCanonicalDecl() == Elem->getCanonicalDecl())
-    return true;
-  const auto *TS = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-  return TS && llvm::any_of(TS->getTemplateArgs().asArray(),
-                            [&](const TemplateArgument &A) {
-                              return A.getKind() == TemplateArgument::Type &&
-                                     holds(A.getAsType(), Elem);
-                            });
-}
-
 /// A list of the cells: a variable (not a pointer) of a standard
 /// container type that holds Elem.
 bool cellLists(const ASTContext &Ctx, const VarDecl *V,
                const CXXRecordDecl *Elem) {
   const CXXRecordDecl *RD =
       V->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && inSystemHeader(Ctx, RD) && holds(V->getType(), Elem);
+  return RD && inSystemHeader(Ctx, RD) &&
+         ElementTypes(Ctx, {Elem}).holds(V->getType());
 }
 
 /// `Lists[C]` with a standard container's operator[]: Lists.

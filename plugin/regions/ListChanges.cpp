@@ -4,8 +4,8 @@
 //===----------------------------------------------------------------------===//
 #include "regions/ListChanges.h"
 
-#include "regions/ElementTypes.h"
 #include "regions/LibraryCalls.h"
+#include "support/ElementTypes.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

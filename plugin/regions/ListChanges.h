@@ -17,8 +17,10 @@ class FunctionDecl;
 class SourceManager;
 } // namespace clang
 
-namespace soaview::regions {
+namespace soaview {
 class ElementTypes;
+
+namespace regions {
 
 class ListChanges {
 public:
@@ -37,6 +39,7 @@ private:
   const ElementTypes &Elements;
 };
 
-} // namespace soaview::regions
+} // namespace regions
+} // namespace soaview
 
 #endif

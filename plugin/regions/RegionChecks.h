@@ -12,9 +12,9 @@
 #ifndef SOAVIEW_REGIONS_REGIONCHECKS_H
 #define SOAVIEW_REGIONS_REGIONCHECKS_H
 
-#include "regions/ElementTypes.h"
 #include "regions/ListChanges.h"
 #include "regions/RegionWalk.h"
+#include "support/ElementTypes.h"
 
 #include <set>
 #include <string>

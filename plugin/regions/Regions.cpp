@@ -2,7 +2,7 @@
 //
 // The region stage, in two passes over what each region runs (RegionWalk.h):
 //  1. LoopCollector (here) finds the annotated loops, not walking into them,
-//     and their element types (ElementTypes.h);
+//     and their element types (support/ElementTypes.h);
 //  2. RegionChecker (RegionChecks.h) refuses what else meets those elements,
 //     and finds where the region's code, its annotated loops' too, may
 //     change a list unseen (ListChanges.h).
@@ -12,12 +12,12 @@
 #include "regions/Regions.h"
 
 #include "frontend/Annotations.h"
-#include "regions/ElementTypes.h"
 #include "regions/RegionChecks.h"
 #include "regions/RegionWalk.h"
 #include "support/Ancestors.h"
 #include "support/AstHelpers.h"
 #include "support/Compat.h"
+#include "support/ElementTypes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -121,7 +121,7 @@ std::optional<RegionPlan> planRegion(ASTContext &Ctx,
     Diags.report(Region.Loc, {diag::warn_region_empty});
     return std::nullopt;
   }
-  const regions::ElementTypes Elements(Ctx, std::move(Loops.Records));
+  const ElementTypes Elements(Ctx, std::move(Loops.Records));
   regions::RegionVerdict Verdict =
       regions::RegionChecker(Ctx, Annotated, Diags, Region, Elements).check();
   if (Verdict.Refused)

@@ -2,7 +2,7 @@
 //
 // See ElementTypes.h. Tests: test/Sema/regions.cpp.
 //===----------------------------------------------------------------------===//
-#include "regions/ElementTypes.h"
+#include "support/ElementTypes.h"
 
 #include "support/AstHelpers.h"
 
@@ -13,7 +13,7 @@
 
 using namespace clang;
 
-namespace soaview::regions {
+namespace soaview {
 
 bool ElementTypes::isElement(const CXXRecordDecl *RD,
                              const CXXRecordDecl *Only) const {
@@ -84,4 +84,4 @@ std::string ElementTypes::shownName(QualType T) const {
   }
 }
 
-} // namespace soaview::regions
+} // namespace soaview

@@ -1,13 +1,14 @@
-//===- ElementTypes.h - a region's element types and what holds them -*- C++
-//-*-===//
+//===- ElementTypes.h - element types and what holds them -------*- C++ -*-===//
 //
-// The element types of the annotated loops a view region reaches (the
-// product of its first pass, Regions.cpp), and the questions its second
-// pass asks of a type: is it an element, does it hold elements (a list, a
-// container of lists), and how the user's code names it.
+// A set of element types and the questions asked of a type about them: is
+// it an element, does it hold elements (a list, a container of lists), and
+// how the user's code names it. A view region asks them of its code
+// (regions/: the element types of the loops it reaches); a sweep asks
+// whether the lists its loop over the cells reads hold its elements
+// (plan/KeptCells.cpp).
 //===----------------------------------------------------------------------===//
-#ifndef SOAVIEW_REGIONS_ELEMENTTYPES_H
-#define SOAVIEW_REGIONS_ELEMENTTYPES_H
+#ifndef SOAVIEW_ELEMENTTYPES_H
+#define SOAVIEW_ELEMENTTYPES_H
 
 #include "clang/AST/Type.h"
 
@@ -19,7 +20,7 @@ class ASTContext;
 class CXXRecordDecl;
 } // namespace clang
 
-namespace soaview::regions {
+namespace soaview {
 
 class ElementTypes {
 public:
@@ -53,6 +54,6 @@ private:
   std::vector<const clang::CXXRecordDecl *> Records;
 };
 
-} // namespace soaview::regions
+} // namespace soaview
 
 #endif
