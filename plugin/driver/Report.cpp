@@ -78,8 +78,9 @@ void remarkConverted(const SourceManager &SM, const NestPlan &Nest,
   if (Nest.Sweep && Nest.hostSweep())
     Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
   else if (Nest.Sweep)
-    Diags.report(Nest.Sweep->Annotation->ForLoc,
-                 {diag::remark_sweep, {Em.backend().offloadedRemark()}});
+    Diags.report(
+        Nest.Sweep->Annotation->ForLoc,
+        {diag::remark_sweep, {Em.backend().runtime().OffloadedRemark}});
   for (const LoopPlan &P : Nest.Loops) {
     std::string Where;
     if (P.HoistLevels)
@@ -91,7 +92,7 @@ void remarkConverted(const SourceManager &SM, const NestPlan &Nest,
                    Nest.Loops[*P.WalksViewOf].Annotation->ForLoc)) +
                ", gathered and scattered there";
     if (P.Offload)
-      Where += Em.backend().offloadedRemark();
+      Where += Em.backend().runtime().OffloadedRemark;
     else if (Nest.hostSweep() && &P == &Nest.Loops[0])
       Where += "; swept on the host";
     else if (P.Annotation->has(AttrKind::Offload))

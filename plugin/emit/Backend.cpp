@@ -1,5 +1,4 @@
-//===- Backend.cpp - host, OpenMP target and CUDA emission
-//-----------------===//
+//===- Backend.cpp - host, OpenMP target and CUDA emission ---------------===//
 #include "emit/Backend.h"
 
 #include "emit/RuntimeNames.h"
@@ -23,18 +22,55 @@ void targetRegion(CodeWriter &W, const std::string &Prefix,
                    {{"Captures", Captures}, {"P", Prefix}}));
 }
 
+/// The host: no loop is offloaded, so nothing is marked for the device;
+/// a sweep on the host is a plain loop over the local slots. The device
+/// backends' facets start from these.
+class HostDeclarations : public DeviceDeclarations {
+public:
+  std::string deviceMark(bool Device) const override { return ""; }
+  bool inlineWithAlwaysInline() const override { return false; }
+  bool copiesArrays(bool Device) const override { return false; }
+  std::string declareTargetBegin(bool Device) const override { return ""; }
+  std::string declareTargetEnd(bool Device) const override { return ""; }
+  std::string viewsNamespace() const override { return "inline namespace {"; }
+  bool plainViewsNamespace() const override { return false; }
+  bool marksDeviceFunctions() const override { return false; }
+  std::string deviceTable(const DeviceTableCopy &T) const override {
+    return "";
+  }
+  std::string tableReference(const std::string &Host,
+                             const std::string &Device) const override {
+    return "";
+  }
+};
+
+class HostLaunches : public LoopLaunches {
+public:
+  bool bodyIsKernelLambda() const override { return false; }
+  void launchPrologue(CodeWriter &W, const std::string &Prefix,
+                      const std::string &Captures) const override {}
+  std::string launchHeader(const std::string &Prefix,
+                           const std::string &Slot) const override {
+    return "";
+  }
+  void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
+                           const std::string &Prefix,
+                           const std::string &Captures) const override {}
+  std::string hostSweepDirective(const std::string &Captures) const override {
+    return "";
+  }
+  std::string sweepLaunchHeader(const std::string &SweepPrefix,
+                                const std::string &Prefix,
+                                const std::string &Slot) const override {
+    return hostSweepHeader(Prefix, Slot);
+  }
+};
+
 /// Offloaded loops become OpenMP target regions over the device buffers;
 /// the views and clones they use are compiled for the device through
 /// declare target.
-class OpenMPBackend : public Backend {
+class OpenMPDeclarations : public HostDeclarations {
 public:
-  const char *offloadHeader() const override { return rt::OmpHeader; }
-  const char *heapHeader() const override { return rt::OmpHeapHeader; }
-  std::string offloadedRemark() const override {
-    return "; offloaded (OpenMP target)";
-  }
-  std::string offloadedComment() const override { return "; offloaded"; }
-  std::string deviceNamespace() const override { return rt::OmpNamespace; }
   std::string declareTargetBegin(bool Device) const override {
     return Device ? "#pragma omp declare target\n" : "";
   }
@@ -44,6 +80,10 @@ public:
   std::string deviceTable(const DeviceTableCopy &T) const override {
     return fill("#pragma omp declare target(${Name})", {{"Name", T.Name}});
   }
+};
+
+class OpenMPLaunches : public HostLaunches {
+public:
   void launchPrologue(CodeWriter &W, const std::string &Prefix,
                       const std::string &Captures) const override {
     targetRegion(W, Prefix, Prefix + "device", Captures);
@@ -69,32 +109,13 @@ std::string kernelLambda(const std::string &Launcher, const std::string &Slot) {
 /// Offloaded loops become CUDA kernels: the body is a __device__ lambda
 /// that the device frame's grid-stride kernel calls once per element
 /// (capturing by value); functions it reaches are __host__ __device__.
-class CudaBackend : public Backend {
+class CudaDeclarations : public HostDeclarations {
 public:
-  const char *offloadHeader() const override { return rt::CudaHeader; }
-  const char *heapHeader() const override { return rt::CudaHeapHeader; }
-  std::string offloadedRemark() const override {
-    return "; offloaded (CUDA kernel)";
-  }
-  std::string offloadedComment() const override {
-    return "; offloaded (CUDA kernel)";
-  }
-  std::string deviceNamespace() const override { return rt::CudaNamespace; }
   std::string deviceMark(bool Device) const override {
     return Device ? "__host__ __device__ " : "";
   }
   bool copiesArrays(bool Device) const override { return Device; }
   bool inlineWithAlwaysInline() const override { return true; }
-  bool bodyIsKernelLambda() const override { return true; }
-  std::string launchHeader(const std::string &Prefix,
-                           const std::string &Slot) const override {
-    return kernelLambda(Prefix + "device", Slot);
-  }
-  std::string sweepLaunchHeader(const std::string &SweepPrefix,
-                                const std::string &Prefix,
-                                const std::string &Slot) const override {
-    return kernelLambda(SweepPrefix + "sweep", Slot);
-  }
 
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline).
@@ -119,22 +140,53 @@ public:
   }
 };
 
+class CudaLaunches : public HostLaunches {
+public:
+  bool bodyIsKernelLambda() const override { return true; }
+  std::string launchHeader(const std::string &Prefix,
+                           const std::string &Slot) const override {
+    return kernelLambda(Prefix + "device", Slot);
+  }
+  std::string sweepLaunchHeader(const std::string &SweepPrefix,
+                                const std::string &Prefix,
+                                const std::string &Slot) const override {
+    return kernelLambda(SweepPrefix + "sweep", Slot);
+  }
+};
+
 } // namespace
 
-std::string Backend::includes(bool AnyOffload, bool AnyHeap,
-                              bool AnyHostSweep) const {
+std::string OffloadRuntime::includes(bool AnyOffload, bool AnyHeap,
+                                     bool AnyHostSweep) const {
   return includeLine(rt::Header) +
          (AnyHostSweep ? includeLine(rt::SweepHeader) : "") +
-         (AnyOffload && offloadHeader() ? includeLine(offloadHeader()) : "") +
-         (AnyHeap && heapHeader() ? includeLine(heapHeader()) : "");
+         (AnyOffload && OffloadHeader ? includeLine(OffloadHeader) : "") +
+         (AnyHeap && HeapHeader ? includeLine(HeapHeader) : "");
+}
+
+std::string hostSweepHeader(const std::string &Prefix,
+                            const std::string &Slot) {
+  return fill("for (std::size_t ${K} = 0; ${K} < ${P}n; ++${K})",
+              {{"K", Slot}, {"P", Prefix}});
 }
 
 std::unique_ptr<Backend> makeBackend(BackendKind Kind, bool OpenMP) {
   if (Kind == BackendKind::Cuda)
-    return std::make_unique<CudaBackend>();
+    return std::make_unique<Backend>(
+        OffloadRuntime{rt::CudaHeader, rt::CudaHeapHeader,
+                       "; offloaded (CUDA kernel)", "; offloaded (CUDA kernel)",
+                       rt::CudaNamespace},
+        std::make_unique<CudaDeclarations>(), std::make_unique<CudaLaunches>());
   if (OpenMP)
-    return std::make_unique<OpenMPBackend>();
-  return std::make_unique<Backend>();
+    return std::make_unique<Backend>(
+        OffloadRuntime{rt::OmpHeader, rt::OmpHeapHeader,
+                       "; offloaded (OpenMP target)", "; offloaded",
+                       rt::OmpNamespace},
+        std::make_unique<OpenMPDeclarations>(),
+        std::make_unique<OpenMPLaunches>());
+  return std::make_unique<Backend>(OffloadRuntime{},
+                                   std::make_unique<HostDeclarations>(),
+                                   std::make_unique<HostLaunches>());
 }
 
 } // namespace soaview

@@ -1,11 +1,15 @@
 //===- Backend.h - where converted loops run, as generated text -*- C++ -*-===//
 //
-// One interface for the three places a converted loop's code runs: the host
+// What changes with the three places a converted loop's code runs: the host
 // (every loop that is not offloaded), OpenMP target regions, and CUDA
-// kernels. The emitter asks the backend of the translation unit; the host
-// backend is the base, and the device backends change what runs on the
-// device. Device here means a loop that is offloaded, or the inner loop of
-// an offloaded nest (LoopPlan::Offload, LoopPlan::DeviceInner).
+// kernels. The emitter asks the backend of the translation unit, which holds
+// three facets: the runtime generated code includes and names
+// (OffloadRuntime, plain data), how code compiled for the device is marked
+// and declared (DeviceDeclarations), and how offloaded loops and sweeps
+// launch (LoopLaunches), the last two small interfaces that host, OpenMP and
+// CUDA implement; the device backends change what runs on the device. Device here means a loop
+// that is offloaded, or the inner loop of an offloaded nest
+// (LoopPlan::Offload, LoopPlan::DeviceInner).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_BACKEND_H
 #define SOAVIEW_BACKEND_H
@@ -15,6 +19,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace soaview {
 
@@ -27,57 +32,77 @@ struct DeviceTableCopy {
   bool Constant = true;   ///< fits the device's constant memory
 };
 
-class Backend {
-public:
-  virtual ~Backend() = default;
-
+/// The runtime generated code uses: the headers it includes, the namespace
+/// of its device frames, and how remarks and comments name offloading.
+/// Plain data, one per backend (the host's: all empty).
+struct OffloadRuntime {
   /// The runtime headers, inserted first in the main file: soaview.h, and
   /// the backend's own header when a loop is offloaded.
   /// AnyHeap adds the backend's device heap (allocation routed there).
   /// AnyHostSweep adds sweep.h (sweeps on the host, in view regions).
   std::string includes(bool AnyOffload, bool AnyHeap, bool AnyHostSweep) const;
-  virtual const char *offloadHeader() const { return nullptr; }
-  virtual const char *heapHeader() const { return nullptr; }
+
+  const char *OffloadHeader = nullptr; ///< the backend's header, if any
+  const char *HeapHeader = nullptr;    ///< its device heap's, if any
   /// What the remark of an offloaded loop adds ("; offloaded (...)").
-  virtual std::string offloadedRemark() const { return ""; }
+  std::string OffloadedRemark;
   /// What the generated comment before an offloaded loop adds.
-  virtual std::string offloadedComment() const { return ""; }
+  std::string OffloadedComment;
   /// The namespace of the device frames ("::soaview::omp::").
-  virtual std::string deviceNamespace() const { return ""; }
+  std::string DeviceNamespace;
+};
+
+/// How code compiled for the device (views, clones, the functions a kernel
+/// reaches, constant tables) is marked and declared.
+class DeviceDeclarations {
+public:
+  virtual ~DeviceDeclarations() = default;
+
   /// The mark of functions that run in device code (view members, the
   /// spec's at(), clones of callees, user functions a kernel reaches).
-  virtual std::string deviceMark(bool Device) const { return ""; }
+  virtual std::string deviceMark(bool Device) const = 0;
   /// True when always_inline takes effect only on a function declared
   /// `inline` (nvcc ignores it on others, with a warning), so clones say so.
-  virtual bool inlineWithAlwaysInline() const { return false; }
+  virtual bool inlineWithAlwaysInline() const = 0;
   /// True when fixed-size array fields are copied element by element in
   /// device code (memcpy is not available there).
-  virtual bool copiesArrays(bool Device) const { return false; }
+  virtual bool copiesArrays(bool Device) const = 0;
   /// Text before and after declarations compiled for the device.
-  virtual std::string declareTargetBegin(bool Device) const { return ""; }
-  virtual std::string declareTargetEnd(bool Device) const { return ""; }
+  virtual std::string declareTargetBegin(bool Device) const = 0;
+  virtual std::string declareTargetEnd(bool Device) const = 0;
+  /// How views' unnamed namespace is opened.
+  virtual std::string viewsNamespace() const = 0;
+  /// True when the views' namespace is not inline, so that clones found by
+  /// lookup from templates are declared there too.
+  virtual bool plainViewsNamespace() const = 0;
+  /// True when user functions reached from device code are marked for it.
+  virtual bool marksDeviceFunctions() const = 0;
   /// What gives device code its own copy of a constant table, right after
   /// the table's definition ("" where the backend has none).
-  virtual std::string deviceTable(const DeviceTableCopy &T) const { return ""; }
+  virtual std::string deviceTable(const DeviceTableCopy &T) const = 0;
   /// How device code names the copy Device where the user's code names the
   /// table as Host ("": as written, the copy has the table's name).
   virtual std::string tableReference(const std::string &Host,
-                                     const std::string &Device) const {
-    return "";
-  }
+                                     const std::string &Device) const = 0;
+};
+
+/// How an offloaded loop, and a sweep over cells, start: the statements
+/// before the loop and the header that replaces its `for (...)`.
+class LoopLaunches {
+public:
+  virtual ~LoopLaunches() = default;
+
   /// True when an offloaded loop's body becomes a lambda that a kernel
   /// calls once per element (the loop header becomes the launch).
-  virtual bool bodyIsKernelLambda() const { return false; }
+  virtual bool bodyIsKernelLambda() const = 0;
   /// The statements before an offloaded loop (Prefix: the loop's name
   /// prefix; Captures: the device buffers the region uses).
   virtual void launchPrologue(CodeWriter &W, const std::string &Prefix,
-                              const std::string &Captures) const {}
+                              const std::string &Captures) const = 0;
   /// The header that replaces `for (...)` of an offloaded loop whose body
   /// becomes a lambda over slot Slot.
   virtual std::string launchHeader(const std::string &Prefix,
-                                   const std::string &Slot) const {
-    return "";
-  }
+                                   const std::string &Slot) const = 0;
   /// A sweep over cells (emit/Sweeps.cpp): the statements before the
   /// kernel's loop, and the header of the loop over the local slots Slot
   /// (SweepPrefix: the sweep's name prefix; Prefix: the local loop's;
@@ -85,28 +110,39 @@ public:
   virtual void sweepLaunchPrologue(CodeWriter &W,
                                    const std::string &SweepPrefix,
                                    const std::string &Prefix,
-                                   const std::string &Captures) const {}
+                                   const std::string &Captures) const = 0;
   /// A sweep on the host (a view region's, in a compile that cannot
   /// offload): the directive before its loop over the local slots, whose
-  /// header is this class's sweepLaunchHeader (Captures: the buffers and
-  /// index the loop reads, private to each thread so that the compiler
-  /// keeps them in registers and can vectorise the inner loop).
-  virtual std::string hostSweepDirective(const std::string &Captures) const {
-    return "";
-  }
+  /// header is hostSweepHeader (Captures: the buffers and index the loop
+  /// reads, private to each thread so that the compiler keeps them in
+  /// registers and can vectorise the inner loop).
+  virtual std::string hostSweepDirective(const std::string &Captures) const = 0;
   virtual std::string sweepLaunchHeader(const std::string &SweepPrefix,
                                         const std::string &Prefix,
-                                        const std::string &Slot) const {
-    return fill("for (std::size_t ${K} = 0; ${K} < ${P}n; ++${K})",
-                {{"K", Slot}, {"P", Prefix}});
-  }
-  /// How views' unnamed namespace is opened.
-  virtual std::string viewsNamespace() const { return "inline namespace {"; }
-  /// True when the views' namespace is not inline, so that clones found by
-  /// lookup from templates are declared there too.
-  virtual bool plainViewsNamespace() const { return false; }
-  /// True when user functions reached from device code are marked for it.
-  virtual bool marksDeviceFunctions() const { return false; }
+                                        const std::string &Slot) const = 0;
+};
+
+/// The header of a sweep's loop over the local slots Slot on the host (the
+/// host's sweepLaunchHeader, and every backend's for a sweep on the host).
+std::string hostSweepHeader(const std::string &Prefix, const std::string &Slot);
+
+/// The backend of a translation unit: its three facets.
+class Backend {
+public:
+  Backend(OffloadRuntime Runtime,
+          std::unique_ptr<DeviceDeclarations> Declarations,
+          std::unique_ptr<LoopLaunches> Launches)
+      : Runtime(std::move(Runtime)), Declarations(std::move(Declarations)),
+        Launches(std::move(Launches)) {}
+
+  const OffloadRuntime &runtime() const { return Runtime; }
+  const DeviceDeclarations &declarations() const { return *Declarations; }
+  const LoopLaunches &launches() const { return *Launches; }
+
+private:
+  OffloadRuntime Runtime;
+  std::unique_ptr<DeviceDeclarations> Declarations;
+  std::unique_ptr<LoopLaunches> Launches;
 };
 
 /// The backend of a translation unit: CUDA when asked for, OpenMP when the

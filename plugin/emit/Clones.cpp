@@ -159,9 +159,10 @@ std::string CloneEmitter::templateParams(
 void CloneEmitter::headEdit(const FunctionDecl *Decl, const std::string &Params,
                             bool Device, TextEdits &Edits) const {
   SourceLocation Inner = Decl->getInnerLocStart();
-  std::string Mark =
-      Emit.Target.deviceMark(Device) + std::string(rt::AlwaysInline) + " ";
-  if (Emit.Target.inlineWithAlwaysInline() && !Decl->isInlineSpecified())
+  std::string Mark = Emit.Target.declarations().deviceMark(Device) +
+                     std::string(rt::AlwaysInline) + " ";
+  if (Emit.Target.declarations().inlineWithAlwaysInline() &&
+      !Decl->isInlineSpecified())
     Mark += "inline ";
   const FunctionTemplateDecl *Template = Decl->getDescribedFunctionTemplate();
   if (!Template) {
@@ -271,8 +272,8 @@ bool CloneEmitter::copy(const Request &Wanted, const FunctionDecl *Decl,
                  {{"Clone", Clone}});
   Text = "// soaview: clone of '" + Decl->getQualifiedNameAsString() +
          "' for soaview's views\n" +
-         Emit.Target.declareTargetBegin(Wanted.Device) + Clone + "\n" +
-         Emit.Target.declareTargetEnd(Wanted.Device);
+         Emit.Target.declarations().declareTargetBegin(Wanted.Device) + Clone +
+         "\n" + Emit.Target.declarations().declareTargetEnd(Wanted.Device);
   return true;
 }
 
@@ -348,7 +349,8 @@ bool CloneEmitter::markDeviceFunctions(const NestPlan &Nest) {
       EditBuffer *Buffer = Emit.Files.bufferFor(L);
       if (!Buffer)
         return false;
-      Buffer->insert(Emit.SM.getFileOffset(L), Emit.Target.deviceMark(true));
+      Buffer->insert(Emit.SM.getFileOffset(L),
+                     Emit.Target.declarations().deviceMark(true));
     }
   }
   return true;

@@ -58,7 +58,8 @@ bool Emitter::emitNest(const NestPlan &Nest) {
   Views->emit(Nest, Forward, Main);
   if (!Clones->collect(Nest))
     return false;
-  if (Target->marksDeviceFunctions() && !Clones->markDeviceFunctions(Nest))
+  if (Target->declarations().marksDeviceFunctions() &&
+      !Clones->markDeviceFunctions(Nest))
     return false;
   if (!Tables->emit(Nest))
     return false;

@@ -95,7 +95,7 @@ void EmitContext::tableEdits(const std::vector<const DeclRefExpr *> &Which,
       continue; // in a macro: checks/CudaChecks.cpp refused it
     CharSourceRange Ref = CharSourceRange::getCharRange(
         Begin, Lexer::getLocForEndOfToken(E->getEndLoc(), 0, SM, Lang));
-    std::string Text = Target.tableReference(
+    std::string Text = Target.declarations().tableReference(
         Source.text(Ref),
         Names.qualifiedDeviceTable(cast<VarDecl>(E->getDecl())));
     if (!Text.empty())

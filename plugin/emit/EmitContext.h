@@ -65,7 +65,7 @@ struct EmitContext {
   static bool onDevice(const LoopPlan &P) { return runsOnDevice(P); }
   /// The mark of view code that runs where P runs.
   std::string deviceMark(const LoopPlan &P) const {
-    return Target.deviceMark(onDevice(P));
+    return Target.declarations().deviceMark(onDevice(P));
   }
   /// The remark of a converted loop (`view of 'P' in {...} out {...}
   /// (gather N B, scatter M B per element)`); Where ends it.

@@ -96,7 +96,7 @@ LoopText LoopHeaders::deviceLoop(const NestPlan &Nest, const LoopPlan &P,
   W.line(fill("using ${P}spec = ${Spec};", {{"P", Prefix}, {"Spec", Spec}}));
   W.line(fill(
       "${Namespace}${DeviceFrame}<${P}spec> ${P}device(${P}site, ${P}frame);",
-      {{"Namespace", Emit.Target.deviceNamespace()},
+      {{"Namespace", Emit.Target.runtime().DeviceNamespace},
        {"DeviceFrame", rt::DeviceFrame},
        {"P", Prefix}}));
   W.line(
@@ -106,14 +106,14 @@ LoopText LoopHeaders::deviceLoop(const NestPlan &Nest, const LoopPlan &P,
   std::string Slot = Prefix + (F.Kind == LoopFormKind::Range ? "i" : "k");
   T.Header = fill("(std::size_t ${K} = 0; ${K} < ${P}n; ++${K})",
                   {{"K", Slot}, {"P", Prefix}});
-  if (P.Offload && Emit.Target.bodyIsKernelLambda()) {
-    T.Header = Emit.Target.launchHeader(Prefix, Slot);
+  if (P.Offload && Emit.Target.launches().bodyIsKernelLambda()) {
+    T.Header = Emit.Target.launches().launchHeader(Prefix, Slot);
     T.LambdaBody = true;
   } else if (P.Offload) {
     std::string Captures = Prefix + "buffers";
     for (size_t Inner : P.DeviceInners)
       Captures += ", " + Emit.Names.prefix(Nest.Loops[Inner]) + "buffers";
-    Emit.Target.launchPrologue(W, Prefix, Captures);
+    Emit.Target.launches().launchPrologue(W, Prefix, Captures);
   }
   T.Prologue = W.take();
   std::string Index;

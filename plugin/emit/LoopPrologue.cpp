@@ -78,7 +78,7 @@ void LoopPrologue::prologue(CodeWriter &W, const LoopPlan &P,
              {{"N", std::to_string(P.HoistLevels)}, {"Where", Where}}));
   else
     W.line("{ // soaview: " + Emit.remark(P).text() +
-           (P.Offload ? Emit.Target.offloadedComment() : "") +
+           (P.Offload ? Emit.Target.runtime().OffloadedComment : "") +
            (P.DeviceInner ? "; on the device in the offloaded loop" : ""));
   W.in();
   if (F.Kind == LoopFormKind::Index)

@@ -78,11 +78,11 @@ LoopText LoopEmitter::loopText(const NestPlan &Nest, const LoopPlan &P) const {
   bool Scatter = !(F.Kind == LoopFormKind::Range && F.VarIsCopy);
   std::string Args = Spec + (Scatter ? "" : ", false");
   // Offloaded views gather into pinned host memory (fast device copies).
-  std::string Frame =
-      Emit.onDevice(P)
-          ? Emit.Target.deviceNamespace() + rt::HostFrame + "<" + Args + ">"
-      : P.Packed ? std::string(rt::PackedFrame) + "<" + Spec + ">"
-                 : std::string(rt::Frame) + "<" + Args + ">";
+  std::string Frame = Emit.onDevice(P) ? Emit.Target.runtime().DeviceNamespace +
+                                             rt::HostFrame + "<" + Args + ">"
+                      : P.Packed
+                          ? std::string(rt::PackedFrame) + "<" + Spec + ">"
+                          : std::string(rt::Frame) + "<" + Args + ">";
   // A host loop over pointers that writes its elements picks each
   // element's slot through the frame's repeat map (remap), an indirection
   // that keeps the compiler from vectorising the loop. Its body becomes a

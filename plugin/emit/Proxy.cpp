@@ -73,7 +73,8 @@ void ProxyEmitter::leafInit(const ViewGroup &G, const ProxyNode &Kid,
     for (unsigned C = 0; C < Components; ++C)
       List += (C ? ", " : "") + Buffer + "[" + std::to_string(C) + "][i]";
     Parts.Inits.push_back(Name + "{" + List + "}");
-  } else if (T->isArrayType() && Emit.Target.copiesArrays(G.Device)) {
+  } else if (T->isArrayType() &&
+             Emit.Target.declarations().copiesArrays(G.Device)) {
     Parts.Copies.push_back(
         fill("${Copy}(${Name}, ${Buffer}[i]);",
              {{"Copy", rt::CopyArray}, {"Name", Name}, {"Buffer", Buffer}}));
@@ -251,7 +252,8 @@ std::vector<std::string> ProxyEmitter::writeBack(const ViewGroup &G) const {
         Statements.push_back(
             fill("if (${Slot}.p) *${Slot}.p = ${Member}[${K}];",
                  {{"Slot", Slot}, {"Member", Member}, {"K", Component}}));
-      else if (FieldType->isArrayType() && Emit.Target.copiesArrays(G.Device))
+      else if (FieldType->isArrayType() &&
+               Emit.Target.declarations().copiesArrays(G.Device))
         Statements.push_back(fill(
             "if (${Slot}.p) ${Copy}(*${Slot}.p, ${Member});",
             {{"Slot", Slot}, {"Copy", rt::CopyArray}, {"Member", Member}}));
@@ -280,7 +282,7 @@ std::vector<std::string> ProxyEmitter::writeBack(const ViewGroup &G) const {
 void ProxyEmitter::proxy(CodeWriter &W, const NestPlan &Nest,
                          const ViewGroup &G, const ProxyNode &N,
                          const std::string &Name, StringRef Tail) const {
-  std::string Mark = Emit.Target.deviceMark(G.Device);
+  std::string Mark = Emit.Target.declarations().deviceMark(G.Device);
   W.block(
       "struct " + Name,
       [&](CodeWriter &Body) {

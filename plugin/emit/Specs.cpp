@@ -280,7 +280,7 @@ void SpecEmitter::specCopies(CodeWriter &W, const ViewGroup &G,
          "const soa &, std::size_t, element &");
   W.line(fill("static ${Mark}view at(const soa &s, std::size_t i) { return "
               "view(::soaview::loop_tag<${K}>{}, s, i); }",
-              {{"Mark", Emit.Target.deviceMark(G.Device)},
+              {{"Mark", Emit.Target.declarations().deviceMark(G.Device)},
                {"K", std::to_string(Loop)}}));
 }
 

@@ -79,20 +79,21 @@ std::string SweepEmitter::prologue(const NestPlan &Nest,
   W.line("{ // soaview: sweep over the cells of the loop at " + Where +
          (OnHost ? ": on the host, one loop over all cells (view region)"
                  : ": one gather, one transfer, one launch" +
-                       Emit.Target.offloadedComment()));
+                       Emit.Target.runtime().OffloadedComment));
   W.in();
   W.line(fill("static ${Site} ${S}site(\"${Where}\");",
               {{"Site", rt::Site}, {"S", Sweep}, {"Where", Where}}));
   std::string Scope = Heap.loopScope(L, Sweep);
   if (!Scope.empty()) // before the sweep: ends after it
     W.line(Scope);
-  W.line(fill("${Sweep}<${Local}, ${Inner}${NoScatter}> ${S}sweep(${S}site);",
-              {{"Sweep", OnHost ? std::string(rt::HostSweep)
-                                : Emit.Target.deviceNamespace() + rt::Sweep},
-               {"Local", Loops.specType(L)},
-               {"Inner", Inner ? Loops.specType(*Inner) : "void"},
-               {"NoScatter", L.Form.VarIsCopy ? ", false" : ""},
-               {"S", Sweep}}));
+  W.line(fill(
+      "${Sweep}<${Local}, ${Inner}${NoScatter}> ${S}sweep(${S}site);",
+      {{"Sweep", OnHost ? std::string(rt::HostSweep)
+                        : Emit.Target.runtime().DeviceNamespace + rt::Sweep},
+       {"Local", Loops.specType(L)},
+       {"Inner", Inner ? Loops.specType(*Inner) : "void"},
+       {"NoScatter", L.Form.VarIsCopy ? ", false" : ""},
+       {"S", Sweep}}));
   W.line(recording(Nest, S));
   W.line(Sweep + "sweep.start();");
   W.line(fill("using ${P}spec = ${Spec};",
@@ -110,13 +111,14 @@ std::string SweepEmitter::prologue(const NestPlan &Nest,
                 {{"Index", rt::SweepIndex}, {"S", Sweep}}));
     Captures += ", " + InnerPrefix + "buffers, " + Sweep + "index";
   }
-  if (OnHost || !Emit.Target.bodyIsKernelLambda()) // a kernel's lambda
-                                                   // runs over the size
+  // n: not for a kernel's lambda, which runs over the size
+  if (OnHost || !Emit.Target.launches().bodyIsKernelLambda())
     W.line(fill("const std::size_t ${P}n = ${S}sweep.size();",
                 {{"P", Prefix}, {"S", Sweep}}));
   if (!OnHost)
-    Emit.Target.sweepLaunchPrologue(W, Sweep, Prefix, Captures);
-  else if (std::string D = Emit.Target.hostSweepDirective(Captures); !D.empty())
+    Emit.Target.launches().sweepLaunchPrologue(W, Sweep, Prefix, Captures);
+  else if (std::string D = Emit.Target.launches().hostSweepDirective(Captures);
+           !D.empty())
     W.directive(D);
   return W.take();
 }
@@ -175,11 +177,12 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   // edits, so that the local loop's `for` keeps its line and column (its
   // remark and diagnostics point there).
   std::string Slot = Prefix + "i";
-  const bool Lambda = !Nest.hostSweep() && Emit.Target.bodyIsKernelLambda();
+  const bool Lambda =
+      !Nest.hostSweep() && Emit.Target.launches().bodyIsKernelLambda();
   std::string Header =
       (Nest.hostSweep()
-           ? Emit.Target.Backend::sweepLaunchHeader(Sweep, Prefix, Slot)
-           : Emit.Target.sweepLaunchHeader(Sweep, Prefix, Slot)) +
+           ? hostSweepHeader(Prefix, Slot)
+           : Emit.Target.launches().sweepLaunchHeader(Sweep, Prefix, Slot)) +
       (isa<CompoundStmt>(S.Body) ? " {" : "");
   SourceLocation LocalFor = L.Annotation->ForLoc;
   Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),

@@ -65,7 +65,7 @@ bool TableEmitter::declare(const VarDecl *V) {
   T.Constant = ConstantBytes + Bytes <= ConstantBudget;
   if (T.Constant)
     ConstantBytes += Bytes;
-  std::string Line = Emit.Target.deviceTable(T);
+  std::string Line = Emit.Target.declarations().deviceTable(T);
   if (Line.empty())
     return true;
   SourceLocation After =

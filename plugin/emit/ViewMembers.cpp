@@ -301,7 +301,7 @@ std::string CopiedMembers::methodText(const NestPlan &Nest, const ViewGroup &G,
   Emit.copyEdits(Nest, Range, Edits);
   methodEdits(G, MD, Edits);
   return Emit.Source.lineDirective(Range.getBegin()) +
-         Emit.Target.deviceMark(G.Device) +
+         Emit.Target.declarations().deviceMark(G.Device) +
          Emit.Source.withEdits(Range, Edits) + "\n";
 }
 
@@ -362,7 +362,7 @@ void CopiedMembers::forwarders(CodeWriter &W, const ViewGroup &G,
         W.line(fill("template <class... A> static ${Mark}auto ${Name}(A &&...a)"
                     " -> decltype(${Class}::${Name}(static_cast<A &&>(a)...)) "
                     "{ return ${Class}::${Name}(static_cast<A &&>(a)...); }",
-                    {{"Mark", Emit.Target.deviceMark(G.Device)},
+                    {{"Mark", Emit.Target.declarations().deviceMark(G.Device)},
                      {"Name", Name},
                      {"Class", Class}}));
     } else if (const auto *TD = dyn_cast<TypedefNameDecl>(D); TD && Hidden) {

@@ -28,8 +28,8 @@ namespace soaview {
 namespace {
 
 /// Views live in the element's namespace, in `soaview_gen` and in the
-/// views' own namespace inside it (Backend::viewsNamespace()). The three
-/// shapes of text put there, braces printed here:
+/// views' own namespace inside it (DeviceDeclarations::viewsNamespace()). The
+/// three shapes of text put there, braces printed here:
 ///   forward     `inline namespace soaview_gen { namespace { struct V; } }`
 ///   declared    the views' namespace holds one declaration, soaview_gen
 ///               the InGen text after it
@@ -38,7 +38,7 @@ struct GenNamespaces {
   const Backend &Target;
 
   std::string open() const {
-    return GeneratedNames::openGen() + Target.viewsNamespace();
+    return GeneratedNames::openGen() + Target.declarations().viewsNamespace();
   }
   std::string closeGen() const {
     return "} // namespace " + std::string(GeneratedNames::GenNamespace) + "\n";
@@ -167,10 +167,11 @@ void ViewEmitter::emitGroup(const NestPlan &Nest, const ViewGroup &G,
            Fields.declarations();
   // The proxy and the specs' at() run where the loops run.
   Main.add(ElementNS,
-           In.defined(Tags + Emit.Target.declareTargetBegin(G.Device) +
-                          Body.take() + Specs.take() +
-                          Emit.Target.declareTargetEnd(G.Device),
-                      selectors(Nest, G)));
+           In.defined(
+               Tags + Emit.Target.declarations().declareTargetBegin(G.Device) +
+                   Body.take() + Specs.take() +
+                   Emit.Target.declarations().declareTargetEnd(G.Device),
+               selectors(Nest, G)));
 }
 
 } // namespace soaview

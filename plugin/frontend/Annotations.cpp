@@ -241,51 +241,52 @@ private:
   unsigned MaxArgs;
 };
 
-// Scoped spellings lose their arguments in Clang 19 unless the unscoped
-// spelling is registered too (docs/design.md).
-#define SOAVIEW_SPELLINGS(Var, Name)                                           \
-  constexpr ParsedAttrInfo::Spelling Var[] = {                                 \
-      {ParsedAttr::AS_CXX11, "clang::" Name},                                  \
-      {ParsedAttr::AS_CXX11, Name},                                            \
-      {ParsedAttr::AS_GNU, Name}}
-
-SOAVIEW_SPELLINGS(ConvertSp, "soa_conversion");
-SOAVIEW_SPELLINGS(TargetSp, "soa_conversion_target");
-SOAVIEW_SPELLINGS(HoistSp, "soa_conversion_hoist");
-SOAVIEW_SPELLINGS(OffloadSp, "soa_conversion_offload_compute");
-SOAVIEW_SPELLINGS(OffloadAltSp, "soa_conversion_compute_offload");
-SOAVIEW_SPELLINGS(RegionSp, "soa_conversion_region");
-
-struct ConvertInfo : SoaAttrInfo {
-  ConvertInfo() : SoaAttrInfo(AttrKind::Convert, ConvertSp, 1) {}
-};
-struct TargetInfo : SoaAttrInfo {
-  TargetInfo() : SoaAttrInfo(AttrKind::Target, TargetSp, 1) {}
-};
-struct HoistInfo : SoaAttrInfo {
-  HoistInfo() : SoaAttrInfo(AttrKind::Hoist, HoistSp, 1) {}
-};
-struct OffloadInfo : SoaAttrInfo {
-  OffloadInfo() : SoaAttrInfo(AttrKind::Offload, OffloadSp, 0) {}
-};
-struct OffloadAltInfo : SoaAttrInfo {
-  OffloadAltInfo() : SoaAttrInfo(AttrKind::Offload, OffloadAltSp, 0) {}
+/// One attribute: the name it is registered under, what it is, how many
+/// arguments it takes at most, and its spellings. Scoped spellings lose
+/// their arguments in Clang 19 unless the unscoped spelling is registered
+/// too (docs/design.md).
+struct AttrRow {
+  const char *Name;
+  soaview::AttrKind Kind;
+  unsigned MaxArgs;
+  ParsedAttrInfo::Spelling Spellings[3];
 };
 
-struct RegionInfo : SoaAttrInfo {
-  RegionInfo() : SoaAttrInfo(AttrKind::Region, RegionSp, 0) {}
+// clang-format off
+#define SOAVIEW_ATTR(Name, Kind, MaxArgs)                                      \
+  {Name, AttrKind::Kind, MaxArgs,                                              \
+   {{ParsedAttr::AS_CXX11, "clang::" Name},                                    \
+    {ParsedAttr::AS_CXX11, Name},                                              \
+    {ParsedAttr::AS_GNU, Name}}}
+// clang-format on
+
+constexpr AttrRow Attributes[] = {
+    SOAVIEW_ATTR("soa_conversion", Convert, 1),
+    SOAVIEW_ATTR("soa_conversion_target", Target, 1),
+    SOAVIEW_ATTR("soa_conversion_hoist", Hoist, 1),
+    SOAVIEW_ATTR("soa_conversion_offload_compute", Offload, 0),
+    SOAVIEW_ATTR("soa_conversion_compute_offload", Offload, 0),
+    SOAVIEW_ATTR("soa_conversion_region", Region, 0),
+};
+
+#undef SOAVIEW_ATTR
+
+/// The registry builds each attribute's info from its type alone: one type
+/// per row of Attributes.
+template <unsigned Row> struct RowInfo : SoaAttrInfo {
+  RowInfo()
+      : SoaAttrInfo(Attributes[Row].Kind, Attributes[Row].Spellings,
+                    Attributes[Row].MaxArgs) {}
 };
 
 // The registrations every Clang plugin makes: nothing to catch an exception.
 // NOLINTBEGIN(bugprone-throwing-static-initialization)
-ParsedAttrInfoRegistry::Add<ConvertInfo> R1("soa_conversion", "");
-ParsedAttrInfoRegistry::Add<TargetInfo> R2("soa_conversion_target", "");
-ParsedAttrInfoRegistry::Add<HoistInfo> R3("soa_conversion_hoist", "");
-ParsedAttrInfoRegistry::Add<OffloadInfo> R4("soa_conversion_offload_compute",
-                                            "");
-ParsedAttrInfoRegistry::Add<OffloadAltInfo> R5("soa_conversion_compute_offload",
-                                               "");
-ParsedAttrInfoRegistry::Add<RegionInfo> R6("soa_conversion_region", "");
+ParsedAttrInfoRegistry::Add<RowInfo<0>> R0(Attributes[0].Name, "");
+ParsedAttrInfoRegistry::Add<RowInfo<1>> R1(Attributes[1].Name, "");
+ParsedAttrInfoRegistry::Add<RowInfo<2>> R2(Attributes[2].Name, "");
+ParsedAttrInfoRegistry::Add<RowInfo<3>> R3(Attributes[3].Name, "");
+ParsedAttrInfoRegistry::Add<RowInfo<4>> R4(Attributes[4].Name, "");
+ParsedAttrInfoRegistry::Add<RowInfo<5>> R5(Attributes[5].Name, "");
 // NOLINTEND(bugprone-throwing-static-initialization)
 
 } // namespace
