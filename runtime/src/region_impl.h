@@ -282,7 +282,7 @@ public:
   }
   /// Whether st's lists are where x's were last known to be, with no code
   /// run as outside the region since: then they are x's, unchecked.
-  bool still_at(const sweep_state &st, const site_index &x) const {
+  bool still_at(const sweep_state &st, site_index &x) const {
     return same_places(st, outside_, x.places);
   }
   /// Code runs as outside the region (a soaview::sync's function, a loop

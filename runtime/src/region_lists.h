@@ -44,15 +44,19 @@ struct list_places {
   std::vector<sweep_range> ranges;
   std::size_t outside = 0;
   bool known = false; ///< every range has storage of its own
+  /// Recordings (sweep_state::recording) whose ranges are these, found since
+  /// they were recorded: a sweep that kept its cells (its recording the
+  /// same) is found here without comparing its ranges again.
+  std::vector<std::uint64_t> found;
 };
 
 /// Records st's ranges as where its lists are (see list_places).
 void record_places(const sweep_state &st, std::size_t outside, list_places &p);
 
 /// Whether st's ranges are where `p` recorded, with no code run as outside
-/// the region since (`outside`): O(ranges), nothing per element.
-bool same_places(const sweep_state &st, std::size_t outside,
-                 const list_places &p);
+/// the region since (`outside`): O(ranges), nothing per element; O(1) for
+/// a recording found at p before.
+bool same_places(const sweep_state &st, std::size_t outside, list_places &p);
 
 /// A sweep's runs of inner slots per cell: the host side of sweep_index's
 /// run_off, run_start and run_len.

@@ -70,10 +70,8 @@ const site_index &site_indices::index_for(const site &s, type_key key,
       check_.check_later(s, st, x); // else: the lists it was checked with
     return x;
   }
-  if (site_index *x = same_as_before(key, st, writes, inner)) {
-    check_.known_at(*x, st);
+  if (site_index *x = same_as_before(key, st, writes, inner))
     return *x;
-  }
   site_index &x = index_[k];
   x.key = key;
   build(s, x, r, st, writes, inner);
@@ -88,8 +86,10 @@ const site_index &site_indices::index_for(const site &s, type_key key,
 /// through its local lists was not checked for elements local in two cells
 /// (table_local), so a sweep that writes does not take it; one built
 /// without inner runs (`inner` false) serves only such sweeps. First the
-/// indices whose lists are where st's are (list_places: O(cells) each),
-/// then those whose lists hold the same elements (same_lists). Null: none.
+/// indices whose lists are where st's are (list_places: O(cells) each, O(1)
+/// for a recording found there before), then those whose lists hold the
+/// same elements (same_lists), whose places are st's from then on
+/// (known_at). Null: none.
 site_index *site_indices::same_as_before(type_key key, const sweep_state &st,
                                          bool writes, bool inner) {
   auto serves = [&](const site_index &x) {
@@ -101,8 +101,10 @@ site_index *site_indices::same_as_before(type_key key, const sweep_state &st,
     if (serves(x) && check_.still_at(st, x))
       return &x;
   for (auto &[k, x] : index_)
-    if (serves(x) && same_lists(st.local, st.inner, st.owned.data(), x.lists))
+    if (serves(x) && same_lists(st.local, st.inner, st.owned.data(), x.lists)) {
+      check_.known_at(x, st);
       return &x;
+    }
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "soaview/sweep.h"
 
+#include <atomic>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -87,6 +88,11 @@ bool same_runs(const sweep_state &st) {
   return !differ;
 }
 } // namespace
+
+std::uint64_t next_recording() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
 
 bool same_elements(const sweep_range &r, void *const *owned,
                    void *const *expect, std::size_t from, std::size_t n) {

@@ -100,7 +100,15 @@ struct sweep_state {
   /// in such a region): sweep_host::cells_kept.
   std::uint64_t kept_mark = 0;
   std::vector<const void *> kept_lists;
+  /// The recording the ranges above are from: a number no other recording
+  /// (of any site or thread) has had, drawn when it begins (next_recording);
+  /// 0 before the first. The ranges change only while recording, so equal
+  /// numbers mean equal ranges (list_places' found).
+  std::uint64_t recording = 0;
 };
+
+/// A number no other recording of a sweep's cells has had (sweep_state).
+std::uint64_t next_recording() noexcept;
 
 inline void *element_at(const sweep_range &r, void *const *owned,
                         std::size_t k) noexcept {
