@@ -33,7 +33,6 @@ public:
   std::string declareTargetBegin(bool Device) const override { return ""; }
   std::string declareTargetEnd(bool Device) const override { return ""; }
   std::string viewsNamespace() const override { return "inline namespace {"; }
-  bool plainViewsNamespace() const override { return false; }
   bool marksDeviceFunctions() const override { return false; }
   std::string deviceTable(const DeviceTableCopy &T) const override {
     return "";
@@ -120,7 +119,6 @@ public:
   // nvcc cannot reopen an inline unnamed namespace (its own generated code
   // opens the unnamed namespace first, not inline).
   std::string viewsNamespace() const override { return "namespace {"; }
-  bool plainViewsNamespace() const override { return true; }
   bool marksDeviceFunctions() const override { return true; }
   // A table of host memory gets a copy in the device's constant (or global)
   // memory, initialised as the table is; device code reads the copy.

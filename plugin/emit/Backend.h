@@ -7,9 +7,9 @@
 // (OffloadRuntime, plain data), how code compiled for the device is marked
 // and declared (DeviceDeclarations), and how offloaded loops and sweeps
 // launch (LoopLaunches), the last two small interfaces that host, OpenMP and
-// CUDA implement; the device backends change what runs on the device. Device here means a loop
-// that is offloaded, or the inner loop of an offloaded nest
-// (LoopPlan::Offload, LoopPlan::DeviceInner).
+// CUDA implement; the device backends change what runs on the device.
+// Device here means a loop that is offloaded, or the inner loop of an
+// offloaded nest (LoopPlan::Offload, LoopPlan::DeviceInner).
 //===----------------------------------------------------------------------===//
 #ifndef SOAVIEW_BACKEND_H
 #define SOAVIEW_BACKEND_H
@@ -72,9 +72,6 @@ public:
   virtual std::string declareTargetEnd(bool Device) const = 0;
   /// How views' unnamed namespace is opened.
   virtual std::string viewsNamespace() const = 0;
-  /// True when the views' namespace is not inline, so that clones found by
-  /// lookup from templates are declared there too.
-  virtual bool plainViewsNamespace() const = 0;
   /// True when user functions reached from device code are marked for it.
   virtual bool marksDeviceFunctions() const = 0;
   /// What gives device code its own copy of a constant table, right after
