@@ -14,6 +14,8 @@
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
+#include <iterator>
+
 using namespace clang;
 
 namespace soaview {
@@ -270,6 +272,8 @@ constexpr AttrRow Attributes[] = {
 };
 
 #undef SOAVIEW_ATTR
+static_assert(std::size(Attributes) == 6,
+              "one registration below per row of Attributes");
 
 /// The registry builds each attribute's info from its type alone: one type
 /// per row of Attributes.

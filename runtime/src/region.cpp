@@ -12,7 +12,6 @@
 #include "region_impl.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -322,11 +321,6 @@ void region_verify() {
 void region_launched() {
   if (tl_current)
     tl_current->launched();
-}
-
-std::uint64_t next_list_epoch() noexcept {
-  static std::atomic<std::uint64_t> last{0};
-  return ++last;
 }
 
 std::uint64_t region_kept_mark() noexcept {

@@ -249,9 +249,6 @@ private:
   std::vector<held> leases_;
 };
 
-/// A number no other region run or outside run has had (list_check's epoch).
-std::uint64_t next_list_epoch() noexcept;
-
 /// The check that a sweep's lists are those its site's index was built
 /// from (same_lists: elements in the same order), at once or left for
 /// later; in a region whose code writes no list unseen, skipped while the
@@ -262,7 +259,7 @@ public:
   /// `lists_kept`: the region's code writes no list unseen
   /// (region_lists::kept).
   list_check(const site &s, bool lists_kept)
-      : site_(s), lists_kept_(lists_kept), epoch_(next_list_epoch()) {}
+      : site_(s), lists_kept_(lists_kept), epoch_(next_unique()) {}
 
   /// The check of st's lists against x's, left for verify(): a CUDA sweep
   /// launches its kernel first and checks while it runs (the kernel writes
@@ -289,7 +286,7 @@ public:
   /// that runs as written): it may change the lists.
   void ran_outside() noexcept {
     ++outside_;
-    epoch_ = next_list_epoch();
+    epoch_ = next_unique();
   }
   /// While the region's code writes no list (region_lists::kept) and it has
   /// not stopped: a number that changes whenever code runs as outside it,

@@ -89,7 +89,7 @@ bool same_runs(const sweep_state &st) {
 }
 } // namespace
 
-std::uint64_t next_recording() noexcept {
+std::uint64_t next_unique() noexcept {
   static std::atomic<std::uint64_t> last{0};
   return ++last;
 }

@@ -15,7 +15,7 @@ namespace rt = soaview::rt;
 /// recording leaves it (a new recording number).
 rt::sweep_state recorded(std::vector<double> &data, std::size_t cells) {
   rt::sweep_state st;
-  st.recording = rt::next_recording();
+  st.recording = rt::next_unique();
   for (std::size_t c = 0; c < cells; ++c) {
     rt::sweep_range r{};
     r.data = data.data() + c;
@@ -45,7 +45,7 @@ void testFound() {
   // to show which path answers).
   b.local[0].data = other.data();
   CHECK(rt::same_places(b, 0, p));
-  b.recording = rt::next_recording(); // now as a new recording would
+  b.recording = rt::next_unique(); // now as a new recording would
   CHECK(!rt::same_places(b, 0, p));
 }
 

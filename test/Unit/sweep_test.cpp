@@ -340,8 +340,8 @@ template <class L = LSpec, class I = ISpec>
 struct region_probe_of : soaview::sweep_host<L, I, true, nullptr> {
   using base = soaview::sweep_host<L, I, true, nullptr>;
   using base::base;
-  LSpec::soa dl{};
-  ISpec::soa di{};
+  typename L::soa dl{};
+  typename I::soa di{};
   soaview::sweep_index dx{};
   void start() { CHECK(this->join_region(kOverlapOps, 0, dl, di, dx)); }
   void run() {

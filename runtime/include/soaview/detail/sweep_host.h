@@ -237,7 +237,7 @@ private:
     st_.inner.clear();
     st_.owned.clear();
     st_.kept_mark = 0;
-    st_.recording = rt::next_recording();
+    st_.recording = rt::next_unique();
     recording_ = true;
   }
   /// The cells are recorded (none: no range), or kept: with the region's

@@ -101,14 +101,16 @@ struct sweep_state {
   std::uint64_t kept_mark = 0;
   std::vector<const void *> kept_lists;
   /// The recording the ranges above are from: a number no other recording
-  /// (of any site or thread) has had, drawn when it begins (next_recording);
+  /// (of any site or thread) has had, drawn when it begins (next_unique);
   /// 0 before the first. The ranges change only while recording, so equal
   /// numbers mean equal ranges (list_places' found).
   std::uint64_t recording = 0;
 };
 
-/// A number no other recording of a sweep's cells has had (sweep_state).
-std::uint64_t next_recording() noexcept;
+/// A number no earlier call has returned, process-wide: a recording of a
+/// sweep's cells (sweep_state::recording), a region run's or outside run's
+/// epoch (list_check).
+std::uint64_t next_unique() noexcept;
 
 inline void *element_at(const sweep_range &r, void *const *owned,
                         std::size_t k) noexcept {
