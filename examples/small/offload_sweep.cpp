@@ -69,6 +69,7 @@ void drift(std::vector<Cell> &cells, double dt) {
 }
 
 // The inner list is a temporary (a copy per cell): the sweep keeps its own.
+// The loops are written without braces.
 std::vector<Particle *> heavy(const Cell &c) {
   std::vector<Particle *> r;
   for (Particle *p : c.active)
@@ -79,14 +80,12 @@ std::vector<Particle *> heavy(const Cell &c) {
 
 void countHeavy(std::vector<Cell> &cells) {
   [[clang::soa_conversion_offload_compute]]
-  for (const Cell &c : cells) {
+  for (const Cell &c : cells)
     [[clang::soa_conversion]]
-    for (Particle *l : c.local) {
+    for (Particle *l : c.local)
       [[clang::soa_conversion_hoist(1)]]
       for (const Particle *a : heavy(c))
         l->wcount += a->mass * 0.5;
-    }
-  }
 }
 
 int main(int argc, char **argv) {

@@ -83,6 +83,7 @@ public:
 
 class OpenMPLaunches : public HostLaunches {
 public:
+  bool passesPointersApart() const override { return true; }
   void launchPrologue(CodeWriter &W, const std::string &Prefix,
                       const std::string &Captures) const override {
     targetRegion(W, Prefix, Prefix + "device", Captures);

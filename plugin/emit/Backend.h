@@ -92,6 +92,11 @@ public:
   /// True when an offloaded loop's body becomes a lambda that a kernel
   /// calls once per element (the loop header becomes the launch).
   virtual bool bodyIsKernelLambda() const = 0;
+  /// True when a kernel should take each device pointer as an argument of
+  /// its own rather than structs of them (OpenMP passes a struct through
+  /// device memory, where every use of a pointer reloads it and holds a
+  /// register; a scalar argument stays in the kernel's parameters).
+  virtual bool passesPointersApart() const { return false; }
   /// The statements before an offloaded loop (Prefix: the loop's name
   /// prefix; Captures: the device buffers the region uses).
   virtual void launchPrologue(CodeWriter &W, const std::string &Prefix,

@@ -65,6 +65,10 @@ inline constexpr const char *DeviceFrame = "device_frame";
 inline constexpr const char *Sweep = "sweep";
 inline constexpr const char *HostSweep = "::soaview::host_sweep";
 inline constexpr const char *SweepIndex = "::soaview::sweep_index";
+/// sweep_index's pointers, in its order (a kernel that takes them apart
+/// rebuilds it: emit/Sweeps.cpp; soaview/sweep_index.h asserts the count).
+inline constexpr const char *SweepIndexPointers[] = {"cell_of", "run_off",
+                                                     "run_start", "run_len"};
 inline constexpr const char *RunCursor = "::soaview::run_cursor";
 // heap_route.h (with heap_omp.h or heap_cuda.h): allocation routed to the
 // device heap, and the scope around a loop that allocates.

@@ -129,31 +129,61 @@ static QualType bufferType(ASTContext &Ast, QualType T) {
   return Ast.getUnqualifiedArrayType(T.getUnqualifiedType(), Dropped);
 }
 
+namespace {
+/// One pointer of a spec's soa: the field it holds, its name in the soa
+/// (`x[1]` for a component of a split array) and the type it points to
+/// (null for an anonymous union held whole: its mirror).
+struct SoaPointer {
+  const FieldPath *Path;
+  const LeafAccess *Access;
+  std::string Name;
+  QualType Elem;
+  std::string Field; ///< the element's field (`x[1]` for a component)
+};
+
+/// Each pointer of the soa of a loop with fields F, in the soa's order.
+std::vector<SoaPointer> soaPointersOf(ASTContext &Ast, const ViewFields &F) {
+  std::vector<SoaPointer> Pointers;
+  for (auto &[Path, A] : F) {
+    if (isUnionLeaf(Path)) {
+      Pointers.push_back(
+          {&Path, &A, bufferName(Path), QualType(), bufferName(Path)});
+      continue;
+    }
+    QualType Elem;
+    if (unsigned N = splitComponents(Ast, Path.back()->getType(), Elem)) {
+      for (unsigned C = 0; C < N; ++C) {
+        std::string K = "[" + std::to_string(C) + "]";
+        Pointers.push_back({&Path, &A, bufferName(Path) + K,
+                            bufferType(Ast, Elem), dotted(Path) + K});
+      }
+      continue;
+    }
+    Pointers.push_back({&Path, &A, bufferName(Path),
+                        bufferType(Ast, Path.back()->getType()), dotted(Path)});
+  }
+  return Pointers;
+}
+} // namespace
+
+std::vector<std::string> soaPointers(const EmitContext &Emit,
+                                     const ViewGroup &G, size_t Loop) {
+  std::vector<std::string> Names;
+  for (const SoaPointer &P : soaPointersOf(Emit.Ast, G.Fields.at(Loop)))
+    Names.push_back(P.Name);
+  Names.push_back("soaview_address");
+  return Names;
+}
+
 /// Each buffer of a spec, in the order of the loop's fields.
 std::vector<SpecEmitter::SpecBuffer>
 SpecEmitter::specBuffers(const ViewGroup &G, const ViewFields &F) const {
   std::vector<SpecBuffer> Buffers;
-  auto Unqualified = [&](QualType T) { return bufferType(Emit.Ast, T); };
-  for (auto &[Path, A] : F) {
-    if (isUnionLeaf(Path)) {
-      Buffers.push_back({bufferName(Path), unionMirror(Emit, G, Path),
-                         A.Written, bufferName(Path)});
-      continue;
-    }
-    QualType Elem;
-    if (unsigned N = splitComponents(Emit.Ast, Path.back()->getType(), Elem)) {
-      for (unsigned C = 0; C < N; ++C) {
-        std::string K = "[" + std::to_string(C) + "]";
-        Buffers.push_back({bufferName(Path) + K,
-                           Emit.Types.name(Unqualified(Elem)), A.Written,
-                           dotted(Path) + K});
-      }
-      continue;
-    }
-    Buffers.push_back({bufferName(Path),
-                       Emit.Types.name(Unqualified(Path.back()->getType())),
-                       A.Written, dotted(Path)});
-  }
+  for (const SoaPointer &P : soaPointersOf(Emit.Ast, F))
+    Buffers.push_back({P.Name,
+                       P.Elem.isNull() ? unionMirror(Emit, G, *P.Path)
+                                       : Emit.Types.name(P.Elem),
+                       P.Access->Written, P.Field});
   return Buffers;
 }
 

@@ -2,6 +2,7 @@
 #include "emit/Sweeps.h"
 
 #include "emit/RuntimeNames.h"
+#include "emit/Views.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
 
@@ -19,7 +20,89 @@ std::string rangeText(const EmitContext &Emit, const LoopPlan &L) {
   return Emit.Source.exprText(
       cast<CXXForRangeStmt>(L.Form.Loop)->getRangeInit());
 }
+/// The view group loop Loop of Nest belongs to.
+const ViewGroup &groupOf(const NestPlan &Nest, size_t Loop) {
+  for (const ViewGroup &G : Nest.Views)
+    if (llvm::is_contained(G.Loops, Loop))
+      return G;
+  llvm_unreachable("every loop of a nest has a view group");
+}
 } // namespace
+
+/// The structs of device pointers the kernel reads: the local view's
+/// buffers, and in a nest the inner view's buffers and the index. Members
+/// are left empty (the structs captured whole) unless Apart.
+std::vector<KernelStruct> SweepEmitter::kernelStructs(const NestPlan &Nest,
+                                                      const SweepForm &S,
+                                                      bool Apart) const {
+  const LoopPlan *Inner = innerOf(Nest);
+  std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
+  auto Buffers = [&](size_t Loop, const char *Method) {
+    std::string Prefix = Emit.Names.prefix(Nest.Loops[Loop]);
+    return KernelStruct{Prefix + "spec::soa",
+                        "auto",
+                        Prefix,
+                        "buffers",
+                        Sweep + "sweep." + Method + "()",
+                        Apart ? soaPointers(Emit, groupOf(Nest, Loop), Loop)
+                              : std::vector<std::string>()};
+  };
+  std::vector<KernelStruct> Structs{Buffers(0, "local_buffers")};
+  if (!Inner)
+    return Structs;
+  Structs.push_back(Buffers(1, "inner_buffers"));
+  std::vector<std::string> Index;
+  if (Apart)
+    Index.assign(std::begin(rt::SweepIndexPointers),
+                 std::end(rt::SweepIndexPointers));
+  Structs.push_back({rt::SweepIndex, rt::SweepIndex, Sweep, "index",
+                     Sweep + "sweep.index()", Index});
+  return Structs;
+}
+
+/// Declares a struct of Structs in the prologue and returns what the
+/// kernel captures of it: the struct, or each of its pointers, named
+/// apart (the struct then holds `device_` in its name).
+static std::string declareKernelStruct(CodeWriter &W, const KernelStruct &K) {
+  std::string Name = K.Prefix + K.Base;
+  if (K.Members.empty()) {
+    W.line(fill("const ${Type} ${Name} = ${Init};",
+                {{"Type", K.HostType}, {"Name", Name}, {"Init", K.Init}}));
+    return Name;
+  }
+  std::string Whole = K.Prefix + "device_" + K.Base, Captures;
+  W.line(fill("const auto ${Whole} = ${Init};",
+              {{"Whole", Whole}, {"Init", K.Init}}));
+  for (size_t I = 0; I < K.Members.size(); ++I) {
+    std::string Arg = Name + std::to_string(I);
+    W.line(fill("auto *const ${Arg} = ${Whole}.${Member};",
+                {{"Arg", Arg}, {"Whole", Whole}, {"Member", K.Members[I]}}));
+    Captures += (Captures.empty() ? "" : ", ") + Arg;
+  }
+  return Captures;
+}
+
+/// First in the kernel's loop: each struct taken apart, rebuilt from its
+/// pointers under the name the loop bodies use.
+std::string
+SweepEmitter::rebuiltStructs(const std::vector<KernelStruct> &Structs) const {
+  CodeWriter W(2); // in the kernel's loop
+  for (const KernelStruct &K : Structs) {
+    if (K.Members.empty())
+      continue;
+    if (W.str().empty())
+      W.line("// soaview: the structs again, from their pointers passed "
+             "one by one");
+    std::string Name = K.Prefix + K.Base, Sets;
+    for (size_t I = 0; I < K.Members.size(); ++I)
+      Sets += fill(
+          " ${Name}.${Member} = ${Name}${I};",
+          {{"Name", Name}, {"Member", K.Members[I]}, {"I", std::to_string(I)}});
+    W.line(fill("${Type} ${Name};${Sets}",
+                {{"Type", K.Type}, {"Name", Name}, {"Sets", Sets}}));
+  }
+  return W.take();
+}
 
 /// The cell loop as written, recording each cell's ranges.
 std::string SweepEmitter::recording(const NestPlan &Nest,
@@ -67,8 +150,9 @@ std::string SweepEmitter::keptTest(const NestPlan &Nest,
 }
 
 /// Everything before the kernel's loop.
-std::string SweepEmitter::prologue(const NestPlan &Nest,
-                                   const SweepForm &S) const {
+std::string
+SweepEmitter::prologue(const NestPlan &Nest, const SweepForm &S,
+                       const std::vector<KernelStruct> &Structs) const {
   const LoopPlan &L = Nest.Loops[0];
   const LoopPlan *Inner = innerOf(Nest);
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
@@ -98,18 +182,13 @@ std::string SweepEmitter::prologue(const NestPlan &Nest,
   W.line(Sweep + "sweep.start();");
   W.line(fill("using ${P}spec = ${Spec};",
               {{"P", Prefix}, {"Spec", Loops.specType(L)}}));
-  W.line(fill("const auto ${P}buffers = ${S}sweep.local_buffers();",
-              {{"P", Prefix}, {"S", Sweep}}));
-  std::string Captures = Prefix + "buffers";
+  std::string Captures = declareKernelStruct(W, Structs[0]);
   if (Inner) {
-    std::string InnerPrefix = Emit.Names.prefix(*Inner);
-    W.line(fill("using ${I}spec = ${Spec};",
-                {{"I", InnerPrefix}, {"Spec", Loops.specType(*Inner)}}));
-    W.line(fill("const auto ${I}buffers = ${S}sweep.inner_buffers();",
-                {{"I", InnerPrefix}, {"S", Sweep}}));
-    W.line(fill("const ${Index} ${S}index = ${S}sweep.index();",
-                {{"Index", rt::SweepIndex}, {"S", Sweep}}));
-    Captures += ", " + InnerPrefix + "buffers, " + Sweep + "index";
+    W.line(
+        fill("using ${I}spec = ${Spec};", {{"I", Emit.Names.prefix(*Inner)},
+                                           {"Spec", Loops.specType(*Inner)}}));
+    for (size_t K = 1; K < Structs.size(); ++K)
+      Captures += ", " + declareKernelStruct(W, Structs[K]);
   }
   // n: not for a kernel's lambda, which runs over the size
   if (OnHost || !Emit.Target.launches().bodyIsKernelLambda())
@@ -179,15 +258,26 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   std::string Slot = Prefix + "i";
   const bool Lambda =
       !Nest.hostSweep() && Emit.Target.launches().bodyIsKernelLambda();
+  // Apart only where the kernel has an inner loop, which reads the
+  // pointers again for every inner element (a kernel that reads each once
+  // gains nothing, and held as arguments they can take more registers).
+  // A sweep is never in a template (forms/SweepForm.cpp), so each spec's
+  // fields are known here.
+  const bool Apart = Inner && !Nest.hostSweep() &&
+                     Emit.Target.launches().passesPointersApart();
+  std::vector<KernelStruct> Structs = kernelStructs(Nest, S, Apart);
+  // Structs rebuilt in the kernel's loop need it to have braces.
+  const bool Braces = isa<CompoundStmt>(S.Body) || Apart;
   std::string Header =
       (Nest.hostSweep()
            ? hostSweepHeader(Prefix, Slot)
            : Emit.Target.launches().sweepLaunchHeader(Sweep, Prefix, Slot)) +
-      (isa<CompoundStmt>(S.Body) ? " {" : "");
+      (Braces ? " {" : "");
   SourceLocation LocalFor = L.Annotation->ForLoc;
   Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),
                   Emit.Source.offset(LocalFor),
-                  prologue(Nest, S) + "  " + Header + "\n");
+                  prologue(Nest, S, Structs) + "  " + Header + "\n" +
+                      rebuiltStructs(Structs));
   Buffer->replace(Emit.Source.offset(LocalFor),
                   Emit.Source.offset(SourceText::rparen(L.Form)) + 1, "");
   std::string Cell =
@@ -205,7 +295,8 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   if (Inner)
     innerLoop(Nest, S, *Buffer);
   Buffer->insert(Emit.Source.offset(Emit.Source.afterStmt(S.Loop)),
-                 std::string(Lambda ? ");" : "") + " }");
+                 std::string(Lambda ? ");" : "") +
+                     (Braces && !isa<CompoundStmt>(S.Body) ? " }" : "") + " }");
   return true;
 }
 

@@ -21,7 +21,9 @@
 //       in a view region, a loop that reads only lists is skipped while the
 //       runtime says the cells it recorded stand (plan/KeptCells.h);
 //     start(): slots, index and gathers on the host, one copy to the device;
-//     the device buffers and index;
+//     the device buffers and index (an OpenMP target region of a nest
+//       captures each of their pointers apart and rebuilds the structs
+//       first in its loop: KernelStruct);
 //     the local loop over all local slots (a target region or a kernel),
 //       whose body finds its cell, and whose inner loop walks the cell's runs
 //       of inner slots (soaview::run_cursor) -- the loop bodies unchanged;
@@ -38,6 +40,19 @@
 
 namespace soaview {
 
+/// A struct of device pointers a sweep's kernel reads (a view's buffers,
+/// the index). Where the backend passes pointers apart
+/// (LoopLaunches::passesPointersApart), the prologue names each member's
+/// pointer (Members, in the struct's order) and the kernel captures those
+/// and rebuilds the struct; otherwise (Members empty) it captures the struct.
+struct KernelStruct {
+  std::string Type;         ///< as the kernel rebuilds it
+  std::string HostType;     ///< as the prologue declares it
+  std::string Prefix, Base; ///< its name: Prefix + Base
+  std::string Init;         ///< its value, from the sweep
+  std::vector<std::string> Members;
+};
+
 class SweepEmitter {
 public:
   SweepEmitter(EmitContext &Emit, const LoopEmitter &Loops,
@@ -48,7 +63,11 @@ public:
   bool emit(const NestPlan &Nest);
 
 private:
-  std::string prologue(const NestPlan &Nest, const SweepForm &S) const;
+  std::vector<KernelStruct> kernelStructs(const NestPlan &Nest,
+                                          const SweepForm &S, bool Apart) const;
+  std::string rebuiltStructs(const std::vector<KernelStruct> &Structs) const;
+  std::string prologue(const NestPlan &Nest, const SweepForm &S,
+                       const std::vector<KernelStruct> &Structs) const;
   std::string recording(const NestPlan &Nest, const SweepForm &S) const;
   std::string keptTest(const NestPlan &Nest, const std::string &Sweep) const;
   void innerLoop(const NestPlan &Nest, const SweepForm &S,

@@ -26,6 +26,12 @@ namespace soaview {
 /// (Proxy.cpp; the proxy and the specs name buffers alike).
 std::string bufferName(const FieldPath &P);
 
+/// The pointers of the soa of loop Loop of group G (its spec's buffers,
+/// Specs.cpp), in the soa's order, as member names: `rho`, `x[1]` for a
+/// component of a split array, and last `soaview_address`.
+std::vector<std::string> soaPointers(const EmitContext &Emit,
+                                     const ViewGroup &G, size_t Loop);
+
 /// The entry point: each view group of a nest through the pieces of
 /// emit/ViewParts.h (the specs, the proxy, the member functions it copies),
 /// in the element's namespace, once per view.

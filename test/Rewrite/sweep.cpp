@@ -20,20 +20,35 @@ void density(std::vector<Cell> &cells) {
     }
   }
 }
+// The target region of a nest takes each device pointer apart (a struct
+// would be read from device memory) and rebuilds the structs the bodies
+// use; CUDA's lambda captures the structs.
 // CHECK-LABEL: void density(
 // CHECK: static ::soaview::site [[S:sv13_3_]]site("sweep.cpp:13:3");
 // CHECK-NEXT: ::soaview::omp::sweep<::soaview_gen::[[L:P_16_5]]_spec, ::soaview_gen::[[I:P_18_7]]_spec> [[S]]sweep([[S]]site);
 // CHECK-NEXT: for (Cell &c : cells) { std::vector<P *> &mine = c.local; auto &&[[IP:sv18_7_]]range = c.active; [[S]]sweep.cell(std::forward<decltype([[IP]]range)>([[IP]]range), mine); }
 // CHECK-NEXT: [[S]]sweep.start();
 // CHECK-NEXT: using [[LP:sv16_5_]]spec = ::soaview_gen::[[L]]_spec;
-// CHECK-NEXT: const auto [[LP]]buffers = [[S]]sweep.local_buffers();
+// CHECK-NEXT: const auto [[LP]]device_buffers = [[S]]sweep.local_buffers();
+// CHECK-NEXT: auto *const [[LP]]buffers0 = [[LP]]device_buffers.rho;
+// CHECK-NEXT: auto *const [[LP]]buffers1 = [[LP]]device_buffers.soaview_address;
 // CHECK-NEXT: using [[IP]]spec = ::soaview_gen::[[I]]_spec;
-// CHECK-NEXT: const auto [[IP]]buffers = [[S]]sweep.inner_buffers();
-// CHECK-NEXT: const ::soaview::sweep_index [[S]]index = [[S]]sweep.index();
+// CHECK-NEXT: const auto [[IP]]device_buffers = [[S]]sweep.inner_buffers();
+// CHECK-NEXT: auto *const [[IP]]buffers0 = [[IP]]device_buffers.x;
+// CHECK-NEXT: auto *const [[IP]]buffers1 = [[IP]]device_buffers.soaview_address;
+// CHECK-NEXT: const auto [[S]]device_index = [[S]]sweep.index();
+// CHECK-NEXT: auto *const [[S]]index0 = [[S]]device_index.cell_of;
+// CHECK-NEXT: auto *const [[S]]index1 = [[S]]device_index.run_off;
+// CHECK-NEXT: auto *const [[S]]index2 = [[S]]device_index.run_start;
+// CHECK-NEXT: auto *const [[S]]index3 = [[S]]device_index.run_len;
 // CHECK-NEXT: const std::size_t [[LP]]n = [[S]]sweep.size();
 // CHECK-NEXT: const int [[LP]]dev = [[S]]sweep.device();
-// CHECK-NEXT: #pragma omp target teams distribute parallel for firstprivate([[LP]]buffers, [[IP]]buffers, [[S]]index) device([[LP]]dev)
+// CHECK-NEXT: #pragma omp target teams distribute parallel for firstprivate([[LP]]buffers0, [[LP]]buffers1, [[IP]]buffers0, [[IP]]buffers1, [[S]]index0, [[S]]index1, [[S]]index2, [[S]]index3) device([[LP]]dev)
 // CHECK-NEXT: for (std::size_t [[LP]]i = 0; [[LP]]i < [[LP]]n; ++[[LP]]i) {
+// CHECK-NEXT: // soaview: the structs again, from their pointers passed one by one
+// CHECK-NEXT: [[LP]]spec::soa [[LP]]buffers; [[LP]]buffers.rho = [[LP]]buffers0; [[LP]]buffers.soaview_address = [[LP]]buffers1;
+// CHECK-NEXT: [[IP]]spec::soa [[IP]]buffers; [[IP]]buffers.x = [[IP]]buffers0; [[IP]]buffers.soaview_address = [[IP]]buffers1;
+// CHECK-NEXT: ::soaview::sweep_index [[S]]index; [[S]]index.cell_of = [[S]]index0; [[S]]index.run_off = [[S]]index1; [[S]]index.run_start = [[S]]index2; [[S]]index.run_len = [[S]]index3;
 // CHECK-NEXT: #line 16
 // CHECK-NEXT: { const std::size_t [[S]]cell = [[S]]index.cell_of[[[LP]]i]; auto [[LP]]view = [[LP]]spec::at([[LP]]buffers, [[LP]]i); auto *p = &[[LP]]view;
 // CHECK-NEXT: /*clang::soa_conversion_hoist(1)*/
@@ -45,6 +60,8 @@ void density(std::vector<Cell> &cells) {
 // CUDA-LABEL: void density(
 // CUDA: ::soaview::cuda::sweep<
 // CUDA: [[S:sv13_3_]]sweep.start();
+// CUDA-NOT: device_buffers
+// CUDA: const auto sv16_5_buffers = [[S]]sweep.local_buffers();
 // CUDA-NOT: size()
 // CUDA: [[S]]sweep.launch([=] __device__ (std::size_t [[LP:sv16_5_]]i) {
 // CUDA-NEXT: #line 16
@@ -83,19 +100,50 @@ void single(std::vector<Q *> &qs) {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x, "x");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_66_5_spec {
+// FIELDS-LABEL: struct Q_83_5_spec {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x[0], "x[0]");
 // FIELDS-NEXT: f(s.x[1], "x[1]");
 // FIELDS-NEXT: f(s.f[0], "f[0]");
 // FIELDS-NEXT: f(s.f[1], "f[1]");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_68_7_spec {
+// FIELDS-LABEL: struct Q_85_7_spec {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x[0], "x[0]");
 // FIELDS-NEXT: f(s.x[1], "x[1]");
 // FIELDS-NEXT: f(s.m, "m");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_75_3_spec {
+// FIELDS-LABEL: struct Q_92_3_spec {
 // FIELDS-NOT: fields(
 // FIELDS: static view at(
+
+// A sweep without an inner loop reads each pointer once: its target region
+// captures the struct. A nest whose cell loop has no braces gets them, for
+// the structs its kernel rebuilds.
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefix=SHAPES
+void drift(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells)
+    [[clang::soa_conversion]]
+    for (P *p : c.local)
+      p->x += p->rho;
+}
+void unbraced(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells)
+    [[clang::soa_conversion]]
+    for (P *p : c.local)
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += q->x;
+}
+// SHAPES-LABEL: void drift(
+// SHAPES: const auto [[DP:sv[0-9_]+]]buffers = {{sv[0-9_]+}}sweep.local_buffers();
+// SHAPES: #pragma omp target teams distribute parallel for firstprivate([[DP]]buffers) device([[DP]]dev)
+// SHAPES-NEXT: for (std::size_t [[DP]]i = 0; [[DP]]i < [[DP]]n; ++[[DP]]i){{$}}
+// SHAPES: p->x += p->rho; } }
+// SHAPES-LABEL: void unbraced(
+// SHAPES: #pragma omp target teams distribute parallel for firstprivate([[UP:sv[0-9_]+]]buffers0,
+// SHAPES-NEXT: for (std::size_t [[UP]]i = 0; [[UP]]i < [[UP]]n; ++[[UP]]i) {
+// SHAPES-NEXT: // soaview: the structs again
+// SHAPES: p->rho += q->x; } } } }

@@ -24,6 +24,10 @@ struct sweep_index {
   const std::uint32_t *run_start = nullptr; ///< per run
   const std::uint32_t *run_len = nullptr;   ///< per run, never 0
 };
+// An OpenMP kernel takes the index's pointers one by one and rebuilds it;
+// the plugin lists them (plugin/emit/RuntimeNames.h, SweepIndexPointers).
+static_assert(sizeof(sweep_index) == 4 * sizeof(const std::uint32_t *),
+              "a new member of sweep_index must be listed in the plugin");
 
 /// Walks one cell's inner slots in list order. One loop, so that `break`
 /// and `continue` in the loop body keep their meaning.
