@@ -20,6 +20,7 @@ enum class Id {
   Convert,
   Backend,
   DeviceHeap,
+  BareKernels,
   Annotate,
   NoWarn,
   BreakGeneratedCode,
@@ -28,7 +29,7 @@ enum class Id {
 
 /// One setting. Values: "a|b|c" for a choice (the first is the default),
 /// an upper-case word ("FILE") for a free value, "" for a switch.
-// NOLINTNEXTLINE(clang-analyzer-optin.performance.Padding): 9 settings
+// NOLINTNEXTLINE(clang-analyzer-optin.performance.Padding): 10 settings
 struct Setting {
   Id What;
   const char *Name;
@@ -59,6 +60,10 @@ const Setting Settings[] = {
     {Id::DeviceHeap, "device-heap", "on|off",
      "route allocation in offloaded code to soaview's device heap, or leave "
      "it as written",
+     true, false},
+    {Id::BareKernels, "bare-kernels", "off|on",
+     "OpenMP only, experimental: a swept nest whose code uses nothing of "
+     "OpenMP runs as a bare kernel, without OpenMP's device runtime",
      true, false},
     {Id::Annotate, "annotate", "written|all",
      "convert the annotated loops, or every loop over structs that can "
@@ -125,6 +130,9 @@ void applyChoice(Id What, unsigned Index, Options &O) {
     break;
   case Id::DeviceHeap:
     O.DeviceHeap = Index == 0;
+    break;
+  case Id::BareKernels:
+    O.BareKernels = Index == 1;
     break;
   case Id::Annotate:
     O.AnnotateAll = Index == 1;

@@ -50,7 +50,7 @@ PassRequest request(ASTContext &Ctx, const AnnotationCollector &Annotations,
           Annotations,
           Opts,
           {canOffload(LO, Opts), Opts.Offload, Opts.DeviceHeap,
-           Opts.profitability()},
+           Opts.profitability(), false, Opts.BareKernels},
           !LO.OpenMPIsTargetDevice};
 }
 

@@ -36,6 +36,9 @@ struct Options {
   /// Route allocation in offloaded code to soaview's device heap
   /// (-fplugin-arg-soaview-device-heap=off leaves it as written).
   bool DeviceHeap = true;
+  /// OpenMP sweeps of nests run as bare kernels where their code allows
+  /// (-fplugin-arg-soaview-bare-kernels=on; soaview/omp_bare.h).
+  bool BareKernels = false;
   /// Test hook (-fplugin-arg-soaview-debug-break-generated-code): emit a
   /// call to an undeclared function before each converted loop, so that
   /// the real compile meets an error in generated code.

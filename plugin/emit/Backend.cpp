@@ -54,13 +54,15 @@ public:
   }
   void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
                            const std::string &Prefix,
-                           const std::string &Captures) const override {}
+                           const std::string &Captures,
+                           bool Bare) const override {}
   std::string hostSweepDirective(const std::string &Captures) const override {
     return "";
   }
   std::string sweepLaunchHeader(const std::string &SweepPrefix,
                                 const std::string &Prefix,
-                                const std::string &Slot) const override {
+                                const std::string &Slot,
+                                bool Bare) const override {
     return hostSweepHeader(Prefix, Slot);
   }
 };
@@ -90,8 +92,31 @@ public:
   }
   void sweepLaunchPrologue(CodeWriter &W, const std::string &SweepPrefix,
                            const std::string &Prefix,
-                           const std::string &Captures) const override {
-    targetRegion(W, Prefix, SweepPrefix + "sweep", Captures);
+                           const std::string &Captures,
+                           bool Bare) const override {
+    if (!Bare) {
+      targetRegion(W, Prefix, SweepPrefix + "sweep", Captures);
+      return;
+    }
+    W.line(fill("const int ${P}dev = ${S}sweep.device();",
+                {{"P", Prefix}, {"S", SweepPrefix}}));
+    W.line(fill("const int ${P}teams = ${Omp}bare_teams(${P}n, ${P}dev);",
+                {{"P", Prefix}, {"Omp", rt::OmpNamespace}}));
+    W.directive(fill(
+        "#pragma omp target teams ompx_bare num_teams(${P}teams) "
+        "thread_limit(${Omp}bare_threads) "
+        "firstprivate(${Captures}) device(${P}dev)",
+        {{"P", Prefix}, {"Omp", rt::OmpNamespace}, {"Captures", Captures}}));
+  }
+  std::string sweepLaunchHeader(const std::string &SweepPrefix,
+                                const std::string &Prefix,
+                                const std::string &Slot,
+                                bool Bare) const override {
+    if (!Bare)
+      return hostSweepHeader(Prefix, Slot);
+    return fill("for (std::size_t ${K} = ${Omp}bare_first(); ${K} < ${P}n; "
+                "${K} += ${Omp}bare_stride())",
+                {{"K", Slot}, {"P", Prefix}, {"Omp", rt::OmpNamespace}});
   }
   std::string hostSweepDirective(const std::string &Captures) const override {
     return fill("#pragma omp parallel for schedule(dynamic, 64) "
@@ -148,7 +173,8 @@ public:
   }
   std::string sweepLaunchHeader(const std::string &SweepPrefix,
                                 const std::string &Prefix,
-                                const std::string &Slot) const override {
+                                const std::string &Slot,
+                                bool Bare) const override {
     return kernelLambda(SweepPrefix + "sweep", Slot);
   }
 };

@@ -108,11 +108,14 @@ public:
   /// A sweep over cells (emit/Sweeps.cpp): the statements before the
   /// kernel's loop, and the header of the loop over the local slots Slot
   /// (SweepPrefix: the sweep's name prefix; Prefix: the local loop's;
-  /// Captures: the device buffers and index the kernel uses).
+  /// Captures: the device buffers and index the kernel uses; Bare: the
+  /// kernel's code uses nothing of OpenMP, so that an OpenMP kernel can
+  /// run without its device runtime, soaview/omp_bare.h).
   virtual void sweepLaunchPrologue(CodeWriter &W,
                                    const std::string &SweepPrefix,
                                    const std::string &Prefix,
-                                   const std::string &Captures) const = 0;
+                                   const std::string &Captures,
+                                   bool Bare) const = 0;
   /// A sweep on the host (a view region's, in a compile that cannot
   /// offload): the directive before its loop over the local slots, whose
   /// header is hostSweepHeader (Captures: the buffers and index the loop
@@ -121,7 +124,8 @@ public:
   virtual std::string hostSweepDirective(const std::string &Captures) const = 0;
   virtual std::string sweepLaunchHeader(const std::string &SweepPrefix,
                                         const std::string &Prefix,
-                                        const std::string &Slot) const = 0;
+                                        const std::string &Slot,
+                                        bool Bare) const = 0;
 };
 
 /// The header of a sweep's loop over the local slots Slot on the host (the

@@ -150,9 +150,9 @@ std::string SweepEmitter::keptTest(const NestPlan &Nest,
 }
 
 /// Everything before the kernel's loop.
-std::string
-SweepEmitter::prologue(const NestPlan &Nest, const SweepForm &S,
-                       const std::vector<KernelStruct> &Structs) const {
+std::string SweepEmitter::prologue(const NestPlan &Nest, const SweepForm &S,
+                                   const std::vector<KernelStruct> &Structs,
+                                   bool Bare) const {
   const LoopPlan &L = Nest.Loops[0];
   const LoopPlan *Inner = innerOf(Nest);
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
@@ -195,7 +195,8 @@ SweepEmitter::prologue(const NestPlan &Nest, const SweepForm &S,
     W.line(fill("const std::size_t ${P}n = ${S}sweep.size();",
                 {{"P", Prefix}, {"S", Sweep}}));
   if (!OnHost)
-    Emit.Target.launches().sweepLaunchPrologue(W, Sweep, Prefix, Captures);
+    Emit.Target.launches().sweepLaunchPrologue(W, Sweep, Prefix, Captures,
+                                               Bare);
   else if (std::string D = Emit.Target.launches().hostSweepDirective(Captures);
            !D.empty())
     W.directive(D);
@@ -265,18 +266,23 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   // fields are known here.
   const bool Apart = Inner && !Nest.hostSweep() &&
                      Emit.Target.launches().passesPointersApart();
+  // Asked for (Nest.BareKernels), such a kernel runs without OpenMP's
+  // device runtime where its code uses nothing of OpenMP and does not
+  // allocate on the device (soaview/omp_bare.h).
+  const bool Bare = Nest.BareKernels && Apart &&
+                    L.Reach.OpenMPUse.isInvalid() && Nest.heapRoutes().empty();
   std::vector<KernelStruct> Structs = kernelStructs(Nest, S, Apart);
   // Structs rebuilt in the kernel's loop need it to have braces.
   const bool Braces = isa<CompoundStmt>(S.Body) || Apart;
   std::string Header =
-      (Nest.hostSweep()
-           ? hostSweepHeader(Prefix, Slot)
-           : Emit.Target.launches().sweepLaunchHeader(Sweep, Prefix, Slot)) +
+      (Nest.hostSweep() ? hostSweepHeader(Prefix, Slot)
+                        : Emit.Target.launches().sweepLaunchHeader(
+                              Sweep, Prefix, Slot, Bare)) +
       (Braces ? " {" : "");
   SourceLocation LocalFor = L.Annotation->ForLoc;
   Buffer->replace(Emit.Source.offset(Emit.SM.getFileLoc(S.Loop->getBeginLoc())),
                   Emit.Source.offset(LocalFor),
-                  prologue(Nest, S, Structs) + "  " + Header + "\n" +
+                  prologue(Nest, S, Structs, Bare) + "  " + Header + "\n" +
                       rebuiltStructs(Structs));
   Buffer->replace(Emit.Source.offset(LocalFor),
                   Emit.Source.offset(SourceText::rparen(L.Form)) + 1, "");

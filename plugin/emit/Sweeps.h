@@ -67,7 +67,8 @@ private:
                                           const SweepForm &S, bool Apart) const;
   std::string rebuiltStructs(const std::vector<KernelStruct> &Structs) const;
   std::string prologue(const NestPlan &Nest, const SweepForm &S,
-                       const std::vector<KernelStruct> &Structs) const;
+                       const std::vector<KernelStruct> &Structs,
+                       bool Bare) const;
   std::string recording(const NestPlan &Nest, const SweepForm &S) const;
   std::string keptTest(const NestPlan &Nest, const std::string &Sweep) const;
   void innerLoop(const NestPlan &Nest, const SweepForm &S,

@@ -352,6 +352,7 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   const DeclRefExpr *BadGlobal = nullptr;
   const DeclRefExpr *BadVariable = nullptr;   ///< BadGlobal, tables aside
   std::vector<const DeclRefExpr *> TableRefs; ///< to constant tables
+  SourceLocation OpenMPUse;                   ///< DeviceReach::OpenMPUse
   // A RecursiveASTVisitor's names and a base its walkers build on:
   // NOLINTBEGIN(readability-identifier-naming,bugprone-crtp-constructor-accessibility)
   DeviceWalk(ASTContext &Ctx, const std::set<const Stmt *> &Replaced)
@@ -364,11 +365,31 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
   /// builds or deletes (the class's own: nvcc compiles implicit ones for
   /// both sides).
   bool VisitStmt(Stmt *S) {
+    if (OpenMPUse.isInvalid() && isa<OMPExecutableDirective>(S))
+      OpenMPUse = S->getBeginLoc();
     runsAt(Ctx, S, RunRule{}, [&](const Run &R) {
+      const auto *E = dyn_cast<Expr>(R.Site);
+      SourceLocation Loc = E ? E->getExprLoc() : R.Site->getBeginLoc();
+      if (OpenMPUse.isInvalid() && mayUseOpenMP(R))
+        OpenMPUse = Loc;
       if (R.FD)
-        Calls.push_back({R.FD, cast<Expr>(R.Site)->getExprLoc()});
+        Calls.push_back({R.FD, Loc});
     });
     return true;
+  }
+  /// A call of OpenMP's runtime (omp.h, ompx.h, the device runtime), or one
+  /// whose callee the walk cannot see (DeviceReach::OpenMPUse).
+  static bool mayUseOpenMP(const Run &R) {
+    if (!R.FD)
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(R.FD); MD && MD->isVirtual())
+      return true;
+    const IdentifierInfo *Id = R.FD->getIdentifier();
+    if (!Id)
+      return false;
+    StringRef Name = Id->getName();
+    return Name.starts_with("omp_") || Name.starts_with("ompx_") ||
+           Name.starts_with("__kmpc_");
   }
   /// An object of an empty class (`std::nothrow`): no data to read.
   static bool tag(const VarDecl *V) {
@@ -524,6 +545,7 @@ void Reacher::body() {
   Found.BadCapture = W.BadCapture;
   Found.HostGlobal = W.BadGlobal;
   Found.HostVariable = W.BadVariable;
+  Found.OpenMPUse = W.OpenMPUse;
   addTables(W.TableRefs);
   Found.TableRefs = W.TableRefs;
   for (auto &[FD, L] : W.Calls)
@@ -596,12 +618,17 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
   size_t At = Found.Functions.size();
   Found.Functions.push_back(Reached);
   const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def))
+  if (!FD->hasBody(Def)) {
+    if (Found.OpenMPUse.isInvalid()) // defined elsewhere: not seen
+      Found.OpenMPUse = CallLoc;
     return;
+  }
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
+  if (Found.OpenMPUse.isInvalid())
+    Found.OpenMPUse = K.OpenMPUse;
   addTables(K.TableRefs);
   Found.Functions[At].TableRefs = K.TableRefs;
   for (auto &[Callee, L] : K.Calls)
@@ -616,6 +643,8 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
 void Reacher::followCalls(const FunctionDecl *Def) {
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
+  if (Found.OpenMPUse.isInvalid())
+    Found.OpenMPUse = K.OpenMPUse;
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
 }

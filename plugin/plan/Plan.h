@@ -97,6 +97,13 @@ struct DeviceReach {
   /// a device copy); the CUDA backend's own checks judge them.
   bool CopiesTables = false;
   std::vector<ReachedFunction> Functions;
+  /// Where the code the kernel runs may use OpenMP first: a directive, a
+  /// call of OpenMP's runtime (`omp_`, `ompx_`, `__kmpc_`), or a call the
+  /// walk cannot follow (through a pointer, of a virtual function, of a
+  /// function defined elsewhere). An OpenMP sweep's kernel runs without
+  /// OpenMP's device runtime (emit/Sweeps.cpp) only where there is none
+  /// (invalid).
+  clang::SourceLocation OpenMPUse;
 };
 
 /// Where one loop runs; written by planning.
@@ -194,6 +201,9 @@ struct NestPlan {
   /// first writes the region's views back (::soaview::region_sync()).
   bool InRegion = false;
   bool InTemplate = false;
+  /// An OpenMP sweep of this nest may run as a bare kernel where its code
+  /// allows (-fplugin-arg-soaview-bare-kernels=on; emit/Sweeps.cpp).
+  bool BareKernels = false;
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.
   std::optional<SweepForm> Sweep;

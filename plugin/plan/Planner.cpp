@@ -235,6 +235,7 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
     }
   Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, Planning);
   Nest.InRegion = Planning.InRegion;
+  Nest.BareKernels = Planning.BareKernels;
   Nest.Views = viewGroups(Nest);
   return Nest;
 }

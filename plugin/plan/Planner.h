@@ -34,6 +34,8 @@ struct PlanOptions {
   bool SizeGates = false;
   /// A view region reaches the nest (regions/Regions.h).
   bool InRegion = false;
+  /// OpenMP sweeps of nests may run as bare kernels (Options::BareKernels).
+  bool BareKernels = false;
 };
 
 /// Why a recognised sweep stays on the host, cell by cell, or nullopt: a

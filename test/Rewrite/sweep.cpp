@@ -22,7 +22,9 @@ void density(std::vector<Cell> &cells) {
 }
 // The target region of a nest takes each device pointer apart (a struct
 // would be read from device memory) and rebuilds the structs the bodies
-// use; CUDA's lambda captures the structs.
+// use. With bare-kernels=on, a nest whose code uses nothing of OpenMP runs
+// as a bare kernel, each thread taking slots with a grid stride
+// (soaview/omp_bare.h; BARE below). CUDA's lambda captures the structs.
 // CHECK-LABEL: void density(
 // CHECK: static ::soaview::site [[S:sv13_3_]]site("sweep.cpp:13:3");
 // CHECK-NEXT: ::soaview::omp::sweep<::soaview_gen::[[L:P_16_5]]_spec, ::soaview_gen::[[I:P_18_7]]_spec> [[S]]sweep([[S]]site);
@@ -100,20 +102,20 @@ void single(std::vector<Q *> &qs) {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x, "x");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_83_5_spec {
+// FIELDS-LABEL: struct Q_85_5_spec {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x[0], "x[0]");
 // FIELDS-NEXT: f(s.x[1], "x[1]");
 // FIELDS-NEXT: f(s.f[0], "f[0]");
 // FIELDS-NEXT: f(s.f[1], "f[1]");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_85_7_spec {
+// FIELDS-LABEL: struct Q_87_7_spec {
 // FIELDS: template <class F> static void fields(soa &s, F &&f) {
 // FIELDS-NEXT: f(s.x[0], "x[0]");
 // FIELDS-NEXT: f(s.x[1], "x[1]");
 // FIELDS-NEXT: f(s.m, "m");
 // FIELDS-NEXT: }
-// FIELDS-LABEL: struct Q_92_3_spec {
+// FIELDS-LABEL: struct Q_94_3_spec {
 // FIELDS-NOT: fields(
 // FIELDS: static view at(
 
@@ -147,3 +149,55 @@ void unbraced(std::vector<Cell> &cells) {
 // SHAPES-NEXT: for (std::size_t [[UP]]i = 0; [[UP]]i < [[UP]]n; ++[[UP]]i) {
 // SHAPES-NEXT: // soaview: the structs again
 // SHAPES: p->rho += q->x; } } } }
+
+// bare-kernels=on: the nests whose code uses nothing of OpenMP run as bare
+// kernels; one whose code calls OpenMP's runtime (here through a function
+// it calls) keeps OpenMP's device runtime, a worksharing loop, its pointers
+// still apart; a sweep without an inner loop is unchanged.
+// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-bare-kernels=on %s | %nochecks | FileCheck %s --check-prefix=BARE
+// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-bare-kernels=on -DRUNTIME_EXTERNAL %s | %nochecks | FileCheck %s --check-prefix=RUNTIME
+#include <omp.h>
+static double team() { return omp_get_team_num(); }
+void teams(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += q->x * team();
+    }
+  }
+}
+// RUNTIME-LABEL: void teams(
+// RUNTIME-NOT: ompx_bare
+// RUNTIME: #pragma omp target teams distribute parallel for firstprivate([[TP:sv[0-9_]+]]buffers0,
+// RUNTIME-NEXT: for (std::size_t [[TP]]i = 0; [[TP]]i < [[TP]]n; ++[[TP]]i) {
+// A function defined elsewhere may use OpenMP too: no bare kernel (only in
+// the RUNTIME run: the CUDA backend refuses such a call).
+#ifdef RUNTIME_EXTERNAL
+double elsewhere(double);
+void external(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += elsewhere(q->x);
+    }
+  }
+}
+#endif
+// RUNTIME-LABEL: void external(
+// RUNTIME-NOT: ompx_bare
+// RUNTIME: #pragma omp target teams distribute parallel for firstprivate(
+// BARE-LABEL: void density(
+// BARE: const int [[BP:sv16_5_]]dev = [[BS:sv13_3_]]sweep.device();
+// BARE-NEXT: const int [[BP]]teams = ::soaview::omp::bare_teams([[BP]]n, [[BP]]dev);
+// BARE-NEXT: #pragma omp target teams ompx_bare num_teams([[BP]]teams) thread_limit(::soaview::omp::bare_threads) firstprivate([[BP]]buffers0, {{.*}}, [[BS]]index3) device([[BP]]dev)
+// BARE-NEXT: for (std::size_t [[BP]]i = ::soaview::omp::bare_first(); [[BP]]i < [[BP]]n; [[BP]]i += ::soaview::omp::bare_stride()) {
+// BARE-LABEL: void drift(
+// BARE: #pragma omp target teams distribute parallel for firstprivate({{sv[0-9_]+}}buffers) device(
+// BARE-LABEL: void unbraced(
+// BARE: #pragma omp target teams ompx_bare

@@ -13,6 +13,7 @@
 #ifndef SOAVIEW_OMP_H
 #define SOAVIEW_OMP_H
 
+#include "soaview/omp_bare.h"
 #include "soaview/soaview.h"
 #include "soaview/sweep.h"
 
