@@ -61,9 +61,10 @@ const Setting Settings[] = {
      "route allocation in offloaded code to soaview's device heap, or leave "
      "it as written",
      true, false},
-    {Id::BareKernels, "bare-kernels", "off|on",
-     "OpenMP only, experimental: a swept nest whose code uses nothing of "
-     "OpenMP runs as a bare kernel, without OpenMP's device runtime",
+    {Id::BareKernels, "bare-kernels", "on|off",
+     "OpenMP only: a swept nest whose code uses nothing of OpenMP runs as a "
+     "bare kernel, without OpenMP's device runtime (default), or as OpenMP "
+     "worksharing",
      true, false},
     {Id::Annotate, "annotate", "written|all",
      "convert the annotated loops, or every loop over structs that can "
@@ -132,7 +133,7 @@ void applyChoice(Id What, unsigned Index, Options &O) {
     O.DeviceHeap = Index == 0;
     break;
   case Id::BareKernels:
-    O.BareKernels = Index == 1;
+    O.BareKernels = Index == 0;
     break;
   case Id::Annotate:
     O.AnnotateAll = Index == 1;

@@ -43,14 +43,22 @@ bool canOffload(const LangOptions &LO, const Options &Opts) {
           (LO.OpenMPIsTargetDevice || !LO.OMPTargetTriples.empty()));
 }
 
+/// What the planner takes from the plugin's arguments (InRegion is the
+/// regions' to set).
+PlanOptions planOptions(const LangOptions &LO, const Options &Opts) {
+  PlanOptions Planning;
+  Planning.CanOffload = canOffload(LO, Opts);
+  Planning.Backend = Opts.Offload;
+  Planning.DeviceHeap = Opts.DeviceHeap;
+  Planning.SizeGates = Opts.profitability();
+  Planning.BareKernels = Opts.BareKernels;
+  return Planning;
+}
+
 PassRequest request(ASTContext &Ctx, const AnnotationCollector &Annotations,
                     const Options &Opts) {
   const LangOptions &LO = Ctx.getLangOpts();
-  return {Ctx,
-          Annotations,
-          Opts,
-          {canOffload(LO, Opts), Opts.Offload, Opts.DeviceHeap,
-           Opts.profitability(), false, Opts.BareKernels},
+  return {Ctx, Annotations, Opts, planOptions(LO, Opts),
           !LO.OpenMPIsTargetDevice};
 }
 

@@ -37,8 +37,9 @@ struct Options {
   /// (-fplugin-arg-soaview-device-heap=off leaves it as written).
   bool DeviceHeap = true;
   /// OpenMP sweeps of nests run as bare kernels where their code allows
-  /// (-fplugin-arg-soaview-bare-kernels=on; soaview/omp_bare.h).
-  bool BareKernels = false;
+  /// (default; -fplugin-arg-soaview-bare-kernels=off keeps worksharing;
+  /// soaview/omp_bare.h).
+  bool BareKernels = true;
   /// Test hook (-fplugin-arg-soaview-debug-break-generated-code): emit a
   /// call to an undeclared function before each converted loop, so that
   /// the real compile meets an error in generated code.

@@ -110,9 +110,14 @@ std::string SweepEmitter::recording(const NestPlan &Nest,
   const LoopPlan *Inner = innerOf(Nest);
   const SourceManager &SM = Emit.SM;
   std::string Sweep = Emit.Names.prefix(S.Annotation->ForLoc);
-  std::string Header = Emit.Source.text(
-      CharSourceRange::getCharRange(SM.getFileLoc(S.Loop->getBeginLoc()),
-                                    SM.getFileLoc(S.Body->getBeginLoc())));
+  // A cell loop without braces has the nest for its body: its header ends
+  // before the nest's attributes.
+  const SourceRange NestAttrs = Nest.Loops[0].Annotation->Written;
+  SourceLocation BodyBegin = S.Body == S.NestStmt && NestAttrs.isValid()
+                                 ? NestAttrs.getBegin()
+                                 : S.Body->getBeginLoc();
+  std::string Header = Emit.Source.text(CharSourceRange::getCharRange(
+      SM.getFileLoc(S.Loop->getBeginLoc()), SM.getFileLoc(BodyBegin)));
   std::string Decls;
   for (const DeclStmt *DS : S.Decls)
     Decls += " " + Emit.Source.text(CharSourceRange::getTokenRange(
@@ -266,9 +271,9 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   // fields are known here.
   const bool Apart = Inner && !Nest.hostSweep() &&
                      Emit.Target.launches().passesPointersApart();
-  // Asked for (Nest.BareKernels), such a kernel runs without OpenMP's
-  // device runtime where its code uses nothing of OpenMP and does not
-  // allocate on the device (soaview/omp_bare.h).
+  // Unless bare-kernels=off (Nest.BareKernels), such a kernel runs without
+  // OpenMP's device runtime where its code uses nothing of OpenMP and does
+  // not allocate on the device (soaview/omp_bare.h).
   const bool Bare = Nest.BareKernels && Apart &&
                     L.Reach.OpenMPUse.isInvalid() && Nest.heapRoutes().empty();
   std::vector<KernelStruct> Structs = kernelStructs(Nest, S, Apart);

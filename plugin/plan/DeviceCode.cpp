@@ -378,10 +378,14 @@ template <class Derived> struct DeviceWalk : RecursiveASTVisitor<Derived> {
     return true;
   }
   /// A call of OpenMP's runtime (omp.h, ompx.h, the device runtime), or one
-  /// whose callee the walk cannot see (DeviceReach::OpenMPUse).
+  /// whose callee the walk cannot see (DeviceReach::OpenMPUse). A call in a
+  /// template that depends on its parameters has its callee only in the
+  /// instances, which the walk reads too (Read::Instance).
   static bool mayUseOpenMP(const Run &R) {
-    if (!R.FD)
-      return true;
+    if (!R.FD) {
+      const auto *E = dyn_cast<Expr>(R.Site);
+      return !E || !E->isInstantiationDependent();
+    }
     if (const auto *MD = dyn_cast<CXXMethodDecl>(R.FD); MD && MD->isVirtual())
       return true;
     const IdentifierInfo *Id = R.FD->getIdentifier();
@@ -450,6 +454,11 @@ private:
   /// Functions that get a view-typed clone or are copied into a view: the
   /// emitter writes those for the device; their callees still need a look.
   bool emittedByView(const FunctionDecl *FD) const;
+  /// The first place the kernel's code may use OpenMP (DeviceReach::OpenMPUse).
+  void noteOpenMPUse(SourceLocation L) {
+    if (Found.OpenMPUse.isInvalid())
+      Found.OpenMPUse = L;
+  }
   /// The tables Refs name, once each (their definitions).
   void addTables(const std::vector<const DeclRefExpr *> &Refs) {
     for (const DeclRefExpr *E : Refs)
@@ -545,7 +554,7 @@ void Reacher::body() {
   Found.BadCapture = W.BadCapture;
   Found.HostGlobal = W.BadGlobal;
   Found.HostVariable = W.BadVariable;
-  Found.OpenMPUse = W.OpenMPUse;
+  noteOpenMPUse(W.OpenMPUse);
   addTables(W.TableRefs);
   Found.TableRefs = W.TableRefs;
   for (auto &[FD, L] : W.Calls)
@@ -619,16 +628,14 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
   Found.Functions.push_back(Reached);
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def)) {
-    if (Found.OpenMPUse.isInvalid()) // defined elsewhere: not seen
-      Found.OpenMPUse = CallLoc;
+    noteOpenMPUse(CallLoc); // defined elsewhere: not seen
     return;
   }
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
   Found.Functions[At].HostGlobal = K.BadGlobal;
   Found.Functions[At].HostVariable = K.BadVariable;
-  if (Found.OpenMPUse.isInvalid())
-    Found.OpenMPUse = K.OpenMPUse;
+  noteOpenMPUse(K.OpenMPUse);
   addTables(K.TableRefs);
   Found.Functions[At].TableRefs = K.TableRefs;
   for (auto &[Callee, L] : K.Calls)
@@ -643,8 +650,7 @@ void Reacher::reachWritten(const FunctionDecl *FD, SourceLocation CallLoc) {
 void Reacher::followCalls(const FunctionDecl *Def) {
   ReachedWalk K(Ctx, Routed);
   walkDefinition(K, Def);
-  if (Found.OpenMPUse.isInvalid())
-    Found.OpenMPUse = K.OpenMPUse;
+  noteOpenMPUse(K.OpenMPUse);
   for (auto &[Callee, L] : K.Calls)
     reach(Callee, L);
 }

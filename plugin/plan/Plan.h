@@ -202,7 +202,7 @@ struct NestPlan {
   bool InRegion = false;
   bool InTemplate = false;
   /// An OpenMP sweep of this nest may run as a bare kernel where its code
-  /// allows (-fplugin-arg-soaview-bare-kernels=on; emit/Sweeps.cpp).
+  /// allows (unless -fplugin-arg-soaview-bare-kernels=off; emit/Sweeps.cpp).
   bool BareKernels = false;
   const clang::Stmt *Root = nullptr;
   /// Set when the nest runs as one sweep over the cells of this loop.

@@ -3,7 +3,7 @@
 // copies once, and the local loop runs over all local slots in one target
 // region (one CUDA kernel), finding its cell and walking the cell's runs of
 // inner slots; the loop bodies are unchanged.
-// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s
+// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-bare-kernels=off %s | %nochecks | FileCheck %s
 // RUN: %soaview-translate --convert=always --backend=cuda %s -o - -- -std=c++17 | %nochecks | FileCheck %s --check-prefix=CUDA
 #include <vector>
 struct P { double x, rho; int id; };
@@ -22,9 +22,9 @@ void density(std::vector<Cell> &cells) {
 }
 // The target region of a nest takes each device pointer apart (a struct
 // would be read from device memory) and rebuilds the structs the bodies
-// use. With bare-kernels=on, a nest whose code uses nothing of OpenMP runs
-// as a bare kernel, each thread taking slots with a grid stride
-// (soaview/omp_bare.h; BARE below). CUDA's lambda captures the structs.
+// use, here as OpenMP worksharing (bare-kernels=off). By default a nest that
+// uses nothing of OpenMP runs as a bare kernel, each thread taking slots
+// with a grid stride (omp_bare.h; BARE below). CUDA captures the structs.
 // CHECK-LABEL: void density(
 // CHECK: static ::soaview::site [[S:sv13_3_]]site("sweep.cpp:13:3");
 // CHECK-NEXT: ::soaview::omp::sweep<::soaview_gen::[[L:P_16_5]]_spec, ::soaview_gen::[[I:P_18_7]]_spec> [[S]]sweep([[S]]site);
@@ -120,8 +120,8 @@ void single(std::vector<Q *> &qs) {
 // FIELDS: static view at(
 
 // A sweep without an inner loop reads each pointer once: its target region
-// captures the struct. A nest whose cell loop has no braces gets them, for
-// the structs its kernel rebuilds.
+// captures the struct. A cell loop without braces records its cells without
+// the nest's attributes; its kernel gets braces, for the structs it rebuilds.
 // RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefix=SHAPES
 void drift(std::vector<Cell> &cells) {
   [[clang::soa_conversion_offload_compute]]
@@ -140,22 +140,28 @@ void unbraced(std::vector<Cell> &cells) {
         p->rho += q->x;
 }
 // SHAPES-LABEL: void drift(
+// SHAPES: for (Cell &c : cells)
+// SHAPES-NEXT: { [[DS:sv[0-9_]+]]sweep.cell(c.local); }
+// SHAPES-NEXT: [[DS]]sweep.start();
 // SHAPES: const auto [[DP:sv[0-9_]+]]buffers = {{sv[0-9_]+}}sweep.local_buffers();
 // SHAPES: #pragma omp target teams distribute parallel for firstprivate([[DP]]buffers) device([[DP]]dev)
 // SHAPES-NEXT: for (std::size_t [[DP]]i = 0; [[DP]]i < [[DP]]n; ++[[DP]]i){{$}}
 // SHAPES: p->x += p->rho; } }
 // SHAPES-LABEL: void unbraced(
-// SHAPES: #pragma omp target teams distribute parallel for firstprivate([[UP:sv[0-9_]+]]buffers0,
-// SHAPES-NEXT: for (std::size_t [[UP]]i = 0; [[UP]]i < [[UP]]n; ++[[UP]]i) {
+// SHAPES: for (Cell &c : cells)
+// SHAPES-NEXT: { auto &&{{sv[0-9_]+}}range = c.active; [[US:sv[0-9_]+]]sweep.cell({{.*}}, c.local); }
+// SHAPES-NEXT: [[US]]sweep.start();
+// SHAPES: #pragma omp target teams ompx_bare num_teams({{.*}}) firstprivate([[UP:sv[0-9_]+]]buffers0,
+// SHAPES-NEXT: for (std::size_t [[UP]]i = ::soaview::omp::bare_first(); [[UP]]i < [[UP]]n; [[UP]]i += ::soaview::omp::bare_stride()) {
 // SHAPES-NEXT: // soaview: the structs again
 // SHAPES: p->rho += q->x; } } } }
 
-// bare-kernels=on: the nests whose code uses nothing of OpenMP run as bare
+// By default the nests whose code uses nothing of OpenMP run as bare
 // kernels; one whose code calls OpenMP's runtime (here through a function
 // it calls) keeps OpenMP's device runtime, a worksharing loop, its pointers
 // still apart; a sweep without an inner loop is unchanged.
-// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-bare-kernels=on %s | %nochecks | FileCheck %s --check-prefix=BARE
-// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-bare-kernels=on -DRUNTIME_EXTERNAL %s | %nochecks | FileCheck %s --check-prefix=RUNTIME
+// RUN: %soaview_dump %offload_syntax %s | %nochecks | FileCheck %s --check-prefix=BARE
+// RUN: %soaview_dump %offload_syntax -DRUNTIME_EXTERNAL %s | %nochecks | FileCheck %s --check-prefix=RUNTIME
 #include <omp.h>
 static double team() { return omp_get_team_num(); }
 void teams(std::vector<Cell> &cells) {
@@ -200,4 +206,24 @@ void external(std::vector<Cell> &cells) {
 // BARE-LABEL: void drift(
 // BARE: #pragma omp target teams distribute parallel for firstprivate({{sv[0-9_]+}}buffers) device(
 // BARE-LABEL: void unbraced(
+// BARE: #pragma omp target teams ompx_bare
+// A call in a function template that depends on its parameters (here on the
+// views it is called with) has a callee only in the instance, which the
+// walk reads: the nest still runs bare.
+static double halve(double v) { return v / 2; }
+template <class A, class B> double gap(const A *a, const B *b) {
+  return halve(a->x - b->x);
+}
+void templated(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active)
+        p->rho += gap(p, q);
+    }
+  }
+}
+// BARE-LABEL: void templated(
 // BARE: #pragma omp target teams ompx_bare

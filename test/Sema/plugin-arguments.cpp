@@ -10,7 +10,7 @@
 // RUN: %soaview_verify -fplugin-arg-soaview-remarks=yes %s -DSWITCH
 // RUN: env SOAVIEW_CONVERT=alwyas %soaview_verify %s -DENV
 #if defined(BOGUS)
-// expected-error@*:* {{unknown plugin argument 'bogus'; expected 'remarks', 'dump=FILE', 'convert=profitable|always|never', 'backend=openmp|cuda', 'device-heap=on|off', 'bare-kernels=off|on', 'annotate=written|all' or 'no-warn=FLAG'}}
+// expected-error@*:* {{unknown plugin argument 'bogus'; expected 'remarks', 'dump=FILE', 'convert=profitable|always|never', 'backend=openmp|cuda', 'device-heap=on|off', 'bare-kernels=on|off', 'annotate=written|all' or 'no-warn=FLAG'}}
 #elif defined(NOWARN)
 // expected-error@*:* {{unknown warning flag 'nonsense' in 'no-warn=nonsense'; soaview's warnings: nothing-offloaded, empty-view, never-converts, region-empty, dynamic-type}}
 #elif defined(CUDA)

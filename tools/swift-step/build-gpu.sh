@@ -2,20 +2,23 @@
 # Builds the GPU binaries of swift-step here (the GPU node has no clang) into
 # a bundle folder, with the shared libraries they need; run-gpu.sh (copied
 # into the bundle) runs them on the node:
-#   bash tools/swift-step/build-gpu.sh --swift /path/to/swift [--soaview BUILD-OR-PREFIX] [--bundle DIR] [--sweeps] [--schemes "minimal pressure-energy sphenix"]
+#   bash tools/swift-step/build-gpu.sh --swift /path/to/swift [--soaview BUILD-OR-PREFIX] [--bundle DIR] [--sweeps] [--schemes "minimal pressure-energy sphenix"] [--offload-variant NAME "FLAGS"]...
 #   (on the GPU node)  bash DIR/run-gpu.sh [driver args]
 # Per scheme, each binary holds the plain kernels (clang++-19 -fopenmp,
 # x86-64-v3) and one soaview build, checked against plain with --tolerance gpu:
 #   swift-step-<scheme>-offload-gpu  soaview-clang++ -fopenmp --offload-arch=sm_90
 #   swift-step-<scheme>-cuda         soaview-translate --backend=cuda + nvcc -arch=sm_90
+# --offload-variant NAME "FLAGS" adds swift-step-<scheme>-offload-NAME, the
+# OpenMP build with FLAGS too (e.g. ws "-fplugin-arg-soaview-bare-kernels=off").
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-SWEEPS=0 SWIFT= PREFIX=$(cd "$HERE/../.." && pwd)/build SCHEMES="minimal pressure-energy sphenix"
+SWEEPS=0 SWIFT= VARIANTS=() PREFIX=$(cd "$HERE/../.." && pwd)/build SCHEMES="minimal pressure-energy sphenix"
 BUNDLE=$PREFIX/swift-step/gpu-bundle
 while [ $# -gt 0 ]; do
   case "$1" in
     --swift) SWIFT=$2; shift 2;; --soaview) PREFIX=$2; shift 2;; --sweeps) SWEEPS=1; shift;;
     --bundle) BUNDLE=$2; shift 2;; --schemes) SCHEMES=$2; shift 2;;
+    --offload-variant) VARIANTS+=("$2" "$3"); shift 3;;
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
@@ -46,12 +49,16 @@ for scheme in $SCHEMES; do
   log clang++-19 "${CPU[@]}" -fopenmp -c "$HERE/src/main.cpp" -o "$S/main.o" &&
   log clang++-19 "${CPU[@]}" -c "$HERE/src/swift_stubs.cpp" -o "$S/stubs.o" &&
   log clang++-19 "${CPU[@]}" -fopenmp -DSTEP_NS=plain_step -DSWIFT_STEP_PLAIN -c "$HERE/src/step.cpp" -o "$S/plain.o" || { status=1; continue; }
-  name=swift-step-$scheme-offload-gpu
-  if log "$SV" "${STRICT[@]}" "${MARCH_HOST[@]}" -fopenmp "${ARCH[@]}" -I "$HERE/src" -I "$INC" -D$DEF \
-       -DSTEP_NS=conv_step -DSWIFT_STEP_BUILD_NAME="\"offload-gpu\"" -fplugin-arg-soaview-remarks \
-       -c "$HERE/src/step.cpp" -o "$S/$name.o" 2> "$S/$name.log" &&
-     log "$SV" -fopenmp "${ARCH[@]}" "$S/main.o" "$S/plain.o" "$S/$name.o" "$S/stubs.o" -o "$BUNDLE/bin/$name" 2>> "$S/$name.log"
-  then echo "built $name"; else echo "BUILD FAILED: $name (see $S/$name.log)"; status=1; fi
+  set -- gpu "" ${VARIANTS[@]+"${VARIANTS[@]}"}
+  while [ $# -gt 0 ]; do
+    variant=$1 flags=($2); shift 2
+    name=swift-step-$scheme-offload-$variant
+    if log "$SV" "${STRICT[@]}" "${MARCH_HOST[@]}" -fopenmp "${ARCH[@]}" -I "$HERE/src" -I "$INC" -D$DEF \
+         -DSTEP_NS=conv_step -DSWIFT_STEP_BUILD_NAME="\"offload-$variant\"" -fplugin-arg-soaview-remarks \
+         ${flags[@]+"${flags[@]}"} -c "$HERE/src/step.cpp" -o "$S/$name.o" 2> "$S/$name.log" &&
+       log "$SV" -fopenmp "${ARCH[@]}" "$S/main.o" "$S/plain.o" "$S/$name.o" "$S/stubs.o" -o "$BUNDLE/bin/$name" 2>> "$S/$name.log"
+    then echo "built $name"; else echo "BUILD FAILED: $name (see $S/$name.log)"; status=1; fi
+  done
   # ---- CUDA backend. Every object of the binary uses our cosmology stand-in
   # (SWIFT's holds pointers, which soaview's CUDA backend refuses to copy into
   # a kernel); step.cpp gets SWIFT's kernel_hydro.h pasted in (kernel_coeffs
@@ -89,7 +96,7 @@ for scheme in $SCHEMES; do
 done
 # soaview-clang++ rewrote the CUDA 13 cubin headers for LLVM 19's offload
 # runtime after linking; check that every offload binary's were.
-for b in "$BUNDLE"/bin/*-offload-gpu*; do
+for b in "$BUNDLE"/bin/*-offload-*; do
   python3 "$HERE/../gpu/patch-cubin.py" --check "$b" || { echo "cubin check FAILED: $b"; status=1; }
 done
 # Runtime libraries: soaview's, and the LLVM 19 offload runtime with what it

@@ -1,9 +1,9 @@
 //===- soaview/omp_bare.h - OpenMP sweep kernels without the runtime -*- C++
 //-*-===//
 //
-// With -fplugin-arg-soaview-bare-kernels=on (experimental, off by default),
-// the OpenMP target region of a swept nest whose code uses no OpenMP (no
-// directive, no omp_ call, no device heap) runs as a bare kernel
+// Unless -fplugin-arg-soaview-bare-kernels=off, the OpenMP target region of
+// a swept nest whose code uses no OpenMP (no directive, no omp_ call, no
+// device heap) runs as a bare kernel
 // (`ompx_bare`): no OpenMP device runtime around the loop, each GPU thread
 // walks the local slots with a grid stride, as a CUDA kernel does. LLVM 19
 // compiles the worksharing loop's body as a function of its own called
