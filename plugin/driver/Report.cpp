@@ -3,6 +3,7 @@
 
 #include "emit/Backend.h"
 #include "emit/RuntimeNames.h"
+#include "emit/Sweeps.h"
 #include "frontend/Annotations.h"
 #include "support/AstHelpers.h"
 
@@ -29,6 +30,19 @@ std::string gateRemark(const NestPlan &Nest) {
          ", checked when the nest starts) and its first calls measured it "
          "faster (" +
          rt::Gate + "), as written otherwise";
+}
+
+/// An offloaded sweep: how its kernel runs, and why not bare where it is
+/// not (emit/Sweeps.h, SweepKernelForm).
+void remarkSweep(const NestPlan &Nest, const SweepForm &Sweep,
+                 const Emitter &Em, DiagStore &Diags) {
+  const SweepKernelForm Form = sweepKernelForm(Nest, Em.backend().launches());
+  StoredDiag &D = Diags.report(Sweep.Annotation->ForLoc,
+                               {diag::remark_sweep,
+                                {Em.backend().runtime().OffloadedRemark +
+                                 (Form.Bare ? ", a bare kernel" : "")}});
+  if (Form.WorksharingBecause.isValid())
+    Diags.note(D, Form.WorksharingBecause, diag::note_sweep_worksharing);
 }
 
 } // namespace
@@ -78,9 +92,7 @@ void remarkConverted(const SourceManager &SM, const NestPlan &Nest,
   if (Nest.Sweep && Nest.hostSweep())
     Diags.report(Nest.Sweep->Annotation->ForLoc, diag::remark_sweep_on_host);
   else if (Nest.Sweep)
-    Diags.report(
-        Nest.Sweep->Annotation->ForLoc,
-        {diag::remark_sweep, {Em.backend().runtime().OffloadedRemark}});
+    remarkSweep(Nest, *Nest.Sweep, Em, Diags);
   for (const LoopPlan &P : Nest.Loops) {
     std::string Where;
     if (P.HoistLevels)

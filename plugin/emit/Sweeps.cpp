@@ -245,6 +245,27 @@ void SweepEmitter::innerLoop(const NestPlan &Nest, const SweepForm &S,
   Loops.bodyEdits(Inner, Buffer);
 }
 
+SweepKernelForm sweepKernelForm(const NestPlan &Nest,
+                                const LoopLaunches &Launches) {
+  SweepKernelForm Form;
+  const LoopPlan &L = Nest.Loops[0];
+  // Apart only where the kernel has an inner loop, which reads the
+  // pointers again for every inner element (a kernel that reads each once
+  // gains nothing, and held as arguments they can take more registers).
+  // A sweep is never in a template (forms/SweepForm.cpp), so each spec's
+  // fields are known here.
+  Form.Apart = Nest.Sweep && innerOf(Nest) && !Nest.hostSweep() &&
+               Launches.passesPointersApart();
+  // Unless bare-kernels=off (Nest.BareKernels), such a kernel runs without
+  // OpenMP's device runtime where its code uses nothing of OpenMP and does
+  // not allocate on the device (soaview/omp_bare.h).
+  if (!Form.Apart || !Nest.BareKernels || !Nest.heapRoutes().empty())
+    return Form;
+  Form.Bare = L.Reach.OpenMPUse.isInvalid();
+  Form.WorksharingBecause = L.Reach.OpenMPUse;
+  return Form;
+}
+
 bool SweepEmitter::emit(const NestPlan &Nest) {
   if (!Nest.Sweep)
     return false;
@@ -264,18 +285,8 @@ bool SweepEmitter::emit(const NestPlan &Nest) {
   std::string Slot = Prefix + "i";
   const bool Lambda =
       !Nest.hostSweep() && Emit.Target.launches().bodyIsKernelLambda();
-  // Apart only where the kernel has an inner loop, which reads the
-  // pointers again for every inner element (a kernel that reads each once
-  // gains nothing, and held as arguments they can take more registers).
-  // A sweep is never in a template (forms/SweepForm.cpp), so each spec's
-  // fields are known here.
-  const bool Apart = Inner && !Nest.hostSweep() &&
-                     Emit.Target.launches().passesPointersApart();
-  // Unless bare-kernels=off (Nest.BareKernels), such a kernel runs without
-  // OpenMP's device runtime where its code uses nothing of OpenMP and does
-  // not allocate on the device (soaview/omp_bare.h).
-  const bool Bare = Nest.BareKernels && Apart &&
-                    L.Reach.OpenMPUse.isInvalid() && Nest.heapRoutes().empty();
+  const SweepKernelForm Form = sweepKernelForm(Nest, Emit.Target.launches());
+  const bool Apart = Form.Apart, Bare = Form.Bare;
   std::vector<KernelStruct> Structs = kernelStructs(Nest, S, Apart);
   // Structs rebuilt in the kernel's loop need it to have braces.
   const bool Braces = isa<CompoundStmt>(S.Body) || Apart;

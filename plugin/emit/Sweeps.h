@@ -40,6 +40,8 @@
 
 namespace soaview {
 
+class LoopLaunches;
+
 /// A struct of device pointers a sweep's kernel reads (a view's buffers,
 /// the index). Where the backend passes pointers apart
 /// (LoopLaunches::passesPointersApart), the prologue names each member's
@@ -52,6 +54,20 @@ struct KernelStruct {
   std::string Init;         ///< its value, from the sweep
   std::vector<std::string> Members;
 };
+
+/// How the kernel of a swept nest takes its device pointers and runs.
+struct SweepKernelForm {
+  /// Each pointer a kernel argument of its own, the structs rebuilt in the
+  /// kernel (OpenMP, a nest with an inner loop).
+  bool Apart = false;
+  /// An `ompx_bare` kernel (soaview/omp_bare.h).
+  bool Bare = false;
+  /// Apart, bare kernels asked for, but the kernel's code may use OpenMP
+  /// here (DeviceReach::OpenMPUse): it keeps OpenMP's worksharing loop.
+  clang::SourceLocation WorksharingBecause;
+};
+SweepKernelForm sweepKernelForm(const NestPlan &Nest,
+                                const LoopLaunches &Launches);
 
 class SweepEmitter {
 public:

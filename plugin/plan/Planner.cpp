@@ -197,6 +197,16 @@ std::optional<SizeGate> sizeGate(const SourceManager &SM, const NestPlan &Nest,
   return SizeGate{*Out, *In};
 }
 
+/// Whether an offloaded loop's code allocates or frees (found as the device
+/// heap would route it). With device-heap=off that is left to OpenMP's
+/// device runtime, which a bare kernel does not start.
+bool allocatesOnDevice(ASTContext &Ctx, const NestPlan &Nest) {
+  for (const LoopPlan &P : Nest.Loops)
+    if (P.Offload && !findHeapUse(Ctx, P.Form.Body).Routes.empty())
+      return true;
+  return false;
+}
+
 } // namespace
 
 NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
@@ -235,7 +245,8 @@ NestPlan planNest(ASTContext &Ctx, RecognisedNest Recognised,
     }
   Nest.Gate = sizeGate(Ctx.getSourceManager(), Nest, Planning);
   Nest.InRegion = Planning.InRegion;
-  Nest.BareKernels = Planning.BareKernels;
+  Nest.BareKernels = Planning.BareKernels &&
+                     (Planning.DeviceHeap || !allocatesOnDevice(Ctx, Nest));
   Nest.Views = viewGroups(Nest);
   return Nest;
 }

@@ -227,3 +227,29 @@ void templated(std::vector<Cell> &cells) {
 }
 // BARE-LABEL: void templated(
 // BARE: #pragma omp target teams ompx_bare
+// A nest that allocates: by default the device heap takes its allocation
+// and the nest keeps worksharing; with device-heap=off OpenMP's device
+// runtime allocates, which a bare kernel does not start: worksharing too.
+// RUN: %soaview_dump %offload_syntax -fplugin-arg-soaview-device-heap=off %s | %nochecks | FileCheck %s --check-prefix=HEAPOFF
+void allocating(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]]
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]]
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]]
+      for (const P *q : c.active) {
+        double *t = new double(q->x);
+        p->rho += *t;
+        delete t;
+      }
+    }
+  }
+}
+// BARE-LABEL: void allocating(
+// BARE-NOT: ompx_bare
+// BARE: #pragma omp target teams distribute parallel for
+// HEAPOFF-LABEL: void templated(
+// HEAPOFF: #pragma omp target teams ompx_bare
+// HEAPOFF-LABEL: void allocating(
+// HEAPOFF-NOT: ompx_bare
+// HEAPOFF: #pragma omp target teams distribute parallel for firstprivate(

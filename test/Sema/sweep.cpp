@@ -30,13 +30,28 @@ void hostOnly(std::vector<Cell> &cells) {
 }
 #else
 void swept(std::vector<Cell> &cells) {
-  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells swept: one gather, one transfer and one launch for all cells; offloaded (OpenMP target)}}
+  [[clang::soa_conversion_offload_compute]] // expected-remark@+1 {{cells swept: one gather, one transfer and one launch for all cells; offloaded (OpenMP target), a bare kernel}}
   for (Cell &c : cells) {
     [[clang::soa_conversion]] // expected-remark@+1 {{view of 'P' in {x, rho} out {rho} (gather 16 B, scatter 8 B per element); offloaded (OpenMP target)}}
     for (P *p : c.local) {
       [[clang::soa_conversion_hoist(1)]] // expected-remark@+1 {{view of 'P' in {x} out {}}}
       for (const P *q : c.active)
         p->rho += q->x * p->x;
+    }
+  }
+}
+
+// A nest whose code calls a function defined elsewhere (it may use OpenMP)
+// keeps OpenMP's worksharing loop; the note says where.
+double elsewhere(double);
+void worksharing(std::vector<Cell> &cells) {
+  [[clang::soa_conversion_offload_compute]] // expected-remark-re@+1 {{cells swept: one gather, one transfer and one launch for all cells; offloaded (OpenMP target){{$}}}}
+  for (Cell &c : cells) {
+    [[clang::soa_conversion]] // expected-remark@+1 {{view of 'P' in {rho} out {rho}}}
+    for (P *p : c.local) {
+      [[clang::soa_conversion_hoist(1)]] // expected-remark@+1 {{view of 'P' in {x} out {}}}
+      for (const P *q : c.active)
+        p->rho += elsewhere(q->x); // expected-note {{its kernel keeps OpenMP's worksharing loop, not a bare kernel: the code here may use OpenMP's device runtime}}
     }
   }
 }
